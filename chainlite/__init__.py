@@ -1,0 +1,43 @@
+"""chainlite: a small, fast, Chainer-compatible define-by-run deep-learning framework.
+
+Code written for Chainer 7 runs after ``import chainlite as chainer``.
+"""
+from chainlite._version import __version__  # noqa: F401
+from chainlite import configuration
+from chainlite.configuration import config  # noqa: F401
+from chainlite.configuration import DebugMode  # noqa: F401
+from chainlite.configuration import force_backprop_mode  # noqa: F401
+from chainlite.configuration import get_dtype  # noqa: F401
+from chainlite.configuration import global_config  # noqa: F401
+from chainlite.configuration import is_debug  # noqa: F401
+from chainlite.configuration import no_backprop_mode  # noqa: F401
+from chainlite.configuration import set_debug  # noqa: F401
+from chainlite.configuration import using_config  # noqa: F401
+from chainlite import backend  # noqa: F401
+from chainlite.backend import get_device  # noqa: F401
+from chainlite import backends  # noqa: F401
+from chainlite.utils import type_check  # noqa: F401
+from chainlite import variable  # noqa: F401
+from chainlite.variable import as_array  # noqa: F401
+from chainlite.variable import as_variable  # noqa: F401
+from chainlite.variable import Parameter  # noqa: F401
+from chainlite.variable import Variable  # noqa: F401
+from chainlite.variable import VariableNode  # noqa: F401
+from chainlite import function_node  # noqa: F401
+from chainlite.function_node import FunctionNode  # noqa: F401
+from chainlite import function  # noqa: F401
+from chainlite.function import Function  # noqa: F401
+from chainlite.function import FunctionAdapter  # noqa: F401
+from chainlite import backprop  # noqa: F401
+from chainlite.backprop import backward  # noqa: F401
+from chainlite.backprop import grad  # noqa: F401
+from chainlite import functions  # noqa: F401
+from chainlite.functions.math import basic_math as _basic_math
+from chainlite import gradient_check  # noqa: F401
+from chainlite import testing  # noqa: F401
+from chainlite import links  # noqa: F401
+from chainlite import optimizers  # noqa: F401
+
+_basic_math.install_variable_arithmetics()
+mixed16 = configuration.numpy.dtype('float16')
+del configuration

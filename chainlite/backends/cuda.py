@@ -1,0 +1,94 @@
+"""The CUDA backend's public names, as ``chainer.backends.cuda``.
+
+CuPy is not supported yet, so ``available`` is False; the names that scripts use on the CPU
+(``to_cpu``, ``get_array_module``) work, and GPU requests fail with a clear message.
+"""
+import numpy
+
+available = False
+cudnn_enabled = False
+cupy = None
+
+
+class ndarray:
+    """Stands in for ``cupy.ndarray`` so ``isinstance(x, cuda.ndarray)`` is simply False."""
+
+    def __init__(self, *args, **kwargs):
+        check_cuda_available()
+
+
+def check_cuda_available():
+    """Raises RuntimeError: CUDA (CuPy) is not available to chainlite."""
+    raise RuntimeError('CUDA is not available: install cupy (chainlite runs on NumPy; a CuPy '
+                       'backend is not supported yet)')
+
+
+def to_cpu(array, stream=None):
+    """Returns ``array`` as a NumPy array (identity for NumPy arrays; lists and tuples are
+    converted element by element, None stays None)."""
+    if array is None:
+        return None
+    if isinstance(array, (list, tuple)):
+        return type(array)(to_cpu(a) for a in array)
+    if isinstance(array, numpy.ndarray):
+        return array
+    if isinstance(array, numpy.generic):
+        return numpy.asarray(array)
+    if hasattr(array, 'get'):
+        return array.get()
+    raise TypeError('to_cpu: an array is expected, got %s' % type(array))
+
+
+def to_gpu(array, device=None, stream=None):
+    """Raises RuntimeError: CUDA is not available."""
+    check_cuda_available()
+
+
+def get_array_module(*args):
+    """Returns ``numpy`` (the only array module without CuPy)."""
+    return numpy
+
+
+def get_device_from_id(device_id):
+    """Raises RuntimeError: CUDA is not available."""
+    check_cuda_available()
+
+
+def get_device_from_array(*arrays):
+    """Raises RuntimeError: CUDA is not available."""
+    check_cuda_available()
+
+
+class DummyDeviceType:
+    """The "no GPU" device of Chainer's cuda module: ``use()`` does nothing."""
+
+    id = -1
+
+    def use(self):
+        """Does nothing."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+    def __int__(self):
+        return -1
+
+    def __eq__(self, other):
+        return isinstance(other, DummyDeviceType)
+
+    def __hash__(self):
+        return -1
+
+
+DummyDevice = DummyDeviceType()
+
+
+def fuse(*args, **kwargs):
+    """Without CuPy, returns the function unchanged (Chainer's fallback); usable as
+    ``@fuse`` and ``@fuse(kernel_name=...)``."""
+    if len(args) == 1 and callable(args[0]) and not kwargs:
+        return args[0]
+    return lambda f: f

@@ -1,0 +1,294 @@
+"""Reverse-mode differentiation over the graph: ``Variable.backward``, ``backward`` and ``grad``.
+
+Functions are popped from a heap keyed by rank, highest first, so every function runs after
+all the functions that consume its outputs, and the walk is a loop, never a recursion: a
+chain of a million ops backpropagates in constant stack depth. Gradients that reach one node
+along several paths are summed before that node's creator runs.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Optional, Sequence
+
+import numpy
+
+from chainlite import configuration
+from chainlite import variable
+
+_config = configuration.config
+_new_variable = variable._new_variable
+
+
+def backward_from_variable(y: variable.Variable, retain_grad: bool,
+                           enable_double_backprop: bool, loss_scale: Optional[float]) -> None:
+    """Implements :meth:`Variable.backward` (see there)."""
+    node = y.node
+    if node.creator_node is None:
+        return
+    if node.grad_var is None:
+        _require_scalar(y, 'Variable.backward')
+        y.grad = numpy.ones_like(y._data)
+    _backprop([node], [node.grad_var], None, retain_grad, enable_double_backprop, loss_scale)
+
+
+def backward(outputs: Sequence[variable.Variable],
+             grad_outputs: Optional[Sequence] = None, **kwargs) -> None:
+    """Runs backpropagation from several outputs at once.
+
+    Args:
+        outputs: Output Variables.
+        grad_outputs: Their initial gradients (arrays or Variables); None entries use the
+            output's ``grad``, or 1 for a one-element output.
+        **kwargs: ``retain_grad``, ``enable_double_backprop`` and ``loss_scale`` as in
+            :meth:`Variable.backward`.
+    """
+    unknown = set(kwargs) - {'retain_grad', 'enable_double_backprop', 'loss_scale'}
+    if unknown:
+        raise TypeError('backward() got unexpected keyword arguments %s' % sorted(unknown))
+    outputs = list(outputs)
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise ValueError('backward(): %d outputs but %d grad_outputs'
+                         % (len(outputs), len(grad_outputs)))
+    nodes, seeds = [], []
+    for y, gy in zip(outputs, grad_outputs):
+        if gy is None:
+            if y.grad_var is None:
+                _require_scalar(y, 'chainlite.backward')
+                y.grad = numpy.ones_like(y._data)
+            gy = y.grad_var
+        nodes.append(y.node)
+        seeds.append(variable.as_variable(gy))
+    _backprop(nodes, seeds, None, kwargs.get('retain_grad', False),
+              kwargs.get('enable_double_backprop', False), kwargs.get('loss_scale'))
+
+
+def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variable],
+         grad_outputs: Optional[Sequence] = None, grad_inputs: Optional[Sequence] = None,
+         set_grad: bool = False, retain_grad: bool = False,
+         enable_double_backprop: bool = False, loss_scale: Optional[float] = None) -> list:
+    """Computes the gradients of ``outputs`` with respect to ``inputs`` only.
+
+    Unlike :meth:`Variable.backward`, it walks only the functions on paths from the outputs to
+    the inputs, and by default leaves every variable's ``grad`` untouched.
+
+    Args:
+        outputs: Output Variables.
+        inputs: The Variables to differentiate with respect to.
+        grad_outputs: Initial output gradients; None (or None entries) means 1 for a
+            one-element output.
+        grad_inputs: Gradients to add to the computed input gradients (None entries allowed).
+        set_grad: Also store each result in the input's ``grad_var``.
+        retain_grad: Keep the gradients of intermediate variables.
+        enable_double_backprop: Record the computation so the results can be differentiated.
+        loss_scale: Multiply the initial gradients by this factor.
+
+    Returns:
+        A list with a gradient Variable (or None where no path exists) per input.
+
+    Example:
+        >>> import numpy as np, chainlite, chainlite.functions as F
+        >>> x = chainlite.Variable(np.array([0.5]))
+        >>> gx, = chainlite.grad([F.sin(x)], [x], enable_double_backprop=True)
+        >>> ggx, = chainlite.grad([gx], [x])
+        >>> bool(np.allclose(ggx.array, -np.sin(0.5)))
+        True
+    """
+    outputs, inputs = list(outputs), list(inputs)
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise ValueError('grad(): %d outputs but %d grad_outputs'
+                         % (len(outputs), len(grad_outputs)))
+    seeds = []
+    for y, gy in zip(outputs, grad_outputs):
+        if gy is None:
+            _require_scalar(y, 'chainlite.grad')
+            gy = numpy.ones_like(y._data)
+        seeds.append(variable.as_variable(gy))
+    in_nodes = [x.node for x in inputs]
+    grads = _backprop([y.node for y in outputs], seeds, in_nodes, retain_grad,
+                      enable_double_backprop, loss_scale)
+    ret = []
+    for i, n in enumerate(in_nodes):
+        g = grads.get(n)
+        if grad_inputs is not None and grad_inputs[i] is not None:
+            g0 = variable.as_variable(grad_inputs[i])
+            g = g0 if g is None else g + g0
+        ret.append(g)
+        if set_grad:
+            inputs[i].grad_var = g
+    return ret
+
+
+def _require_scalar(y: variable.Variable, where: str) -> None:
+    if y._data is None or y._data.size != 1:
+        shape = None if y._data is None else y._data.shape
+        raise ValueError(
+            '%s: the output has shape %s, so its initial gradient is ambiguous. Reduce it to '
+            'a scalar first (e.g. F.sum(y)), or set y.grad = numpy.ones_like(y.array) to '
+            'backpropagate a gradient of ones.' % (where, shape))
+
+
+def _reaching_functions(out_nodes: list, in_nodes: list) -> set:
+    # The functions that lie on some path from an output back to an input, found without
+    # recursion: collect every function above the outputs, then sweep them by rising rank.
+    targets = set(in_nodes)
+    funcs = {}
+    stack = [n.creator_node for n in out_nodes if n.creator_node is not None]
+    while stack:
+        f = stack.pop()
+        if id(f) in funcs:
+            continue
+        funcs[id(f)] = f
+        stack.extend(x.creator_node for x in f.inputs if x.creator_node is not None)
+    reaching = set()
+    for f in sorted(funcs.values(), key=lambda f: f.rank):
+        for x in f.inputs:
+            if x in targets or id(x.creator_node) in reaching:
+                reaching.add(id(f))
+                break
+    return reaching
+
+
+def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_grad: bool,
+              double: bool, loss_scale: Optional[float]) -> dict:
+    """Backpropagates ``seeds`` from ``out_nodes``.
+
+    With ``in_nodes`` None it is ``backward``: every leaf that requires a gradient gets one,
+    accumulated into its ``grad_var``. Otherwise it is ``grad``: only paths reaching
+    ``in_nodes`` are walked and their gradients are returned in a dict, nothing is stored.
+    """
+    reaching = None if in_nodes is None else _reaching_functions(out_nodes, in_nodes)
+    targets = set() if in_nodes is None else set(in_nodes)
+    grads = {}
+    for n, g in zip(out_nodes, seeds):
+        if loss_scale is not None:
+            g = g * loss_scale
+        old = grads.get(n)
+        grads[n] = g if old is None else old + g
+    with configuration.using_config('enable_backprop', double):
+        heap = []
+        seen = set()
+        push = heapq.heappush
+        pop = heapq.heappop
+        count = 0
+        for n in out_nodes:
+            f = n.creator_node
+            if f is not None and id(f) not in seen and (
+                    reaching is None or id(f) in reaching):
+                seen.add(id(f))
+                count -= 1
+                push(heap, (-f.rank, count, f))
+        found = {}
+        debug = _config.debug
+        while heap:
+            f = pop(heap)[2]
+            gys = []
+            for r in f.outputs:
+                n = r()
+                if n is None:
+                    gys.append(None)
+                    continue
+                g = grads.pop(n, None)
+                gys.append(g)
+                if n in targets:
+                    found[n] = g
+                elif g is not None and (retain_grad or n.retain_grad_flag):
+                    n.grad_var = g
+            inputs = f.inputs
+            if reaching is None:
+                indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+            else:
+                indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad and (
+                    x in targets or id(x.creator_node) in reaching)])
+            if not indexes or all(g is None for g in gys):
+                continue
+            gxs = _call_backward(f, indexes, tuple(gys), debug)
+            for i, gx in zip(indexes, gxs):
+                if gx is None:
+                    continue
+                x = inputs[i]
+                if gx._data.shape != x.shape or gx._data.dtype != x.dtype:
+                    _bad_grad(f, i, x, gx)
+                old = grads.get(x)
+                if old is None:
+                    grads[x] = gx
+                elif double:
+                    grads[x] = old + gx
+                else:
+                    grads[x] = _new_variable(old._data + gx._data, None, False)
+                c = x.creator_node
+                if c is not None and id(c) not in seen and (
+                        reaching is None or id(c) in reaching):
+                    seen.add(id(c))
+                    count -= 1
+                    push(heap, (-c.rank, count, c))
+    if in_nodes is not None:
+        grads.update(found)
+        return grads
+    _store_leaf_grads(grads, seeds, double, loss_scale)
+    return grads
+
+
+def _call_backward(f, indexes: tuple, gys: tuple, debug: bool) -> tuple:
+    try:
+        gxs = f.backward(indexes, gys)
+    except Exception as e:
+        if debug and f.stack:
+            import traceback
+            e.add_note('%s.backward failed; the function was applied at:\n%s' % (
+                f.label, ''.join(traceback.format_list(f.stack[-5:]))))
+        raise
+    if type(gxs) is not tuple:
+        if not isinstance(gxs, list):
+            raise TypeError('%s.backward must return a tuple of Variables, got %s'
+                            % (f.label, type(gxs).__name__))
+        gxs = tuple(gxs)
+    n_in = len(f.inputs)
+    if len(gxs) != len(indexes):
+        if len(gxs) != n_in:
+            raise ValueError('%s.backward returned %d gradients; expected %d (one per input) '
+                             'or %d (one per target index)'
+                             % (f.label, len(gxs), n_in, len(indexes)))
+        gxs = tuple([gxs[i] for i in indexes])
+    for gx in gxs:
+        if gx is not None and not isinstance(gx, variable.Variable):
+            if not isinstance(gx, numpy.ndarray):
+                raise TypeError('%s.backward must return Variables (or None), got %s'
+                                % (f.label, type(gx).__name__))
+            gxs = tuple([g if g is None or isinstance(g, variable.Variable)
+                         else _new_variable(g, None, False) for g in gxs])
+            break
+    if debug:
+        f._debug_check(gxs, 'backward')
+    return gxs
+
+
+def _bad_grad(f, i: int, x, gx) -> None:
+    raise ValueError('%s.backward returned a gradient of shape %s and dtype %s for input %d, '
+                     'whose shape is %s and dtype %s'
+                     % (f.label, gx._data.shape, gx._data.dtype, i, x.shape, x.dtype))
+
+
+def _store_leaf_grads(grads: dict, seeds: list, double: bool,
+                      loss_scale: Optional[float]) -> None:
+    # What is left in `grads` belongs to nodes without a (walked) creator: the leaves.
+    stored = {id(s._data) for s in seeds}
+    for x, g in grads.items():
+        if x.creator_node is not None or not x.requires_grad:
+            continue
+        if loss_scale is not None:
+            x._loss_scale = loss_scale
+        old = x.grad_var
+        if old is not None:
+            x.grad_var = old + g if double else _new_variable(old._data + g._data, None, False)
+            continue
+        a = g._data
+        # Two leaves (or a leaf and a seed) must not share one array, nor get a read-only
+        # view: optimizers and hooks update gradients in place.
+        if id(a) in stored or not a.flags.writeable:
+            g = _new_variable(a.copy(), g._node, g._requires_grad)
+        stored.add(id(g._data))
+        x.grad_var = g

@@ -1,0 +1,188 @@
+"""Old-style functions (``chainer.Function``): forward and backward on arrays.
+
+For users' code written for Chainer 1/2, such as the classic Legendre-polynomial example.
+The library's own ops are all :class:`~chainlite.FunctionNode`; an old-style function is run
+through an adapter node. Its backward works on arrays, so it can be differentiated once;
+differentiating its gradient again raises a clear error.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy
+
+from chainlite import configuration
+from chainlite import function_node
+
+
+class Function:
+    """Base class of old-style functions.
+
+    Implement ``forward(inputs)`` and ``backward(inputs, grad_outputs)`` on tuples of arrays
+    (or ``forward_cpu`` / ``backward_cpu``). All inputs are retained for backward unless
+    :meth:`retain_inputs` says otherwise; outputs only if :meth:`retain_outputs` asks.
+
+    Example:
+        >>> import numpy as np, chainlite
+        >>> class Legendre3(chainlite.Function):
+        ...     def forward(self, inputs):
+        ...         x, = inputs
+        ...         return (5 * x ** 3 - 3 * x) / 2,
+        ...     def backward(self, inputs, grad_outputs):
+        ...         x, = inputs
+        ...         gy, = grad_outputs
+        ...         return gy * (15 * x ** 2 - 3) / 2,
+        >>> x = chainlite.Variable(np.array([1.0]))
+        >>> y = Legendre3()(x)
+        >>> y.backward()
+        >>> y.array, x.grad
+        (array([1.]), array([6.]))
+    """
+
+    _node = None
+
+    def __call__(self, *inputs):
+        """Applies the function to Variables or arrays.
+
+        Returns:
+            One Variable if there is one output, else a tuple of Variables.
+        """
+        self._node = FunctionAdapter(self)
+        ret = self._node.apply(inputs)
+        return ret[0] if len(ret) == 1 else ret
+
+    @property
+    def node(self) -> 'FunctionAdapter':
+        """The :class:`FunctionAdapter` that represents this call in the graph."""
+        if self._node is None:
+            self._node = FunctionAdapter(self)
+        return self._node
+
+    @property
+    def label(self) -> str:
+        """A short name for messages (the class name by default)."""
+        return type(self).__name__
+
+    @property
+    def inputs(self):
+        """The input nodes of the last call."""
+        return self.node.inputs
+
+    @property
+    def outputs(self):
+        """Weak references to the output nodes of the last call."""
+        return self.node.outputs
+
+    @property
+    def rank(self) -> int:
+        """The rank of the last call in the graph."""
+        return self.node.rank
+
+    @property
+    def stack(self):
+        """Where the last call happened (debug mode only)."""
+        return self.node.stack
+
+    @property
+    def output_data(self) -> tuple:
+        """The retained output arrays (None where not retained)."""
+        return self.node.output_data
+
+    def check_type_forward(self, in_types) -> None:
+        """Checks input types with :mod:`chainlite.utils.type_check`; accepts all by default."""
+
+    def forward(self, inputs: tuple) -> tuple:
+        """Computes outputs from input arrays (defaults to :meth:`forward_cpu`)."""
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs: tuple) -> tuple:
+        """The NumPy forward; override it or :meth:`forward`."""
+        raise NotImplementedError('%s must implement forward (or forward_cpu)' % self.label)
+
+    def backward(self, inputs: tuple, grad_outputs: tuple) -> tuple:
+        """Computes input gradients as arrays (defaults to :meth:`backward_cpu`)."""
+        return self.backward_cpu(inputs, grad_outputs)
+
+    def backward_cpu(self, inputs: tuple, grad_outputs: tuple) -> tuple:
+        """The NumPy backward; by default no input gets a gradient."""
+        return tuple(None for _ in inputs)
+
+    def retain_inputs(self, indexes: Iterable[int]) -> None:
+        """Inside forward: keep only these inputs for backward (others arrive as None)."""
+        self.node.retain_inputs(indexes)
+
+    def retain_outputs(self, indexes: Iterable[int], retain_after_backward: bool = False) -> None:
+        """Inside forward: keep these outputs, readable as :attr:`output_data` in backward."""
+        self.node.retain_outputs(indexes)
+
+
+class FunctionAdapter(function_node.FunctionNode):
+    """The :class:`~chainlite.FunctionNode` that runs an old-style :class:`Function`."""
+
+    def __init__(self, function: Function) -> None:
+        self._function = function
+
+    @property
+    def function(self) -> Function:
+        """The wrapped old-style function."""
+        return self._function
+
+    @property
+    def label(self) -> str:
+        return self._function.label
+
+    def check_type_forward(self, in_types) -> None:
+        self._function.check_type_forward(in_types)
+
+    def forward(self, inputs: tuple) -> tuple:
+        self.retain_inputs(range(len(inputs)))
+        outputs = self._function.forward(inputs)
+        if isinstance(outputs, list):
+            outputs = tuple(outputs)
+        if not isinstance(outputs, tuple):
+            raise TypeError('%s.forward must return a tuple of arrays, got %s'
+                            % (self.label, type(outputs).__name__))
+        self._output_info = tuple((numpy.shape(y), numpy.result_type(y)) for y in outputs)
+        return outputs
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        retained = set(self._input_indexes_to_retain or ())
+        in_data = tuple(n.data if i in retained else None for i, n in enumerate(self.inputs))
+        # Old-style backward methods expect arrays everywhere, so unused outputs get zeros.
+        gys = tuple(numpy.zeros(s, d) if g is None else g.array
+                    for g, (s, d) in zip(grad_outputs, self._output_info))
+        gxs = self._function.backward(in_data, gys)
+        if not isinstance(gxs, (tuple, list)):
+            raise TypeError('%s.backward must return a tuple of arrays, got %s'
+                            % (self.label, type(gxs).__name__))
+        if len(gxs) != len(self.inputs):
+            raise ValueError('%s.backward returned %d gradients for %d inputs'
+                             % (self.label, len(gxs), len(self.inputs)))
+        gxs = [None if gxs[i] is None else numpy.asarray(gxs[i]) for i in indexes]
+        if not configuration.config.enable_backprop:
+            from chainlite import variable
+            return tuple(None if g is None else variable.Variable(g, requires_grad=False)
+                         for g in gxs)
+        # Double backprop: the gradients hang from a node that refuses to be differentiated.
+        sources = [g for g in grad_outputs if g is not None] + list(
+            self.get_retained_inputs())
+        outs = _NotTwiceDifferentiable(self.label, gxs).apply(sources)
+        it = iter(outs)
+        return tuple(None if g is None else next(it) for g in gxs)
+
+
+class _NotTwiceDifferentiable(function_node.FunctionNode):
+    # Returns precomputed gradients; differentiating them is what old-style code cannot do.
+
+    def __init__(self, label: str, gxs: list) -> None:
+        self._label = label
+        self._gxs = [g for g in gxs if g is not None]
+
+    def forward(self, inputs: tuple) -> tuple:
+        return tuple(self._gxs)
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        raise RuntimeError(
+            'cannot twice-differentiate an old style Function "%s": its backward works on '
+            'arrays. Rewrite it as a chainlite.FunctionNode whose backward uses Variables '
+            '(see docs/custom_functions.md).' % self._label)

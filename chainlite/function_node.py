@@ -1,0 +1,317 @@
+"""FunctionNode: one differentiable operation, and the graph edge it leaves behind.
+
+:meth:`FunctionNode.apply` is the hot path of the whole framework. It unwraps the inputs,
+runs :meth:`forward` on arrays, wraps the outputs, and only when backprop is enabled and an
+input requires a gradient does it link the graph: inputs held as nodes, outputs held by weak
+reference, nothing retained unless :meth:`retain_inputs` / :meth:`retain_outputs` asked.
+"""
+from __future__ import annotations
+
+import traceback
+import weakref
+from typing import Any, Iterable, Optional
+
+import numpy
+
+from chainlite import configuration
+from chainlite import variable
+from chainlite.utils import type_check
+
+_config = configuration.config
+_ndarray = numpy.ndarray
+_Variable = variable.Variable
+_VariableNode = variable.VariableNode
+_new_variable = variable._new_variable
+_ref = weakref.ref
+
+
+class FunctionNode:
+    """Base class of differentiable functions (Chainer's new-style functions).
+
+    Subclasses implement :meth:`forward` on arrays and :meth:`backward` on Variables, so the
+    backward pass is itself built from differentiable functions and supports double backprop.
+
+    Attributes:
+        inputs: Tuple of the input :class:`~chainlite.variable.VariableNode` objects (set when
+            the graph is linked).
+        outputs: Tuple of weak references to the output nodes.
+        rank: The maximum rank of the inputs; backward visits higher ranks first.
+        stack: The traceback where the function was applied (debug mode only).
+
+    Example:
+        >>> import numpy as np, chainlite
+        >>> class Square(chainlite.FunctionNode):
+        ...     def forward(self, inputs):
+        ...         x, = inputs
+        ...         self.retain_inputs((0,))
+        ...         return x * x,
+        ...     def backward(self, indexes, grad_outputs):
+        ...         x, = self.get_retained_inputs()
+        ...         gy, = grad_outputs
+        ...         return 2 * x * gy,
+        >>> x = chainlite.Variable(np.array([3.0]))
+        >>> y, = Square().apply((x,))
+        >>> y.backward()
+        >>> x.grad
+        array([6.])
+    """
+
+    inputs: Optional[tuple] = None
+    outputs: Optional[tuple] = None
+    rank = 0
+    stack = None
+    _input_indexes_to_retain: Optional[tuple] = None
+    _output_indexes_to_retain: Optional[tuple] = None
+    _retained_output_data: Optional[tuple] = None
+    _checks_types = False
+    _function = None  # the old-style Function when this node is its adapter
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        # Decided once per class, so apply() skips type checking for ops that define none.
+        cls._checks_types = cls.check_type_forward is not FunctionNode.check_type_forward
+
+    @property
+    def label(self) -> str:
+        """A short name for messages and graph dumps (the class name by default)."""
+        return type(self).__name__
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            'A function class object (%s) which is derived from chainlite.FunctionNode has '
+            'been called as if it were a callable. Use apply() method instead.'
+            % type(self).__name__)
+
+    @property
+    def local_function_hooks(self) -> dict:
+        """Hooks registered on this function only (kept for Chainer compatibility)."""
+        hooks = self.__dict__.get('_local_function_hooks')
+        if hooks is None:
+            hooks = self._local_function_hooks = {}
+        return hooks
+
+    # -- forward -------------------------------------------------------------------------------
+
+    def apply(self, inputs: Iterable[Any]) -> tuple:
+        """Computes the outputs and, if backprop is enabled, records this function in the graph.
+
+        Args:
+            inputs: Variables or arrays.
+
+        Returns:
+            A tuple of output Variables.
+        """
+        input_vars = []
+        in_data = []
+        requires_grad = False
+        for x in inputs:
+            if not isinstance(x, _Variable):
+                x = self._wrap_input(x, len(input_vars))
+            input_vars.append(x)
+            in_data.append(x._data)
+            if x._requires_grad:
+                requires_grad = True
+        in_data = tuple(in_data)
+        cfg = _config
+        if self._checks_types and cfg.type_check:
+            self._check_data_type_forward(in_data)
+
+        outputs = self.forward(in_data)
+        if type(outputs) is not tuple:
+            outputs = self._output_tuple(outputs)
+        for y in outputs:
+            if type(y) is not _ndarray:
+                # NumPy turns 0-d results into scalars; the graph wants arrays everywhere.
+                outputs = tuple(y if type(y) is _ndarray else numpy.asarray(y) for y in outputs)
+                break
+        if cfg.debug:
+            self._debug_check(outputs, 'forward')
+
+        if not (requires_grad and cfg.enable_backprop):
+            return tuple([_new_variable(y, None, requires_grad) for y in outputs])
+
+        rank = 0
+        nodes = []
+        for x in input_vars:
+            n = x._node
+            if n is None:
+                n = x._make_node()
+            if n.rank > rank:
+                rank = n.rank
+            nodes.append(n)
+        self.inputs = tuple(nodes)
+        self.rank = rank
+        if cfg.debug:
+            self.stack = traceback.extract_stack()[:-2]
+        if self._input_indexes_to_retain is not None:
+            for i in self._input_indexes_to_retain:
+                nodes[i].data = in_data[i]
+        if self._output_indexes_to_retain is not None:
+            self._retained_output_data = tuple(
+                [outputs[i] for i in self._output_indexes_to_retain])
+
+        rank += 1
+        ret = []
+        refs = []
+        for y in outputs:
+            n = _VariableNode(y.shape, y.dtype)
+            n.creator_node = self
+            n.rank = rank
+            refs.append(_ref(n))
+            ret.append(_new_variable(y, n, True))
+        self.outputs = tuple(refs)
+        return tuple(ret)
+
+    def _wrap_input(self, x, index: int) -> _Variable:
+        if isinstance(x, _ndarray):
+            return _new_variable(x, None, False)
+        if isinstance(x, (numpy.generic, float, int)) and not isinstance(x, bool):
+            # A 0-d array keeps NumPy's scalar dtype (a Python float becomes float64).
+            return _new_variable(numpy.asarray(x), None, False)
+        raise TypeError('%s: input %d must be a Variable or a numpy.ndarray, got %s'
+                        % (self.label, index, type(x).__name__))
+
+    def _output_tuple(self, outputs) -> tuple:
+        if isinstance(outputs, list):
+            return tuple(outputs)
+        raise TypeError('%s.forward must return a tuple of arrays, got %s (write `return y,`)'
+                        % (self.label, type(outputs).__name__))
+
+    def _check_data_type_forward(self, in_data: tuple) -> None:
+        # Cheap first: arrays stand in for type expressions and expect() only checks truth.
+        try:
+            self.check_type_forward(type_check.get_light_types(in_data))
+            return
+        except (type_check.InvalidType, IndexError, AttributeError):
+            # (arrays raise IndexError where expressions would just fail the check)
+            pass
+        # Then slowly, with expression objects, for a message that shows what was expected.
+        in_types = type_check.get_types(in_data, 'in_types', False)
+        try:
+            self.check_type_forward(in_types)
+        except type_check.InvalidType as e:
+            msg = 'Invalid operation is performed in: %s (Forward)\n\n%s' % (self.label, e)
+            raise type_check.InvalidType(e.expect, e.actual, msg=msg) from None
+
+    def _debug_check(self, arrays, phase: str) -> None:
+        for a in arrays:
+            if a is None:
+                continue
+            a = getattr(a, '_data', a)
+            if a.dtype.kind in 'fc' and not numpy.isfinite(a).all():
+                where = ''
+                if self.stack:
+                    where = '\nThe function was applied at:\n' + ''.join(
+                        traceback.format_list(self.stack[-5:]))
+                raise RuntimeError('NaN or inf is detected in the %s of %s (debug mode).%s'
+                                   % ('output' if phase == 'forward' else 'gradient',
+                                      self.label, where))
+
+    def check_type_forward(self, in_types) -> None:
+        """Checks the input types with :func:`chainlite.utils.type_check.expect`.
+
+        Override it to validate shapes and dtypes; the default accepts everything.
+
+        Args:
+            in_types: A tuple of type information, one per input (``.shape``, ``.ndim``,
+                ``.dtype``, ``.size``).
+        """
+
+    def forward(self, inputs: tuple) -> tuple:
+        """Computes the outputs from input arrays. Subclasses override it (or forward_cpu).
+
+        Args:
+            inputs: A tuple of arrays.
+
+        Returns:
+            A tuple of arrays.
+        """
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs: tuple) -> tuple:
+        """The NumPy implementation, used when :meth:`forward` is not overridden."""
+        raise NotImplementedError(
+            '%s must implement forward (or forward_cpu)' % type(self).__name__)
+
+    def retain_inputs(self, indexes: Iterable[int]) -> None:
+        """Declares, inside :meth:`forward`, which inputs :meth:`backward` will need."""
+        self._input_indexes_to_retain = tuple(indexes)
+
+    def retain_outputs(self, indexes: Iterable[int]) -> None:
+        """Declares, inside :meth:`forward`, which outputs :meth:`backward` will need."""
+        self._output_indexes_to_retain = tuple(indexes)
+
+    # -- backward ------------------------------------------------------------------------------
+
+    def backward(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
+        """Computes gradients with respect to the inputs, as Variables.
+
+        Args:
+            target_input_indexes: Sorted indexes of the inputs that need a gradient.
+            grad_outputs: One Variable (or None, for an unused output) per output.
+
+        Returns:
+            A tuple with a Variable (or None) for every input, or for every target index.
+        """
+        raise NotImplementedError('%s does not implement backward, so it cannot be '
+                                  'differentiated' % type(self).__name__)
+
+    def backward_accumulate(self, target_input_indexes: tuple, grad_outputs: tuple,
+                            grad_inputs: tuple) -> tuple:
+        """Like :meth:`backward`, but adds ``grad_inputs`` (existing gradients) to the result.
+
+        Override it only when fusing the addition into the computation saves work.
+        """
+        gxs = self.backward(target_input_indexes, grad_outputs)
+        if len(gxs) != len(target_input_indexes):
+            gxs = tuple(gxs[i] for i in target_input_indexes)
+        return tuple(gx if g is None else (g if gx is None else g + gx)
+                     for gx, g in zip(gxs, grad_inputs))
+
+    def get_retained_inputs(self) -> tuple:
+        """The inputs declared by :meth:`retain_inputs`, as Variables (inside backward)."""
+        inputs = self.inputs
+        ret = []
+        for i in self._input_indexes_to_retain:
+            n = inputs[i]
+            ret.append(_new_variable(n.data, n, n.requires_grad))
+        return tuple(ret)
+
+    def get_retained_outputs(self) -> tuple:
+        """The outputs declared by :meth:`retain_outputs`, as Variables (inside backward).
+
+        An output whose Variable was already dropped is recreated and re-linked to this
+        function, so gradients through it (double backprop) still reach the inputs.
+        """
+        outputs = self.outputs
+        ret = []
+        new_outputs = None
+        for i, y in zip(self._output_indexes_to_retain, self._retained_output_data):
+            n = outputs[i]()
+            if n is None:
+                n = _VariableNode(y.shape, y.dtype)
+                n.creator_node = self
+                n.rank = self.rank + 1
+                if new_outputs is None:
+                    new_outputs = list(outputs)
+                new_outputs[i] = _ref(n)
+            ret.append(_new_variable(y, n, True))
+        if new_outputs is not None:
+            self.outputs = tuple(new_outputs)
+        return tuple(ret)
+
+    @property
+    def output_data(self) -> tuple:
+        """The retained output arrays (None for outputs that were not retained)."""
+        data = [None] * len(self.outputs)
+        for i, y in zip(self._output_indexes_to_retain or (), self._retained_output_data or ()):
+            data[i] = y
+        return tuple(data)
+
+    def unchain(self) -> None:
+        """Disconnects this function from its inputs and outputs."""
+        for r in self.outputs or ():
+            n = r()
+            if n is not None:
+                n.creator_node = None
+        self.inputs = None

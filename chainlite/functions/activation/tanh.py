@@ -1,0 +1,62 @@
+"""Elementwise hyperbolic tangent."""
+import numpy
+
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class Tanh(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'tanh'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        return numpy.tanh(x),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return _TanhGrad().apply((y, gy))
+
+
+class _TanhGrad(function_node.FunctionNode):
+    # gx = gy * (1 - y^2) in one node: one op per backward step instead of three.
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        return gy * (1 - y * y),
+
+    def backward(self, indexes, grad_outputs):
+        y, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(-2 * y * gy * g)
+        if 1 in indexes:
+            ret.append(_TanhGrad().apply((y, g))[0])
+        return tuple(ret)
+
+
+def tanh(x):
+    """Elementwise hyperbolic tangent.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype, with values in (-1, 1).
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.tanh(np.array([0.0])).array
+        array([0.])
+    """
+    return Tanh().apply((x,))[0]

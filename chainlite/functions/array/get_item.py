@@ -1,0 +1,86 @@
+"""Indexing and slicing, with NumPy's basic and advanced indexes."""
+import numpy
+
+from chainlite import function_node
+from chainlite import variable
+
+
+def _normalize(slices):
+    # Variables and lists become arrays; a lone index becomes a 1-tuple.
+    if not isinstance(slices, tuple):
+        slices = (slices,)
+    out = []
+    for s in slices:
+        if isinstance(s, variable.Variable):
+            s = s.array
+        elif isinstance(s, list):
+            s = numpy.asarray(s)
+        out.append(s)
+    return tuple(out)
+
+
+def _has_repeats(slices):
+    # Integer-array indexes may hit one element several times: gradients must add up.
+    return any(isinstance(s, numpy.ndarray) and s.dtype.kind in 'iu' for s in slices)
+
+
+class GetItem(function_node.FunctionNode):
+
+    def __init__(self, slices):
+        self.slices = slices
+
+    @property
+    def label(self):
+        return 'GetItem'
+
+    def forward(self, inputs):
+        x, = inputs
+        try:
+            return x[self.slices],
+        except IndexError as e:
+            raise IndexError('get_item: %s (x.shape = %s, index = %s)'
+                             % (e, x.shape, self.slices)) from None
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return _GetItemGrad(self.slices, self.inputs[0].shape).apply((gy,))
+
+
+class _GetItemGrad(function_node.FunctionNode):
+    # Scatters gy into zeros of the input's shape; its own gradient is get_item again.
+
+    def __init__(self, slices, in_shape):
+        self.slices = slices
+        self._in_shape = in_shape
+
+    def forward(self, inputs):
+        gy, = inputs
+        gx = numpy.zeros(self._in_shape, gy.dtype)
+        if _has_repeats(self.slices):
+            numpy.add.at(gx, self.slices, gy)
+        else:
+            gx[self.slices] = gy
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        ggx, = grad_outputs
+        return GetItem(self.slices).apply((ggx,))
+
+
+def get_item(x, slices):
+    """Extracts elements by a NumPy index: ints, slices, None, Ellipsis, int or bool arrays.
+
+    Args:
+        x: A Variable or array.
+        slices: Any NumPy index (a Variable index is used through its array). An element
+            selected several times by an integer array gets the sum of its gradients.
+
+    Returns:
+        A Variable (a view where NumPy gives a view).
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.get_item(np.arange(6.0).reshape(2, 3), (slice(None), 1)).array
+        array([1., 4.])
+    """
+    return GetItem(_normalize(slices)).apply((x,))[0]

@@ -1,0 +1,54 @@
+"""Reshape without copying (a view, as NumPy gives)."""
+from chainlite import function_node
+from chainlite import variable
+from chainlite.utils import type_check
+
+
+def _count_unknown(shape):
+    return sum(1 for s in shape if s < 0)
+
+
+class Reshape(function_node.FunctionNode):
+
+    def __init__(self, shape):
+        self.shape = shape
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x, = in_types
+        known = type_check.prod([s for s in self.shape if s >= 0])
+        if _count_unknown(self.shape) == 0:
+            type_check.expect(x.size == known)
+        else:
+            type_check.expect(x.size % known == 0)
+
+    def forward(self, inputs):
+        x, = inputs
+        return x.reshape(self.shape),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return reshape(gy, self.inputs[0].shape),
+
+
+def reshape(x, shape):
+    """Gives a new shape to an array without changing its data.
+
+    Args:
+        x: A Variable or array.
+        shape: The new shape; one entry may be -1 (inferred).
+
+    Returns:
+        A Variable (a view of ``x``'s data where NumPy gives a view).
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.reshape(np.arange(6.0), (2, -1)).shape
+        (2, 3)
+    """
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    if _count_unknown(shape) > 1:
+        raise ValueError('reshape: only one dimension can be -1, got %s' % (shape,))
+    if getattr(x, 'shape', None) == shape:
+        return variable.as_variable(x)
+    return Reshape(shape).apply((x,))[0]

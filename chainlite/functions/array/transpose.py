@@ -1,0 +1,56 @@
+"""Permute the axes of an array (a view)."""
+import numpy
+
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class Transpose(function_node.FunctionNode):
+
+    def __init__(self, axes=None):
+        self.axes = axes
+
+    @property
+    def label(self):
+        return 'Transpose'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        if self.axes is not None:
+            type_check.expect(in_types[0].ndim == len(self.axes))
+
+    def forward(self, inputs):
+        x, = inputs
+        return x.transpose(self.axes),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        axes = self.axes
+        inv = None if axes is None else tuple(numpy.argsort([a % len(axes) for a in axes]))
+        return Transpose(inv).apply((gy,))
+
+
+def transpose(x, axes=None):
+    """Permutes the axes of ``x``.
+
+    Args:
+        x: A Variable or array.
+        axes: A permutation of ``range(x.ndim)`` (negative values allowed); None reverses
+            the axes.
+
+    Returns:
+        A Variable (a view of ``x``'s data).
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.transpose(np.zeros((2, 3, 4)), (2, 0, 1)).shape
+        (4, 2, 3)
+    """
+    if axes is not None:
+        axes = tuple(axes)
+        ndim = getattr(x, 'ndim', None)
+        if ndim is not None and sorted(a % ndim for a in axes) != list(range(ndim)) \
+                and len(axes) == ndim:
+            raise ValueError('transpose: axes %s is not a permutation of range(%d)'
+                             % (axes, ndim))
+    return Transpose(axes).apply((x,))[0]

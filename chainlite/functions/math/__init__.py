@@ -1,0 +1,1 @@
+"""Mathematical functions (elementwise math, reductions, matrix products)."""

@@ -1,0 +1,46 @@
+"""Elementwise absolute value."""
+import numpy
+
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class Absolute(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return '|_|'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return abs(x),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        x, = self.get_retained_inputs()
+        # sign(x) is piecewise constant: a constant array keeps double backprop exact.
+        return gy * numpy.sign(x.array),
+
+
+def absolute(x):
+    """Elementwise absolute value, ``|x|`` (also ``abs(x)``).
+
+    The gradient at 0 is 0 (the sign of 0).
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.absolute(np.array([-1.5, 2.0])).array
+        array([1.5, 2. ])
+    """
+    return Absolute().apply((x,))[0]

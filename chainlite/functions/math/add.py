@@ -1,0 +1,72 @@
+"""Elementwise addition: ``x + y`` (broadcasting) and ``x + c`` for a constant ``c``."""
+from chainlite import function_node
+from chainlite.functions.array import sum_to
+from chainlite.utils import type_check
+
+
+class Add(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return '_ + _'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('lhs', 'rhs'))
+        type_check.expect(in_types[0].dtype == in_types[1].dtype)
+        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+
+    def forward(self, inputs):
+        x0, x1 = inputs
+        return x0 + x1,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple([sum_to.sum_to(gy, self.inputs[i].shape) for i in indexes])
+
+
+class AddConstant(function_node.FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '_ + %s' % _constant_label(self.value)
+
+    def forward(self, inputs):
+        x, = inputs
+        return x + self.value,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs
+
+
+def _constant_label(value):
+    # Chainer's labels put negative constants in parentheses: '_ * (-2)'.
+    text = str(value)
+    return '(%s)' % text if text.startswith('-') else text
+
+
+def add(*xs):
+    """Elementwise sum of any number of variables (broadcasting as NumPy does).
+
+    Args:
+        *xs: Variables or arrays of one dtype and broadcastable shapes.
+
+    Returns:
+        The sum as a Variable.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.add(np.array([1.0]), np.array([2.0]), np.array([3.0])).array
+        array([6.])
+    """
+    if not xs:
+        raise TypeError('add() needs at least one input')
+    y = xs[0]
+    for x in xs[1:]:
+        y, = Add().apply((y, x))
+    if len(xs) == 1:
+        from chainlite import variable
+        return variable.as_variable(y)
+    return y

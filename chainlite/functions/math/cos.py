@@ -1,0 +1,44 @@
+"""Elementwise cosine."""
+import numpy
+
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class Cos(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'cos'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return numpy.cos(x),
+
+    def backward(self, indexes, grad_outputs):
+        from chainlite.functions.math import sin
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return -sin.sin(x) * gy,
+
+
+def cos(x):
+    """Elementwise cosine.
+
+    Args:
+        x: A float Variable or array (radians).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.cos(np.array([0.0, np.pi])).array
+        array([ 1., -1.])
+    """
+    return Cos().apply((x,))[0]

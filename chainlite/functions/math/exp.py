@@ -1,0 +1,44 @@
+"""Elementwise exponential."""
+import numpy
+
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class Exp(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'exp'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))   # backward needs y, not x
+        return numpy.exp(x),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return gy * y,
+
+
+def exp(x):
+    """Elementwise exponential, ``e ** x``.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.exp(np.array([0.0, 1.0])).array
+        array([1.        , 2.71828183])
+    """
+    return Exp().apply((x,))[0]
+

@@ -1,0 +1,43 @@
+"""Elementwise natural logarithm."""
+import numpy
+
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class Log(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'log'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return numpy.log(x),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return gy / x,
+
+
+def log(x):
+    """Elementwise natural logarithm.
+
+    Args:
+        x: A float Variable or array (positive values; NumPy's nan/-inf elsewhere).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.log(np.array([1.0, np.e])).array
+        array([0., 1.])
+    """
+    return Log().apply((x,))[0]

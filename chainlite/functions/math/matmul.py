@@ -1,0 +1,84 @@
+"""Matrix product with optional transposes and batch broadcasting."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.array import reshape
+from chainlite.functions.array import sum_to
+from chainlite.utils import type_check
+
+
+def _t(a, trans):
+    return a.swapaxes(-1, -2) if trans else a
+
+
+class MatMul(function_node.FunctionNode):
+
+    def __init__(self, transa=False, transb=False):
+        self.transa = transa
+        self.transb = transb
+
+    @property
+    def label(self):
+        return 'MatMul'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a', 'b'))
+        a, b = in_types
+        type_check.expect(a.dtype.kind == 'f', a.dtype == b.dtype, a.ndim >= 2, b.ndim >= 2)
+        a_inner = a.shape[-2] if self.transa else a.shape[-1]
+        b_inner = b.shape[-1] if self.transb else b.shape[-2]
+        type_check.expect(a_inner == b_inner)
+        type_check.expect_broadcast_shapes(a.shape[:-2], b.shape[:-2])
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        return numpy.matmul(_t(a, self.transa), _t(b, self.transb)),
+
+    def backward(self, indexes, grad_outputs):
+        a, b = self.get_retained_inputs()
+        gy, = grad_outputs
+        ta, tb = self.transa, self.transb
+        ret = []
+        if 0 in indexes:
+            ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
+            ret.append(sum_to.sum_to(ga, self.inputs[0].shape))
+        if 1 in indexes:
+            gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
+            ret.append(sum_to.sum_to(gb, self.inputs[1].shape))
+        return tuple(ret)
+
+
+def matmul(a, b, transa=False, transb=False):
+    """Matrix product ``a @ b`` (NumPy's matmul semantics, batch dimensions broadcast).
+
+    Args:
+        a: A float Variable or array with ``ndim >= 1``.
+        b: A Variable or array of the same dtype with ``ndim >= 1``.
+        transa: Transpose the last two axes of ``a`` first (ignored when ``a`` is 1-D).
+        transb: Transpose the last two axes of ``b`` first (ignored when ``b`` is 1-D).
+
+    Returns:
+        The product as a Variable. A 1-D operand is treated as a row (``a``) or column
+        (``b``) vector and its axis is dropped from the result, as in NumPy.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.matmul(np.eye(2), np.array([[1.0], [2.0]])).array
+        array([[1.],
+               [2.]])
+    """
+    a_1d = getattr(a, 'ndim', 2) == 1
+    b_1d = getattr(b, 'ndim', 2) == 1
+    if a_1d:
+        a = reshape.reshape(a, (1, a.shape[0]))
+        transa = False
+    if b_1d:
+        b = reshape.reshape(b, (b.shape[0], 1))
+        transb = False
+    y, = MatMul(transa, transb).apply((a, b))
+    if a_1d or b_1d:
+        shape = y.shape[:-2] + ((y.shape[-2],) if not a_1d else ()) + (
+            (y.shape[-1],) if not b_1d else ())
+        y = reshape.reshape(y, shape)
+    return y

@@ -1,0 +1,46 @@
+"""Elementwise multiplication: ``x * y`` (broadcasting) and ``x * c``."""
+from chainlite import function_node
+from chainlite.functions.array import sum_to
+from chainlite.functions.math import add
+from chainlite.utils import type_check
+
+
+class Mul(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return '_ * _'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('lhs', 'rhs'))
+        type_check.expect(in_types[0].dtype.kind == 'f',
+                          in_types[0].dtype == in_types[1].dtype)
+        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        return x0 * x1,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        xs = self.get_retained_inputs()
+        return tuple([sum_to.sum_to(gy * xs[1 - i], self.inputs[i].shape) for i in indexes])
+
+
+class MulConstant(function_node.FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '_ * %s' % add._constant_label(self.value)
+
+    def forward(self, inputs):
+        x, = inputs
+        return x * self.value,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return MulConstant(self.value).apply((gy,))

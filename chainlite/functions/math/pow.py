@@ -1,0 +1,87 @@
+"""Elementwise power: ``x ** y`` (broadcasting), ``x ** c`` and ``c ** x``."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.array import sum_to
+from chainlite.functions.math import add
+from chainlite.functions.math import log
+from chainlite.utils import type_check
+
+
+class PowVarVar(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return '_ ** _'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('lhs', 'rhs'))
+        type_check.expect(in_types[0].dtype.kind == 'f',
+                          in_types[0].dtype == in_types[1].dtype)
+        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        return x0 ** x1,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        x0, x1 = self.get_retained_inputs()
+        ret = []
+        if 0 in indexes:
+            ret.append(sum_to.sum_to(gy * x1 * x0 ** (x1 - 1), self.inputs[0].shape))
+        if 1 in indexes:
+            ret.append(sum_to.sum_to(gy * log.log(x0) * x0 ** x1, self.inputs[1].shape))
+        return tuple(ret)
+
+
+class PowVarConst(function_node.FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '_ ** %s' % add._constant_label(self.value)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return x ** self.value,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        x, = self.get_retained_inputs()
+        c = self.value
+        if c == 2:
+            return gy * 2 * x,
+        return gy * c * x ** (c - 1),
+
+
+class PowConstVar(function_node.FunctionNode):
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return '%s ** _' % add._constant_label(self.value)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        x, = inputs
+        return self.value ** x,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        y, = self.get_retained_outputs()
+        return gy * y * y.dtype.type(numpy.log(self.value)),

@@ -1,0 +1,65 @@
+"""Sum of elements over given axes."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.array import broadcast
+from chainlite.functions.array import reshape
+from chainlite.utils import type_check
+
+
+def _normalize_axis(axis, ndim, label):
+    if axis is None:
+        return None
+    axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
+    out = []
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise type_check.InvalidType(
+                '-x.ndim <= axis < x.ndim', 'axis %d, x.ndim %d' % (a, ndim),
+                msg='Invalid operation is performed in: %s (Forward)\n\nExpect: -x.ndim <= '
+                    'axis < x.ndim\nActual: axis = %d, x.ndim = %d' % (label, a, ndim))
+        out.append(int(a) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError('%s: duplicate value in axis: %s' % (label, axis))
+    return tuple(sorted(out))
+
+
+class Sum(function_node.FunctionNode):
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis = axis
+        self.keepdims = keepdims
+
+    def forward(self, inputs):
+        x, = inputs
+        self.axis = _normalize_axis(self.axis, x.ndim, 'Sum')
+        return x.sum(axis=self.axis, keepdims=self.keepdims),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        shape = self.inputs[0].shape
+        if not self.keepdims and self.axis is not None and len(shape) > 0:
+            kept = list(shape)
+            for a in self.axis:
+                kept[a] = 1
+            gy = reshape.reshape(gy, tuple(kept))
+        return broadcast.broadcast_to(gy, shape),
+
+
+def sum(x, axis=None, keepdims=False):
+    """Sum of elements over the given axes.
+
+    Args:
+        x: A Variable or array.
+        axis: None (all axes), an int, or a tuple of ints; negative values count from the end.
+        keepdims: Keep the summed axes with length 1.
+
+    Returns:
+        A Variable of the same dtype.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> F.sum(np.arange(6.0).reshape(2, 3), axis=1).array
+        array([ 3., 12.])
+    """
+    return Sum(axis, keepdims).apply((x,))[0]

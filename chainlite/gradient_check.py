@@ -1,0 +1,1 @@
+"""Numerical gradient checking (being written)."""

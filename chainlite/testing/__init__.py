@@ -1,0 +1,1 @@
+"""Testing helpers for chainlite and for users' own functions and links."""

@@ -1,0 +1,1 @@
+"""Utility modules of chainlite."""

@@ -1,0 +1,576 @@
+"""Type checking of function inputs, with readable error messages.
+
+The same ``check_type_forward`` code runs in two modes:
+
+* **Light mode** -- :func:`get_light_types` hands the check the arrays themselves (in a
+  :class:`LightTypeInfoTuple`), so ``in_types[0].shape[1] == 3`` is a plain ``bool`` and
+  :func:`expect` only tests truthiness.  This is the cheap path taken on every call.
+* **Heavy mode** -- :func:`get_types` wraps each input in a :class:`Variable` holding a
+  :class:`TypeInfo`.  Attribute access, indexing, operators and calls on it build an
+  :class:`Expr` tree that remembers its source text, so a failing :func:`expect` can report
+  ``Expect: x.shape[1] == W.shape[1]`` / ``Actual: 3 != 4``.  Callers re-run a check in this
+  mode only after it failed in light mode.
+
+No global mode flag exists: every helper tells the modes apart by the types it receives.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+from typing import Any, Callable, Sequence
+
+import numpy
+
+
+class InvalidType(Exception):
+    """Raised when inputs do not satisfy a type-check condition.
+
+    Args:
+        expect: Text of the condition that was expected to hold.
+        actual: Text describing the values actually observed.
+        msg: Full message; defaults to ``'Expect: {expect}\\nActual: {actual}'``.
+
+    Attributes:
+        expect: The ``expect`` argument.
+        actual: The ``actual`` argument.
+    """
+
+    def __init__(self, expect: str, actual: str, msg: str | None = None) -> None:
+        if msg is None:
+            msg = f'Expect: {expect}\nActual: {actual}'
+        super().__init__(msg)
+        self.expect = expect
+        self.actual = actual
+        self.msg = msg
+
+    def __reduce__(self) -> tuple:
+        # The default reduce would pass only ``msg`` back to ``__init__``.
+        return (type(self), (self.expect, self.actual, self.msg))
+
+
+# Python operator precedence, loosest first; used only to place parentheses in ``str()``.
+_PRI_COMPARE, _PRI_OR, _PRI_XOR, _PRI_AND, _PRI_SHIFT = 3, 4, 5, 6, 7
+_PRI_ADD, _PRI_MUL, _PRI_UNARY, _PRI_POW, _PRI_POSTFIX, _PRI_ATOM = 8, 9, 10, 11, 12, 13
+
+# symbol -> (precedence, implementation, dunder stem)
+_BINARY_OPS: dict[str, tuple[int, Callable[[Any, Any], Any], str]] = {
+    '**': (_PRI_POW, operator.pow, 'pow'),
+    '*': (_PRI_MUL, operator.mul, 'mul'),
+    '/': (_PRI_MUL, operator.truediv, 'truediv'),
+    '//': (_PRI_MUL, operator.floordiv, 'floordiv'),
+    '%': (_PRI_MUL, operator.mod, 'mod'),
+    '+': (_PRI_ADD, operator.add, 'add'),
+    '-': (_PRI_ADD, operator.sub, 'sub'),
+    '<<': (_PRI_SHIFT, operator.lshift, 'lshift'),
+    '>>': (_PRI_SHIFT, operator.rshift, 'rshift'),
+    '&': (_PRI_AND, operator.and_, 'and'),
+    '^': (_PRI_XOR, operator.xor, 'xor'),
+    '|': (_PRI_OR, operator.or_, 'or'),
+}
+# symbol -> (implementation, negated symbol shown in "Actual:", dunder stem)
+_COMPARE_OPS: dict[str, tuple[Callable[[Any, Any], Any], str, str]] = {
+    '==': (operator.eq, '!=', 'eq'),
+    '!=': (operator.ne, '==', 'ne'),
+    '<': (operator.lt, '>=', 'lt'),
+    '<=': (operator.le, '>', 'le'),
+    '>': (operator.gt, '<=', 'gt'),
+    '>=': (operator.ge, '<', 'ge'),
+}
+_UNARY_OPS: dict[str, tuple[Callable[[Any], Any], str]] = {
+    '-': (operator.neg, 'neg'),
+    '+': (operator.pos, 'pos'),
+    '~': (operator.invert, 'invert'),
+}
+
+
+class Expr:
+    """Base class of lazily evaluated type-check expressions.
+
+    Comparison, arithmetic and bitwise operators (with reflected forms), unary ``-``/``+``/``~``,
+    indexing, attribute access and calls all return new expressions (the operator methods are
+    installed after the node classes below).  ``str(expr)`` gives Python-like source text,
+    parenthesised by operator precedence.
+    """
+
+    #: Binding strength of the outermost operator, used to decide on parentheses.
+    priority: int = _PRI_ATOM
+    # Makes numpy scalars and arrays return NotImplemented so our reflected operators run.
+    __array_ufunc__ = None
+
+    def eval(self) -> Any:
+        """Returns the actual value this expression denotes."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f'<{type(self).__name__} {self}>'
+
+    def __bool__(self) -> bool:
+        raise RuntimeError(
+            'An Expr cannot be converted to bool; pass it to type_check.expect() or call '
+            'type_check.eval() on it.')
+
+    def __iter__(self):
+        # Without this, Python would iterate through __getitem__ forever.
+        raise TypeError(f"'{type(self).__name__}' object is not iterable; call eval() first")
+
+    def __getattr__(self, name: str) -> GetAttr:
+        # Private and dunder names are protocol probes (numpy, copy, pickle), not user attributes.
+        if name.startswith('_'):
+            raise AttributeError(name)
+        return GetAttr(self, name)
+
+    def __getitem__(self, key: Any) -> GetItem:
+        return GetItem(self, key)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Call:
+        return Call(self, args, kwargs)
+
+
+def _as_expr(value: Any) -> Expr:
+    return value if isinstance(value, Expr) else Constant(value)
+
+
+def _eval_value(value: Any) -> Any:
+    """Evaluates expressions, also inside tuples, lists and slices."""
+    if isinstance(value, Expr):
+        return value.eval()
+    if isinstance(value, (tuple, list)):
+        return type(value)(_eval_value(v) for v in value)
+    if isinstance(value, slice):
+        return slice(_eval_value(value.start), _eval_value(value.stop), _eval_value(value.step))
+    return value
+
+
+def _source(value: Any) -> str:
+    """Source-like text of an operand that may contain expressions."""
+    if isinstance(value, Expr):
+        return str(value)
+    if isinstance(value, tuple):
+        inner = ', '.join(_source(v) for v in value)
+        return f'({inner},)' if len(value) == 1 else f'({inner})'
+    if isinstance(value, list):
+        return '[' + ', '.join(_source(v) for v in value) + ']'
+    return repr(value)
+
+
+def _index_source(key: Any) -> str:
+    if isinstance(key, tuple):
+        text = ', '.join(_index_source(k) for k in key)
+        return text + ',' if len(key) == 1 else text
+    if isinstance(key, slice):
+        text = ':'.join('' if v is None else _source(v) for v in (key.start, key.stop))
+        return text if key.step is None else f'{text}:{_source(key.step)}'
+    return '...' if key is Ellipsis else _source(key)
+
+
+def _paren(expr: Expr, needed: bool) -> str:
+    return f'({expr})' if needed else str(expr)
+
+
+class Constant(Expr):
+    """A literal value inside an expression; shown with ``str(value)``.
+
+    Args:
+        value: The value.
+    """
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def priority(self) -> int:  # type: ignore[override]
+        # A negative literal behaves like a unary minus, e.g. ``(-2) ** n``.
+        return _PRI_UNARY if str(self.value).startswith('-') else _PRI_ATOM
+
+    def eval(self) -> Any:
+        """Returns the wrapped value."""
+        return self.value
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Variable(Expr):
+    """A named value inside an expression; shown by its name.
+
+    Args:
+        value: The value (e.g. a :class:`TypeInfo`, an int, or a function to call lazily).
+        name: Text shown in messages; :func:`argname` may change it later.
+    """
+
+    def __init__(self, value: Any, name: str) -> None:
+        self.value = value
+        self.name = name
+
+    def eval(self) -> Any:
+        """Returns the wrapped value."""
+        return self.value
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GetAttr(Expr):
+    """Attribute access ``obj.name`` on an expression."""
+
+    priority = _PRI_POSTFIX
+
+    def __init__(self, obj: Expr, name: str) -> None:
+        self._obj, self._name = obj, name
+
+    def eval(self) -> Any:
+        """Returns the attribute of the evaluated object."""
+        return getattr(self._obj.eval(), self._name)
+
+    def __str__(self) -> str:
+        return f'{_paren(self._obj, self._obj.priority < _PRI_POSTFIX)}.{self._name}'
+
+
+class GetItem(Expr):
+    """Indexing ``obj[key]``; ``key`` may be an int, slice, tuple or expression."""
+
+    priority = _PRI_POSTFIX
+
+    def __init__(self, obj: Expr, key: Any) -> None:
+        self._obj, self._key = obj, key
+
+    def eval(self) -> Any:
+        """Returns the evaluated object indexed by the evaluated key."""
+        return self._obj.eval()[_eval_value(self._key)]
+
+    def __str__(self) -> str:
+        obj = _paren(self._obj, self._obj.priority < _PRI_POSTFIX)
+        return f'{obj}[{_index_source(self._key)}]'
+
+
+class Call(Expr):
+    """A call ``func(*args, **kwargs)`` whose callee is an expression (e.g. a Variable)."""
+
+    priority = _PRI_POSTFIX
+
+    def __init__(self, func: Expr, args: tuple, kwargs: dict) -> None:
+        self._func, self._args, self._kwargs = func, args, kwargs
+
+    def eval(self) -> Any:
+        """Calls the evaluated function with evaluated arguments."""
+        kwargs = {k: _eval_value(v) for k, v in self._kwargs.items()}
+        return self._func.eval()(*_eval_value(self._args), **kwargs)
+
+    def __str__(self) -> str:
+        args = [_source(a) for a in self._args]
+        args += [f'{k}={_source(v)}' for k, v in self._kwargs.items()]
+        return f'{_paren(self._func, self._func.priority < _PRI_POSTFIX)}({", ".join(args)})'
+
+
+class UnaryOperator(Expr):
+    """A unary operation ``-x``, ``+x`` or ``~x``."""
+
+    priority = _PRI_UNARY
+
+    def __init__(self, symbol: str, operand: Expr) -> None:
+        self._symbol, self._operand = symbol, operand
+
+    def eval(self) -> Any:
+        """Applies the operator to the evaluated operand."""
+        return _UNARY_OPS[self._symbol][0](self._operand.eval())
+
+    def __str__(self) -> str:
+        return self._symbol + _paren(self._operand, self._operand.priority < _PRI_UNARY)
+
+
+class BinaryOperator(Expr):
+    """An arithmetic or bitwise operation ``lhs <symbol> rhs``."""
+
+    def __init__(self, symbol: str, lhs: Expr, rhs: Expr) -> None:
+        self._symbol, self._lhs, self._rhs = symbol, lhs, rhs
+
+    @property
+    def priority(self) -> int:  # type: ignore[override]
+        return _BINARY_OPS[self._symbol][0]
+
+    def _apply(self, lhs: Any, rhs: Any) -> Any:
+        return _BINARY_OPS[self._symbol][1](lhs, rhs)
+
+    def eval(self) -> Any:
+        """Applies the operator to the evaluated operands."""
+        return self._apply(self._lhs.eval(), self._rhs.eval())
+
+    def __str__(self) -> str:
+        pri = self.priority
+        if self._symbol == '**':
+            # ``**`` groups to the right: a ** b ** c == a ** (b ** c).
+            left, right = self._lhs.priority <= pri, self._rhs.priority < pri
+        else:
+            left, right = self._lhs.priority < pri, self._rhs.priority <= pri
+        return f'{_paren(self._lhs, left)} {self._symbol} {_paren(self._rhs, right)}'
+
+
+class Comparison(BinaryOperator):
+    """A comparison ``lhs <symbol> rhs``; the kind of expression :func:`expect` explains best."""
+
+    priority = _PRI_COMPARE
+
+    def _apply(self, lhs: Any, rhs: Any) -> Any:
+        return _COMPARE_OPS[self._symbol][0](lhs, rhs)
+
+    def __str__(self) -> str:
+        # Both sides need parentheses: ``a == b == c`` would read as a chained comparison.
+        lhs = _paren(self._lhs, self._lhs.priority <= _PRI_COMPARE)
+        rhs = _paren(self._rhs, self._rhs.priority <= _PRI_COMPARE)
+        return f'{lhs} {self._symbol} {rhs}'
+
+    def check(self) -> None:
+        """Raises :class:`InvalidType` showing both operand values if the comparison fails."""
+        lhs, rhs = self._lhs.eval(), self._rhs.eval()
+        if not self._apply(lhs, rhs):
+            negated = _COMPARE_OPS[self._symbol][1]
+            raise InvalidType(str(self), f'{lhs} {negated} {rhs}')
+
+
+def _operator_method(node: type, symbol: str, reflected: bool = False) -> Callable:
+    """Makes an operator dunder of :class:`Expr` that builds a ``node`` expression."""
+    def method(self: Expr, *other: Any) -> Expr:
+        operands = (self, *map(_as_expr, other))
+        return node(symbol, *(operands[::-1] if reflected else operands))
+
+    return method
+
+
+for _sym, (_, _, _stem) in _BINARY_OPS.items():
+    setattr(Expr, f'__{_stem}__', _operator_method(BinaryOperator, _sym))
+    setattr(Expr, f'__r{_stem}__', _operator_method(BinaryOperator, _sym, reflected=True))
+for _sym, (_, _, _stem) in _COMPARE_OPS.items():
+    # Python reflects comparisons itself (a < b -> b > a), so no __r*__ variants are needed.
+    setattr(Expr, f'__{_stem}__', _operator_method(Comparison, _sym))
+for _sym, (_, _stem) in _UNARY_OPS.items():
+    setattr(Expr, f'__{_stem}__', _operator_method(UnaryOperator, _sym))
+del _sym, _stem
+
+
+def eval(exp: Any) -> Any:  # noqa: A001 - Chainer's public name.
+    """Returns the value of ``exp`` if it is an :class:`Expr`, otherwise ``exp`` itself.
+
+    Args:
+        exp: An expression (heavy mode) or a plain value (light mode).
+    """
+    return exp.eval() if isinstance(exp, Expr) else exp
+
+
+def make_variable(value: Any, name: str) -> Variable:
+    """Wraps ``value`` in a :class:`Variable` so messages show ``name`` instead of the value.
+
+    The result is correct in light mode too: comparing it with a plain value yields an
+    :class:`Expr`, which :func:`expect` evaluates.
+
+    Args:
+        value: The value, e.g. a configured size of the function.
+        name: Text shown in error messages.
+    """
+    return Variable(value, name)
+
+
+_PROD = Variable(math.prod, 'prod')
+
+
+def prod(xs: Any) -> Any:
+    """Product of a sequence, usable in both modes.
+
+    Args:
+        xs: A tuple of ints (light mode) or an expression / sequence containing expressions.
+
+    Returns:
+        An ``int`` for plain input; otherwise an :class:`Expr` shown as ``prod(...)``.
+    """
+    if isinstance(xs, Expr) or any(isinstance(x, Expr) for x in xs):
+        return Call(_PROD, (xs,), {})
+    return math.prod(xs)
+
+
+class TypeInfo:
+    """Type information (shape and dtype) of one input array, as seen in heavy mode.
+
+    Args:
+        shape: Shape of the array.
+        dtype: Its dtype, or ``None`` for an absent array (e.g. a missing gradient).
+
+    Attributes:
+        shape: The shape as a tuple of ints.
+        dtype: A ``numpy.dtype`` or ``None``.
+        ndim: ``len(shape)``.
+        size: Product of ``shape``.
+    """
+
+    def __init__(self, shape: Sequence[int], dtype: Any) -> None:
+        self.shape = tuple(shape)
+        self.dtype = None if dtype is None else numpy.dtype(dtype)
+        self.ndim = len(self.shape)
+        self.size = math.prod(self.shape)
+
+    def __repr__(self) -> str:
+        return f'TypeInfo(shape={self.shape}, dtype={self.dtype})'
+
+
+class TypeInfoTuple(tuple):
+    """Heavy-mode tuple of :class:`Variable` objects, each holding a :class:`TypeInfo`."""
+
+    #: Prefix of the element names, e.g. ``'in_types'``; set by :func:`get_types`.
+    name = 'in_types'
+
+    def size(self) -> Variable:
+        """Returns an expression for the number of inputs, shown as ``<name>.size()``."""
+        return Variable(len(self), f'{self.name}.size()')
+
+
+class LightTypeInfoTuple(tuple):
+    """Light-mode tuple of the input arrays themselves."""
+
+    __slots__ = ()
+
+    def size(self) -> int:
+        """Returns the number of inputs as a plain int."""
+        return len(self)
+
+
+def get_types(data: Sequence[Any], name: str, accept_none: bool,
+              shapes: Sequence[Sequence[int]] | None = None) -> TypeInfoTuple:
+    """Builds heavy-mode type information for a tuple of arrays.
+
+    Args:
+        data: The arrays (``None`` entries allowed when ``accept_none``).
+        name: Prefix of the names in messages, e.g. ``'in_types'`` gives ``in_types[0]``.
+        accept_none: Whether ``None`` entries are allowed; they get ``TypeInfo((), None)``.
+        shapes: Shapes to report instead of the arrays' own shapes.
+
+    Returns:
+        A :class:`TypeInfoTuple` of :class:`Variable` objects holding :class:`TypeInfo`.
+
+    Raises:
+        TypeError: If an entry is ``None`` without ``accept_none``, or is not array-like.
+    """
+    infos = []
+    for i, array in enumerate(data):
+        var_name = f'{name}[{i}]'
+        if array is None:
+            if not accept_none:
+                raise TypeError(f'{var_name} is None')
+            info = TypeInfo((), None)
+        elif not (hasattr(array, 'shape') and hasattr(array, 'dtype')):
+            raise TypeError(f'{var_name} is not an array: {type(array).__name__}')
+        else:
+            info = TypeInfo(array.shape if shapes is None else shapes[i], array.dtype)
+        infos.append(Variable(info, var_name))
+    types = TypeInfoTuple(infos)
+    types.name = name
+    return types
+
+
+def get_light_types(data: Sequence[Any]) -> LightTypeInfoTuple:
+    """Returns the arrays themselves as a :class:`LightTypeInfoTuple` (the cheap path).
+
+    Args:
+        data: The input arrays.
+    """
+    return LightTypeInfoTuple(data)
+
+
+def expect(*bool_exprs: Any) -> None:
+    """Checks conditions in order and raises on the first one that does not hold.
+
+    Args:
+        *bool_exprs: Each is an :class:`Expr` (heavy mode; evaluated, and a failing comparison
+            is explained as ``Actual: 3 != 4``) or a ``bool`` / ``numpy.bool_`` (light mode;
+            a false one raises with generic text, to be re-run in heavy mode for detail).
+
+    Raises:
+        InvalidType: If a condition is false.
+        TypeError: If an argument is neither an expression nor a boolean.
+    """
+    for i, cond in enumerate(bool_exprs):
+        if cond is True or cond is numpy.True_:
+            continue
+        if isinstance(cond, Comparison):
+            cond.check()
+        elif isinstance(cond, Expr):
+            value = cond.eval()
+            if not value:
+                raise InvalidType(str(cond), str(value))
+        elif not isinstance(cond, (bool, numpy.bool_)):
+            raise TypeError(
+                f'expect() takes Expr or bool conditions, got {type(cond).__name__}')
+        elif not cond:
+            raise InvalidType(f'condition {i} of expect() to hold', 'False')
+
+
+def argname(in_types: Sequence[Any], names: Sequence[str]) -> None:
+    """Gives heavy-mode inputs readable names, so messages say ``x.shape`` not ``in_types[0]``.
+
+    In light mode (plain arrays) only the count is checked.
+
+    Args:
+        in_types: The inputs (or a slice of them).
+        names: One name per input.
+
+    Raises:
+        InvalidType: If the numbers of inputs and names differ.
+    """
+    if len(in_types) != len(names):
+        raise InvalidType(f'{len(names)} argument(s): {", ".join(names)}',
+                          f'{len(in_types)} argument(s)')
+    for in_type, name in zip(in_types, names):
+        if isinstance(in_type, Variable):
+            in_type.name = name
+
+
+_argname = argname  # Chainer's functions call the underscored spelling.
+
+
+def same_types(*arrays: Any) -> bool:
+    """Tells whether all given arrays are of one array kind (Chainer: all NumPy or all CuPy).
+
+    This is an array-backend check, not a dtype check (compare ``.dtype`` for that).
+    Expressions are evaluated first and ``None`` entries are ignored; any
+    ``numpy.ndarray`` (subclasses included) counts as the NumPy kind.
+
+    Args:
+        *arrays: Arrays, or heavy-mode expressions of them.
+
+    Returns:
+        A plain ``bool`` in both modes.
+    """
+    kinds = {numpy.ndarray if isinstance(a, numpy.ndarray) else type(a)
+             for a in map(eval, arrays) if a is not None}
+    return len(kinds) <= 1
+
+
+def _broadcastable(shapes: Sequence[tuple]) -> bool:
+    # Pure Python: much cheaper than numpy.broadcast_shapes on the light-mode hot path.
+    for dims in itertools.zip_longest(*(reversed(s) for s in shapes), fillvalue=1):
+        if len({d for d in dims if d != 1}) > 1:
+            return False
+    return True
+
+
+def expect_broadcast_shapes(*shape_types: Any, allow_none: bool = False) -> None:
+    """Checks that shapes can be broadcast together by NumPy's rules.
+
+    Args:
+        *shape_types: Shapes (light mode) or shape expressions such as ``x_type.shape``.
+        allow_none: Whether ``None`` shapes (absent inputs) are skipped rather than rejected.
+
+    Raises:
+        InvalidType: If the shapes are not broadcastable; heavy mode names each shape, e.g.
+            ``Actual: x.shape = (2, 3), y.shape = (4,)``.
+    """
+    shapes = [eval(s) for s in shape_types]
+    present = [s for s in shapes if s is not None]
+    if (allow_none or len(present) == len(shapes)) and _broadcastable(present):
+        return
+    sources = [str(t) if isinstance(t, Expr) else None for t in shape_types]
+    actual = [f'{src} = {s}' if src else str(s) for src, s in zip(sources, shapes)]
+    names = ', '.join(src if src else str(s) for src, s in zip(sources, shapes))
+    raise InvalidType(f'shapes broadcastable together: {names}', ', '.join(actual))

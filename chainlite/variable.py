@@ -1,0 +1,742 @@
+"""Variables: arrays that remember how they were computed.
+
+A :class:`Variable` is the user-facing half: it holds the array. Its :class:`VariableNode` is
+the graph-side half: creator, rank, gradient, and the array only when a function retains it
+for backward. Functions hold their input *nodes*, so an activation that no backward needs is
+freed as soon as the user drops its Variable, while the graph stays walkable.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Any, Optional
+
+import numpy
+
+from chainlite import configuration
+
+_ndarray = numpy.ndarray
+
+
+class VariableNode:
+    """The node of a variable in the computational graph.
+
+    Several :class:`Variable` objects may share one node (e.g. the Variable a backward method
+    gets from ``get_retained_inputs``); the node, not the Variable, is the graph's identity,
+    and the gradient lives here.
+
+    Attributes:
+        creator_node: The :class:`~chainlite.FunctionNode` that produced it, or None (a leaf).
+        rank: Its depth in the graph: 0 for leaves, creator's rank + 1 otherwise.
+        requires_grad: Whether gradients are computed for it.
+        data: The array, kept only while a function retains it for backward (else None).
+        grad_var: The gradient as a :class:`Variable`, or None.
+        name: An optional name, shown in reprs and graph dumps.
+        shape: The array's shape, kept even when ``data`` is not.
+        dtype: The array's dtype, kept even when ``data`` is not.
+    """
+
+    __slots__ = ('creator_node', 'rank', 'requires_grad', 'data', 'grad_var', 'name',
+                 'shape', 'dtype', 'retain_grad_flag', '_loss_scale', '__weakref__')
+
+    def __init__(self, shape: Any = None, dtype: Any = None, requires_grad: bool = True,
+                 name: Optional[str] = None) -> None:
+        self.creator_node = None
+        self.rank = 0
+        self.requires_grad = requires_grad
+        self.data = None
+        self.grad_var = None
+        self.name = name
+        self.shape = shape
+        self.dtype = dtype
+        self.retain_grad_flag = False
+        self._loss_scale = None
+
+    @property
+    def creator(self):
+        """The creator as users wrote it: the old-style Function if it was one."""
+        node = self.creator_node
+        if node is None:
+            return None
+        f = node._function
+        return node if f is None else f
+
+    @property
+    def grad(self):
+        """The gradient array, or None."""
+        gv = self.grad_var
+        return None if gv is None else gv._data
+
+    @property
+    def label(self) -> str:
+        """A short text for graph dumps: shape and dtype."""
+        if self.shape == ():
+            return str(self.dtype)
+        return '(%s), %s' % (', '.join(map(str, self.shape)), self.dtype)
+
+    def set_creator_node(self, creator_node) -> None:
+        """Sets the creator and derives the rank from it."""
+        self.creator_node = creator_node
+        self.rank = creator_node.rank + 1
+
+    def retain_data(self, data) -> None:
+        """Keeps ``data`` on the node so backward can read it after its Variable is gone."""
+        self.data = data
+
+    def unchain(self) -> None:
+        """Forgets the creator: backward stops at this node."""
+        self.creator_node = None
+
+    def get_variable(self) -> 'Variable':
+        """A Variable over this node and its retained data (for backward methods)."""
+        v = _new_variable(self.data, self, self.requires_grad)
+        return v
+
+
+def _new_variable(data, node, requires_grad: bool) -> 'Variable':
+    # The hot path's constructor: no validation, the caller guarantees the types.
+    v = _object_new(Variable)
+    v._data = data
+    v._node = node
+    v._requires_grad = requires_grad
+    return v
+
+
+_object_new = object.__new__
+
+
+def _check_array(data, where: str) -> None:
+    if data is not None and not isinstance(data, _ndarray):
+        raise TypeError(
+            '%s: numpy.ndarray (or None) is expected. Actual: %s. Wrap Python numbers and '
+            'lists with numpy.asarray(value, dtype=numpy.float32) first.'
+            % (where, type(data)))
+
+
+def _check_grad(data, grad, where: str) -> None:
+    if grad is None:
+        return
+    if not isinstance(grad, _ndarray):
+        raise TypeError('%s: Type of grad is invalid:\nExpected: Any of (%s,)\nActual: %s'
+                        % (where, _ndarray, type(grad)))
+    if data is None:
+        return
+    if grad.dtype != data.dtype:
+        raise TypeError('%s: Dtype of data and grad mismatch\ngrad: %s != data: %s'
+                        % (where, grad.dtype, data.dtype))
+    if grad.shape != data.shape:
+        raise ValueError('%s: Shape of data and grad mismatch\ngrad: %s != data: %s'
+                         % (where, grad.shape, data.shape))
+
+
+class Variable:
+    """An array with a gradient and a link to the function that computed it.
+
+    Args:
+        data: The initial array (``numpy.ndarray``), or None for an empty variable.
+        name: An optional name, shown in ``repr`` and graph dumps.
+        grad: An initial gradient array (same shape and dtype as ``data``).
+        requires_grad: Whether backward computes a gradient for this variable.
+
+    Example:
+        >>> import numpy as np, chainlite, chainlite.functions as F
+        >>> x = chainlite.Variable(np.array([0.0, 1.0], np.float32))
+        >>> y = F.sum(x * x)
+        >>> y.backward()
+        >>> x.grad
+        array([0., 2.], dtype=float32)
+    """
+
+    __slots__ = ('_data', '_node', '_requires_grad', '__weakref__')
+    # NumPy defers to our reflected operators (ndarray + Variable -> Variable.__radd__).
+    __array_priority__ = 200
+
+    def __init__(self, data: Optional[numpy.ndarray] = None, *, name: Optional[str] = None,
+                 grad: Optional[numpy.ndarray] = None, requires_grad: bool = True,
+                 **kwargs: Any) -> None:
+        if kwargs:
+            if 'volatile' in kwargs:
+                raise ValueError('volatile argument is not supported anymore. '
+                                 'Use chainlite.no_backprop_mode() instead.')
+            raise TypeError('Variable() got unexpected keyword arguments %s' % sorted(kwargs))
+        _check_array(data, 'Variable(data=...)')
+        self._data = data
+        self._requires_grad = requires_grad
+        if data is None:
+            self._node = VariableNode(None, None, requires_grad, name)
+        else:
+            self._node = VariableNode(data.shape, data.dtype, requires_grad, name)
+        if grad is not None:
+            self.grad = grad
+
+    # -- the array -----------------------------------------------------------------------------
+
+    @property
+    def array(self) -> Optional[numpy.ndarray]:
+        """The underlying array (also available as ``data``)."""
+        return self._data
+
+    @array.setter
+    def array(self, d: Optional[numpy.ndarray]) -> None:
+        _check_array(d, 'Variable.array')
+        self._data = d
+        node = self._node
+        if node is not None:
+            if node.data is not None:
+                node.data = d
+            if d is not None:
+                node.shape, node.dtype = d.shape, d.dtype
+
+    data = array
+
+    @property
+    def node(self) -> VariableNode:
+        """The graph-side :class:`VariableNode` (created on first use)."""
+        node = self._node
+        if node is None:
+            node = self._node = self._make_node()
+        return node
+
+    def _make_node(self) -> VariableNode:
+        d = self._data
+        if d is None:
+            node = VariableNode(None, None, self._requires_grad)
+        else:
+            node = VariableNode(d.shape, d.dtype, self._requires_grad)
+        self._node = node
+        return node
+
+    @property
+    def shape(self) -> tuple:
+        """The array's shape."""
+        return self._data.shape
+
+    @property
+    def ndim(self) -> int:
+        """The array's number of dimensions."""
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        """The array's number of elements."""
+        return self._data.size
+
+    @property
+    def dtype(self) -> numpy.dtype:
+        """The array's dtype."""
+        return self._data.dtype
+
+    @property
+    def T(self) -> 'Variable':
+        """The transpose (a differentiable view)."""
+        from chainlite.functions.array import transpose
+        return transpose.transpose(self)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError('len() of a 0-dimensional Variable')
+        return len(self._data)
+
+    @property
+    def xp(self):
+        """The array module of the data (``numpy``)."""
+        from chainlite import backend
+        return backend.get_array_module(self._data)
+
+    @property
+    def device(self):
+        """The :class:`~chainlite.backend.CpuDevice` holding the data."""
+        from chainlite import backend
+        return backend.get_device_from_array(self._data)
+
+    def item(self):
+        """The value of a one-element variable as a Python scalar."""
+        return self._data.item()
+
+    # -- graph ---------------------------------------------------------------------------------
+
+    @property
+    def creator(self):
+        """The function that created this variable (the old-style Function if it was one)."""
+        node = self._node
+        return None if node is None else node.creator
+
+    @creator.setter
+    def creator(self, func) -> None:
+        self.creator_node = getattr(func, 'node', func)
+
+    @property
+    def creator_node(self):
+        """The :class:`~chainlite.FunctionNode` that created this variable, or None."""
+        node = self._node
+        return None if node is None else node.creator_node
+
+    @creator_node.setter
+    def creator_node(self, func) -> None:
+        if func is None:
+            self.node.creator_node = None
+            self.node.rank = 0
+        else:
+            self.node.set_creator_node(func)
+
+    def set_creator(self, gen_func) -> None:
+        """Sets the creator (Chainer's method form of the ``creator`` setter)."""
+        self.creator = gen_func
+
+    def set_creator_node(self, fnode) -> None:
+        """Sets the creator node (Chainer's method form of ``creator_node``)."""
+        self.creator_node = fnode
+
+    @property
+    def rank(self) -> int:
+        """Depth in the graph: 0 for a leaf, creator's rank + 1 otherwise."""
+        node = self._node
+        return 0 if node is None else node.rank
+
+    @property
+    def name(self) -> Optional[str]:
+        """An optional name."""
+        node = self._node
+        return None if node is None else node.name
+
+    @name.setter
+    def name(self, n: Optional[str]) -> None:
+        self.node.name = n
+
+    @property
+    def label(self) -> str:
+        """A short text for graph dumps: shape and dtype."""
+        if self._data is None:
+            return 'None'
+        return self.node.label
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether backward computes a gradient for this variable."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._requires_grad = value
+        self.node.requires_grad = value
+
+    def retain_data(self) -> None:
+        """Keeps the array on the graph node (as functions do for what backward needs)."""
+        self.node.data = self._data
+
+    # -- gradients -----------------------------------------------------------------------------
+
+    @property
+    def grad(self) -> Optional[numpy.ndarray]:
+        """The gradient array, or None. Setting it checks shape and dtype against the data."""
+        node = self._node
+        if node is None:
+            return None
+        gv = node.grad_var
+        return None if gv is None else gv._data
+
+    @grad.setter
+    def grad(self, g: Optional[numpy.ndarray]) -> None:
+        _check_grad(self._data, g, 'Variable.grad')
+        self._set_grad_var(None if g is None else _new_variable(g, None, False))
+
+    @property
+    def grad_var(self) -> Optional['Variable']:
+        """The gradient as a Variable (it has a graph after double backprop), or None."""
+        node = self._node
+        return None if node is None else node.grad_var
+
+    @grad_var.setter
+    def grad_var(self, g: Optional['Variable']) -> None:
+        if g is not None:
+            _check_grad(self._data, g._data, 'Variable.grad_var')
+        self._set_grad_var(g)
+
+    def _set_grad_var(self, g: Optional['Variable']) -> None:
+        # Parameter overrides this to note that its NaN-initialised grad was replaced.
+        self.node.grad_var = g
+
+    def cleargrad(self) -> None:
+        """Sets the gradient to None (the next backward writes a fresh one)."""
+        self._set_grad_var(None)
+
+    def zerograd(self) -> None:
+        """Fills the gradient with zeros. Deprecated in Chainer: use :meth:`cleargrad`."""
+        warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
+                      DeprecationWarning, stacklevel=2)
+        g = self.grad
+        if g is None:
+            self._set_grad_var(_new_variable(numpy.zeros_like(self._data), None, False))
+        else:
+            g.fill(0)
+            self._set_grad_var(self.node.grad_var)
+
+    def addgrad(self, var: 'Variable') -> None:
+        """Adds the gradient of ``var`` to this variable's gradient.
+
+        Args:
+            var: A Variable of the same shape and dtype whose ``grad`` is added.
+        """
+        src = var.grad_var
+        if src is None:
+            return
+        _check_grad(self._data, src._data, 'Variable.addgrad')
+        dst = self.grad_var
+        self._set_grad_var(_new_variable(src._data.copy(), None, False) if dst is None else
+                           _new_variable(dst._data + src._data, None, False))
+
+    def retain_grad(self) -> None:
+        """Keeps this (intermediate) variable's gradient after backward.
+
+        Beyond Chainer, whose only switch is ``backward(retain_grad=True)`` for every variable.
+        """
+        self.node.retain_grad_flag = True
+
+    def backward(self, retain_grad: bool = False, enable_double_backprop: bool = False,
+                 loss_scale: Optional[float] = None) -> None:
+        """Computes gradients of this variable with respect to every leaf that needs one.
+
+        The initial gradient is ``self.grad``; for a one-element variable whose grad is None
+        it is 1. Leaf gradients are *added* to existing ones: call ``cleargrad`` (or
+        ``Link.cleargrads``) between iterations.
+
+        Args:
+            retain_grad: Keep the gradients of intermediate variables too.
+            enable_double_backprop: Record the backward computation, so that the gradients
+                are themselves differentiable.
+            loss_scale: Multiply the initial gradient by this factor (for float16 training);
+                optimizers divide it out again.
+
+        Raises:
+            ValueError: If the variable has more than one element and no ``grad`` was set.
+        """
+        from chainlite import backprop
+        backprop.backward_from_variable(self, retain_grad, enable_double_backprop, loss_scale)
+
+    # -- graph surgery and copies --------------------------------------------------------------
+
+    def unchain(self) -> None:
+        """Forgets the creator: backward stops at this variable."""
+        node = self._node
+        if node is not None:
+            node.creator_node = None
+
+    def unchain_backward(self) -> None:
+        """Removes every reference from this variable back through the graph.
+
+        Walks the graph iteratively (no recursion), cutting each function from its inputs and
+        outputs so that the memory of the whole history can be released.
+        """
+        node = self._node
+        if node is None:
+            return
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            func = n.creator_node
+            if func is None:
+                continue
+            n.creator_node = None
+            stack.extend(x for x in func.inputs if x.creator_node is not None)
+            func.unchain()
+
+    def detach(self) -> 'Variable':
+        """A new Variable sharing the array but with no creator and no gradient (beyond Chainer).
+
+        Returns:
+            A leaf Variable with ``requires_grad=False``.
+        """
+        return Variable(self._data, requires_grad=False)
+
+    def copydata(self, var: 'Variable') -> None:
+        """Copies the array of ``var`` into this variable's array (in place)."""
+        src = var._data
+        if self._data is None:
+            self.array = src.copy()
+        else:
+            numpy.copyto(self._data, src)
+
+    def to_cpu(self) -> 'Variable':
+        """Moves the data (and grad) to the CPU: a no-op on NumPy arrays. Returns self."""
+        return self
+
+    def to_device(self, device) -> 'Variable':
+        """Moves the data (and grad) to ``device`` (see :func:`chainlite.get_device`)."""
+        from chainlite import backend
+        dev = backend.get_device(device)
+        if self._data is not None:
+            self._data = dev.send(self._data)
+        return self
+
+    def to_gpu(self, device=None) -> 'Variable':
+        """Moves the data to a GPU; raises unless CuPy is available."""
+        from chainlite.backends import cuda
+        cuda.check_cuda_available()
+        return self  # pragma: no cover (no CUDA backend yet)
+
+    # -- shape helpers (differentiable) --------------------------------------------------------
+
+    def reshape(self, *shape) -> 'Variable':
+        """Differentiable reshape; accepts ``reshape(2, 3)`` or ``reshape((2, 3))``."""
+        from chainlite.functions.array import reshape
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return reshape.reshape(self, tuple(shape))
+
+    def transpose(self, *axes) -> 'Variable':
+        """Differentiable transpose; accepts ``transpose(1, 0)`` or ``transpose((1, 0))``."""
+        from chainlite.functions.array import transpose
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return transpose.transpose(self, axes or None)
+
+    def __getitem__(self, slices) -> 'Variable':
+        from chainlite.functions.array import get_item
+        return get_item.get_item(self, slices)
+
+    # -- text ----------------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return _format(self, ', ', True)
+
+    def __str__(self) -> str:
+        return _format(self, ' ', False)
+
+    def summary(self) -> str:
+        """A one-line name: ``<variable NAME>``, or ``<variable at 0x...>`` when unnamed."""
+        if self.name:
+            return '<variable %s>' % self.name
+        return '<variable at 0x%x>' % id(self)
+
+    def debug_print(self) -> str:
+        """A multi-line description: summary, device, shape, dtype, statistics, gradient."""
+        d = self._data
+        lines = [self.summary()]
+        if d is None:
+            lines += ['- device: None', '- backend: None', '- shape: None', '- dtype: None',
+                      '- statistics: None']
+        else:
+            lines += ['- device: CPU', '- backend: %s' % type(d), '- shape: %s' % (d.shape,),
+                      '- dtype: %s' % d.dtype, '- statistics: ' + _stats(d)]
+        g = self.grad
+        lines.append('- grad: None' if g is None else '- grad: ' + _stats(g))
+        return '\n'.join(lines)
+
+    # Variables are not values: comparing or hashing them would silently compare identities.
+    def __eq__(self, other):
+        raise _no_operator('==')
+
+    def __ne__(self, other):
+        raise _no_operator('!=')
+
+    def __lt__(self, other):
+        raise _no_operator('<')
+
+    def __le__(self, other):
+        raise _no_operator('<=')
+
+    def __gt__(self, other):
+        raise _no_operator('>')
+
+    def __ge__(self, other):
+        raise _no_operator('>=')
+
+    def __bool__(self):
+        raise TypeError('Variables cannot be evaluated as Python bool. '
+                        'Use bool(x.array) or x.item() instead.')
+
+    def __pos__(self) -> 'Variable':
+        return self
+
+    __hash__ = None
+
+
+def _no_operator(op: str) -> TypeError:
+    return TypeError('Variables do not support %s operator. You could use `array` attribute '
+                     'instead.' % op)
+
+
+def _stats(a: numpy.ndarray) -> str:
+    if a.size and a.dtype.kind in 'biuf' and not a.any():
+        return '0'
+    return 'mean={0:.8f}, std={1:.8f}'.format(float(a.mean()), float(a.std()))
+
+
+def _format(v: Variable, separator: str, show_shape: bool) -> str:
+    prefix = 'variable' if not v.name else 'variable ' + v.name
+    d = v._data
+    if d is None:
+        return prefix + '(None)'
+    text = numpy.array2string(d, separator=separator, prefix=prefix + '(')
+    if show_shape and d.size == 0 and d.shape != (0,):
+        return '%s(%s, shape=%s)' % (prefix, text, d.shape)
+    return '%s(%s)' % (prefix, text)
+
+
+def as_variable(obj) -> Variable:
+    """Returns ``obj`` if it is a Variable, else a Variable with ``requires_grad=False``.
+
+    Args:
+        obj: A Variable or an array.
+
+    Returns:
+        A Variable.
+    """
+    if isinstance(obj, Variable):
+        return obj
+    return Variable(obj, requires_grad=False)
+
+
+def as_array(obj) -> numpy.ndarray:
+    """Returns the array of a Variable, or ``obj`` itself if it is already an array."""
+    if isinstance(obj, Variable):
+        return obj._data
+    return obj
+
+
+def _generate_array(initializer, shape, dtype=None) -> numpy.ndarray:
+    # Scalars, arrays and Chainer-style callables (which fill an array in place) all count.
+    if dtype is None:
+        dtype = getattr(initializer, 'dtype', None)
+    dtype = configuration.get_dtype(dtype)
+    if isinstance(initializer, _ndarray):
+        if initializer.shape != tuple(shape):
+            raise ValueError('Parameter: the initial array has shape %s, expected %s'
+                             % (initializer.shape, tuple(shape)))
+        return initializer.astype(dtype, copy=True)
+    a = numpy.empty(shape, dtype=dtype)
+    if numpy.isscalar(initializer):
+        a.fill(initializer)
+    else:
+        initializer(a)
+    return a
+
+
+class _NaNInitializer:
+    # What Chainer fills a new parameter's gradient with until the first cleargrads().
+    def __call__(self, array):
+        array.fill(numpy.nan)
+
+
+class _Constant:
+    def __init__(self, value):
+        self.value = value
+        self.dtype = None
+
+    def __call__(self, array):
+        array.fill(self.value)
+
+
+class Parameter(Variable):
+    """A learnable Variable, initialised eagerly or lazily (when its shape is first known).
+
+    Args:
+        initializer: An array (used as the data), a scalar (filled everywhere), a callable
+            initializer from :mod:`chainlite.initializers`, or None (NaN until set).
+        shape: The shape; if None (and ``initializer`` is not an array), the parameter stays
+            uninitialised until :meth:`initialize` is called (links do this at their first
+            forward).
+        name: An optional name.
+
+    As in Chainer, the gradient of a parameter initialised from an initializer is filled with
+    NaN until ``cleargrad()`` (or ``Link.cleargrads()``) is called, so a forgotten
+    ``cleargrads`` shows up as NaN instead of silently summed gradients; optimizers then
+    explain the cause.
+
+    Example:
+        >>> import numpy as np, chainlite
+        >>> p = chainlite.Parameter(np.zeros((2, 3), np.float32))
+        >>> p.shape, p.grad is None
+        ((2, 3), True)
+        >>> q = chainlite.Parameter(0.5, (2,))
+        >>> q.array, q.grad
+        (array([0.5, 0.5], dtype=float32), array([nan, nan], dtype=float32))
+    """
+
+    __slots__ = ('initializer', 'update_rule', '_grad_init', '_grad_never_cleared')
+
+    def __init__(self, initializer: Any = None, shape: Any = None,
+                 name: Optional[str] = None) -> None:
+        if initializer is None:
+            initializer = _NaNInitializer()
+        elif isinstance(initializer, (int, float, numpy.number)) and not isinstance(
+                initializer, bool):
+            initializer = _Constant(initializer)
+        self.initializer = initializer
+        self.update_rule = None
+        self._grad_init = 'nan'
+        self._grad_never_cleared = False
+        if isinstance(initializer, _ndarray):
+            super().__init__(initializer, name=name)
+        elif shape is None:
+            super().__init__(None, name=name)
+        else:
+            super().__init__(_generate_array(initializer, shape), name=name)
+            self._init_grad()
+
+    def _init_grad(self) -> None:
+        mode = self._grad_init
+        if mode is None:
+            g = None
+        else:
+            g = numpy.full_like(self._data, numpy.nan if mode == 'nan' else 0)
+        self.node.grad_var = None if g is None else _new_variable(g, None, False)
+        self._grad_never_cleared = mode == 'nan'
+
+    def _set_grad_var(self, g) -> None:
+        self.node.grad_var = g
+        self._grad_never_cleared = False
+
+    @property
+    def is_initialized(self) -> bool:
+        """Whether the data has been created."""
+        return self._data is not None
+
+    @property
+    def dtype(self) -> numpy.dtype:
+        """The dtype of the data, or the initializer's (or config's) dtype before that."""
+        if self._data is not None:
+            return self._data.dtype
+        return configuration.get_dtype(getattr(self.initializer, 'dtype', None))
+
+    def initialize(self, shape) -> None:
+        """Creates the data of the given shape with the initializer, and its gradient.
+
+        The gradient is NaN-filled, or None if :meth:`cleargrad` was called before, or zeros
+        if :meth:`zerograd` was.
+
+        Args:
+            shape: The shape of the parameter.
+        """
+        self.array = _generate_array(self.initializer, tuple(shape))
+        self._init_grad()
+
+    def cleargrad(self) -> None:
+        """Sets the gradient to None (also the gradient a lazy parameter will start with)."""
+        self._set_grad_var(None)
+        if self._data is None:
+            self._grad_init = None
+
+    def zerograd(self) -> None:
+        """Fills the gradient with zeros (deprecated in Chainer: use :meth:`cleargrad`)."""
+        warnings.warn('Parameter.zerograd is deprecated. Use Parameter.cleargrad instead.',
+                      DeprecationWarning, stacklevel=2)
+        if self._data is None:
+            self._grad_init = 'zero'
+            return
+        g = self.grad
+        if g is None:
+            g = numpy.zeros_like(self._data)
+        else:
+            g.fill(0)
+        self._set_grad_var(_new_variable(g, None, False))
+
+    def __copy__(self) -> 'Parameter':
+        # A copy shares the arrays but not the graph node (so grads are set independently).
+        p = Parameter.__new__(Parameter)
+        for k in ('_data', '_requires_grad', 'initializer', 'update_rule', '_grad_init',
+                  '_grad_never_cleared'):
+            setattr(p, k, getattr(self, k))
+        node = self._node
+        p._node = VariableNode(node.shape, node.dtype, node.requires_grad, node.name)
+        p._node.grad_var = node.grad_var
+        return p
