@@ -39,5 +39,5 @@ from chainlite import links  # noqa: F401
 from chainlite import optimizers  # noqa: F401
 
 _basic_math.install_variable_arithmetics()
-mixed16 = configuration.numpy.dtype('float16')
+mixed16 = configuration.mixed16
 del configuration

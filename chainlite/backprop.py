@@ -17,18 +17,28 @@ from chainlite import variable
 
 _config = configuration.config
 _new_variable = variable._new_variable
+_Variable = variable.Variable
+_ZERO = (0,)
 
 
 def backward_from_variable(y: variable.Variable, retain_grad: bool,
                            enable_double_backprop: bool, loss_scale: Optional[float]) -> None:
     """Implements :meth:`Variable.backward` (see there)."""
     node = y.node
+    seed = node.grad_var
     if node.creator_node is None:
+        # A leaf: nothing to walk; a one-element leaf's gradient is the seed, 1.
+        if seed is None and y._data is not None and y._data.size == 1:
+            node.grad_var = _new_variable(numpy.ones_like(y._data), None, False)
         return
-    if node.grad_var is None:
+    if seed is None:
         _require_scalar(y, 'Variable.backward')
-        y.grad = numpy.ones_like(y._data)
-    _backprop([node], [node.grad_var], None, retain_grad, enable_double_backprop, loss_scale)
+        seed = _new_variable(numpy.ones_like(y._data), None, False)
+    # As Chainer: the output's own grad is consumed, and kept only with retain_grad.
+    node.grad_var = None
+    if loss_scale is not None:
+        seed = seed * loss_scale
+    _backprop([node], [seed], None, retain_grad, enable_double_backprop, loss_scale)
 
 
 def backward(outputs: Sequence[variable.Variable],
@@ -52,16 +62,19 @@ def backward(outputs: Sequence[variable.Variable],
         raise ValueError('backward(): %d outputs but %d grad_outputs'
                          % (len(outputs), len(grad_outputs)))
     nodes, seeds = [], []
+    loss_scale = kwargs.get('loss_scale')
     for y, gy in zip(outputs, grad_outputs):
         if gy is None:
-            if y.grad_var is None:
-                _require_scalar(y, 'chainlite.backward')
-                y.grad = numpy.ones_like(y._data)
             gy = y.grad_var
+            if gy is None:
+                _require_scalar(y, 'chainlite.backward')
+                gy = numpy.ones_like(y._data)
+            y.node.grad_var = None  # consumed, as in Chainer
+        gy = variable.as_variable(gy)
         nodes.append(y.node)
-        seeds.append(variable.as_variable(gy))
+        seeds.append(gy if loss_scale is None else gy * loss_scale)
     _backprop(nodes, seeds, None, kwargs.get('retain_grad', False),
-              kwargs.get('enable_double_backprop', False), kwargs.get('loss_scale'))
+              kwargs.get('enable_double_backprop', False), loss_scale)
 
 
 def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variable],
@@ -76,8 +89,8 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
     Args:
         outputs: Output Variables.
         inputs: The Variables to differentiate with respect to.
-        grad_outputs: Initial output gradients; None (or None entries) means 1 for a
-            one-element output.
+        grad_outputs: Initial output gradients; None (or None entries) means ones of the
+            output's shape.
         grad_inputs: Gradients to add to the computed input gradients (None entries allowed).
         set_grad: Also store each result in the input's ``grad_var``.
         retain_grad: Keep the gradients of intermediate variables.
@@ -104,8 +117,11 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
     seeds = []
     for y, gy in zip(outputs, grad_outputs):
         if gy is None:
-            _require_scalar(y, 'chainlite.grad')
+            # As Chainer: a missing initial gradient is ones, whatever the output's shape,
+            # and only these default seeds are multiplied by loss_scale.
             gy = numpy.ones_like(y._data)
+            if loss_scale is not None:
+                gy *= loss_scale
         seeds.append(variable.as_variable(gy))
     in_nodes = [x.node for x in inputs]
     grads = _backprop([y.node for y in outputs], seeds, in_nodes, retain_grad,
@@ -164,8 +180,6 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
     targets = set() if in_nodes is None else set(in_nodes)
     grads = {}
     for n, g in zip(out_nodes, seeds):
-        if loss_scale is not None:
-            g = g * loss_scale
         old = grads.get(n)
         grads[n] = g if old is None else old + g
     with configuration.using_config('enable_backprop', double):
@@ -176,9 +190,8 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
         count = 0
         for n in out_nodes:
             f = n.creator_node
-            if f is not None and id(f) not in seen and (
-                    reaching is None or id(f) in reaching):
-                seen.add(id(f))
+            if f is not None and f not in seen and (reaching is None or id(f) in reaching):
+                seen.add(f)
                 count -= 1
                 push(heap, (-f.rank, count, f))
         found = {}
@@ -186,6 +199,7 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
         while heap:
             f = pop(heap)[2]
             gys = []
+            has_gy = False
             for r in f.outputs:
                 n = r()
                 if n is None:
@@ -193,24 +207,39 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                     continue
                 g = grads.pop(n, None)
                 gys.append(g)
-                if n in targets:
-                    found[n] = g
-                elif g is not None and (retain_grad or n.retain_grad_flag):
-                    n.grad_var = g
+                if g is not None:
+                    has_gy = True
+                    if n in targets:
+                        found[n] = g
+                    elif retain_grad or n.retain_grad_flag:
+                        n.grad_var = g
+            if not has_gy:
+                continue
             inputs = f.inputs
-            if reaching is None:
-                indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
-            else:
+            if reaching is not None:
                 indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad and (
                     x in targets or id(x.creator_node) in reaching)])
-            if not indexes or all(g is None for g in gys):
+            elif len(inputs) == 1:
+                indexes = _ZERO if inputs[0].requires_grad else ()
+            else:
+                indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+            if not indexes:
                 continue
-            gxs = _call_backward(f, indexes, tuple(gys), debug)
+            try:
+                gxs = f.backward(indexes, tuple(gys))
+            except Exception as e:
+                _annotate(e, f, debug)
+                raise
+            if gxs.__class__ is not tuple or len(gxs) != len(indexes) or debug:
+                gxs = _normalize_grads(f, indexes, gxs, debug)
             for i, gx in zip(indexes, gxs):
                 if gx is None:
                     continue
+                if gx.__class__ is not _Variable:
+                    gx = _as_grad_variable(f, gx)
                 x = inputs[i]
-                if gx._data.shape != x.shape or gx._data.dtype != x.dtype:
+                d = gx._data
+                if d.shape != x.shape or d.dtype != x.dtype:
                     _bad_grad(f, i, x, gx)
                 old = grads.get(x)
                 if old is None:
@@ -218,13 +247,16 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                 elif double:
                     grads[x] = old + gx
                 else:
-                    grads[x] = _new_variable(old._data + gx._data, None, False)
+                    grads[x] = _new_variable(old._data + d, None, False)
                 c = x.creator_node
-                if c is not None and id(c) not in seen and (
-                        reaching is None or id(c) in reaching):
-                    seen.add(id(c))
+                if c is not None and c not in seen and (reaching is None or id(c) in reaching):
+                    seen.add(c)
                     count -= 1
                     push(heap, (-c.rank, count, c))
+    if retain_grad:
+        for n, g in zip(out_nodes, seeds):
+            if n.grad_var is None:
+                n.grad_var = g
     if in_nodes is not None:
         grads.update(found)
         return grads
@@ -232,17 +264,17 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
     return grads
 
 
-def _call_backward(f, indexes: tuple, gys: tuple, debug: bool) -> tuple:
-    try:
-        gxs = f.backward(indexes, gys)
-    except Exception as e:
-        if debug and f.stack:
-            import traceback
-            e.add_note('%s.backward failed; the function was applied at:\n%s' % (
-                f.label, ''.join(traceback.format_list(f.stack[-5:]))))
-        raise
-    if type(gxs) is not tuple:
-        if not isinstance(gxs, list):
+def _annotate(e: Exception, f, debug: bool) -> None:
+    if debug and f.stack:
+        import traceback
+        e.add_note('%s.backward failed; the function was applied at:\n%s' % (
+            f.label, ''.join(traceback.format_list(f.stack[-5:]))))
+
+
+def _normalize_grads(f, indexes: tuple, gxs, debug: bool) -> tuple:
+    """Accepts a list, or one gradient per input, and arrays; checks NaN in debug mode."""
+    if gxs.__class__ is not tuple:
+        if not isinstance(gxs, (tuple, list)):
             raise TypeError('%s.backward must return a tuple of Variables, got %s'
                             % (f.label, type(gxs).__name__))
         gxs = tuple(gxs)
@@ -264,6 +296,16 @@ def _call_backward(f, indexes: tuple, gys: tuple, debug: bool) -> tuple:
     if debug:
         f._debug_check(gxs, 'backward')
     return gxs
+
+
+def _as_grad_variable(f, gx) -> variable.Variable:
+    # Chainer's backward must return Variables; arrays are accepted and wrapped.
+    if isinstance(gx, variable.Variable):
+        return gx
+    if isinstance(gx, numpy.ndarray):
+        return _new_variable(gx, None, False)
+    raise TypeError('%s.backward must return Variables (or None), got %s'
+                    % (f.label, type(gx).__name__))
 
 
 def _bad_grad(f, i: int, x, gx) -> None:

@@ -42,6 +42,9 @@ class GlobalConfig:
     def __delattr__(self, name: str) -> None:
         delattr(self._local_cls, name)
 
+    def _own_values(self) -> dict:
+        return vars(self._local_cls)
+
     def _keys(self) -> list[str]:
         return sorted(k for k, v in vars(self._local_cls).items()
                       if not k.startswith('_') and not callable(v))
@@ -57,6 +60,9 @@ class LocalConfig(_LocalConfigBase):
     Reading a key gives this thread's value if it set one, else the global value. Setting a
     key changes it for this thread only; prefer :func:`using_config`, which restores it.
     """
+
+    def _own_values(self) -> dict:
+        return self.__dict__
 
     def _keys(self) -> list[str]:
         return sorted(set(global_config._keys()) | set(self.__dict__))
@@ -111,8 +117,7 @@ class _ConfigContext(contextlib.ContextDecorator):
         self.name, self.value, self.cfg = name, value, cfg
 
     def __enter__(self) -> None:
-        d = getattr(self.cfg, '__dict__', None)
-        self._old = _UNSET if d is None else d.get(self.name, _UNSET)
+        self._old = self.cfg._own_values().get(self.name, _UNSET)
         setattr(self.cfg, self.name, self.value)
 
     def __exit__(self, *exc) -> None:
@@ -184,6 +189,21 @@ class DebugMode(_ConfigContext):
         super().__init__('debug', debug, config)
 
 
+class _Mixed16:
+    # Chainer's mixed16: float16 activations with parameters in the dtype map_mixed16 names.
+    def __repr__(self) -> str:
+        return "dtype('mixed16')"
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or (isinstance(other, str) and other == 'mixed16')
+
+    def __hash__(self) -> int:
+        return hash('mixed16')
+
+
+mixed16 = _Mixed16()
+
+
 def get_dtype(dtype: Any = None, map_mixed16: Any = None) -> numpy.dtype:
     """Resolves the floating-point dtype to use: ``dtype`` if given, else ``config.dtype``.
 
@@ -196,6 +216,6 @@ def get_dtype(dtype: Any = None, map_mixed16: Any = None) -> numpy.dtype:
     """
     if dtype is None:
         dtype = config.dtype
-    if isinstance(dtype, str) and dtype == 'mixed16':
+    if dtype is mixed16 or (isinstance(dtype, str) and dtype == 'mixed16'):
         return numpy.dtype(numpy.float16 if map_mixed16 is None else map_mixed16)
     return numpy.dtype(dtype)

@@ -22,6 +22,7 @@ _ndarray = numpy.ndarray
 _Variable = variable.Variable
 _VariableNode = variable.VariableNode
 _new_variable = variable._new_variable
+_object_new = object.__new__
 _ref = weakref.ref
 
 
@@ -64,6 +65,11 @@ class FunctionNode:
     _output_indexes_to_retain: Optional[tuple] = None
     _retained_output_data: Optional[tuple] = None
     _checks_types = False
+    # Declarative checks that apply() runs cheaply, so ops need no check_type_forward for them:
+    # all inputs floating point; all inputs of one dtype and broadcastable shapes.
+    _float_inputs = False
+    _elementwise = False
+    _arg_names: Optional[tuple] = None  # names for the inputs in error messages
     _function = None  # the old-style Function when this node is its adapter
 
     def __init_subclass__(cls, **kwargs) -> None:
@@ -101,66 +107,125 @@ class FunctionNode:
         Returns:
             A tuple of output Variables.
         """
-        input_vars = []
-        in_data = []
+        if inputs.__class__ is not tuple:
+            inputs = tuple(inputs)  # an iterator must not be consumed twice
+        try:
+            in_data = tuple([x._data for x in inputs])
+        except AttributeError:
+            inputs = tuple([x if isinstance(x, _Variable) else self._wrap_input(x, i)
+                            for i, x in enumerate(inputs)])
+            in_data = tuple([x._data for x in inputs])
         requires_grad = False
         for x in inputs:
-            if not isinstance(x, _Variable):
-                x = self._wrap_input(x, len(input_vars))
-            input_vars.append(x)
-            in_data.append(x._data)
             if x._requires_grad:
                 requires_grad = True
-        in_data = tuple(in_data)
+                break
         cfg = _config
+        if self._float_inputs:
+            for a in in_data:
+                if a.dtype.kind != 'f':
+                    self._float_input_error(in_data)
+        if self._elementwise:
+            a = in_data[0]
+            for b in in_data:
+                if b.dtype != a.dtype or b.shape != a.shape:
+                    self._check_elementwise(in_data)
+                    break
         if self._checks_types and cfg.type_check:
             self._check_data_type_forward(in_data)
 
         outputs = self.forward(in_data)
-        if type(outputs) is not tuple:
+        if outputs.__class__ is not tuple:
             outputs = self._output_tuple(outputs)
         for y in outputs:
-            if type(y) is not _ndarray:
+            if y.__class__ is not _ndarray:
                 # NumPy turns 0-d results into scalars; the graph wants arrays everywhere.
-                outputs = tuple(y if type(y) is _ndarray else numpy.asarray(y) for y in outputs)
+                outputs = tuple([y if y.__class__ is _ndarray else numpy.asarray(y)
+                                 for y in outputs])
                 break
         if cfg.debug:
             self._debug_check(outputs, 'forward')
 
         if not (requires_grad and cfg.enable_backprop):
+            if len(outputs) == 1:
+                v = _object_new(_Variable)
+                v._data = outputs[0]
+                v._node = None
+                v._requires_grad = requires_grad
+                return v,
             return tuple([_new_variable(y, None, requires_grad) for y in outputs])
 
-        rank = 0
-        nodes = []
-        for x in input_vars:
-            n = x._node
-            if n is None:
-                n = x._make_node()
-            if n.rank > rank:
-                rank = n.rank
-            nodes.append(n)
-        self.inputs = tuple(nodes)
+        if len(inputs) == 1:
+            n = inputs[0]._node or inputs[0]._make_node()
+            rank = n.rank
+            nodes = (n,)
+        else:
+            rank = 0
+            nodes = []
+            for x in inputs:
+                n = x._node or x._make_node()
+                if n.rank > rank:
+                    rank = n.rank
+                nodes.append(n)
+            nodes = tuple(nodes)
+        self.inputs = nodes
         self.rank = rank
         if cfg.debug:
-            self.stack = traceback.extract_stack()[:-2]
+            self.stack = traceback.extract_stack()[:-1]
         if self._input_indexes_to_retain is not None:
-            for i in self._input_indexes_to_retain:
+            idx = self._input_indexes_to_retain = tuple(self._input_indexes_to_retain)
+            for i in idx:
                 nodes[i].data = in_data[i]
         if self._output_indexes_to_retain is not None:
-            self._retained_output_data = tuple(
-                [outputs[i] for i in self._output_indexes_to_retain])
+            idx = self._output_indexes_to_retain = tuple(self._output_indexes_to_retain)
+            self._retained_output_data = tuple([outputs[i] for i in idx])
 
         rank += 1
+        if len(outputs) == 1:
+            y = outputs[0]
+            n = _VariableNode(y.shape, y.dtype, True, None, self, rank)
+            self.outputs = (_ref(n),)
+            v = _object_new(_Variable)
+            v._data = y
+            v._node = n
+            v._requires_grad = True
+            return v,
         ret = []
         refs = []
         for y in outputs:
-            n = _VariableNode(y.shape, y.dtype)
-            n.creator_node = self
-            n.rank = rank
+            n = _VariableNode(y.shape, y.dtype, True, None, self, rank)
             refs.append(_ref(n))
             ret.append(_new_variable(y, n, True))
         self.outputs = tuple(refs)
         return tuple(ret)
+
+    def _check_elementwise(self, in_data: tuple) -> None:
+        # Slow path, reached only when dtypes or shapes differ: broadcasting is fine,
+        # anything else gets type_check's message.
+        in_types = type_check.get_types(in_data, 'in_types', False)
+        if self._arg_names is not None:
+            type_check._argname(in_types, self._arg_names)
+        try:
+            type_check.expect(*[in_types[0].dtype == t.dtype for t in in_types[1:]])
+            type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
+        except type_check.InvalidType as e:
+            msg = 'Invalid operation is performed in: %s (Forward)\n\n%s' % (self.label, e)
+            raise type_check.InvalidType(e.expect, e.actual, msg=msg) from None
+
+    def _float_input_error(self, in_data: tuple) -> None:
+        # Same message as a check_type_forward would give, for ops that only need floats.
+        for i, a in enumerate(in_data):
+            if a.dtype.kind != 'f':
+                name = self._arg_name(i)
+                raise type_check.InvalidType(
+                    '%s.dtype.kind == f' % name, '%s != f' % a.dtype.kind,
+                    msg='Invalid operation is performed in: %s (Forward)\n\n'
+                        'Expect: %s.dtype.kind == f\nActual: %s != f'
+                        % (self.label, name, a.dtype.kind))
+
+    def _arg_name(self, i: int) -> str:
+        names = self._arg_names
+        return names[i] if names is not None and i < len(names) else 'in_types[%d]' % i
 
     def _wrap_input(self, x, index: int) -> _Variable:
         if isinstance(x, _ndarray):
@@ -234,12 +299,21 @@ class FunctionNode:
             '%s must implement forward (or forward_cpu)' % type(self).__name__)
 
     def retain_inputs(self, indexes: Iterable[int]) -> None:
-        """Declares, inside :meth:`forward`, which inputs :meth:`backward` will need."""
-        self._input_indexes_to_retain = tuple(indexes)
+        """Declares, inside :meth:`forward`, which inputs :meth:`backward` will need.
+
+        Args:
+            indexes: A tuple (or any iterable) of input indexes.
+        """
+        # Stored as given: converting costs time on every call, even without backprop.
+        self._input_indexes_to_retain = indexes
 
     def retain_outputs(self, indexes: Iterable[int]) -> None:
-        """Declares, inside :meth:`forward`, which outputs :meth:`backward` will need."""
-        self._output_indexes_to_retain = tuple(indexes)
+        """Declares, inside :meth:`forward`, which outputs :meth:`backward` will need.
+
+        Args:
+            indexes: A tuple (or any iterable) of output indexes.
+        """
+        self._output_indexes_to_retain = indexes
 
     # -- backward ------------------------------------------------------------------------------
 

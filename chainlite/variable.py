@@ -39,9 +39,9 @@ class VariableNode:
                  'shape', 'dtype', 'retain_grad_flag', '_loss_scale', '__weakref__')
 
     def __init__(self, shape: Any = None, dtype: Any = None, requires_grad: bool = True,
-                 name: Optional[str] = None) -> None:
-        self.creator_node = None
-        self.rank = 0
+                 name: Optional[str] = None, creator_node: Any = None, rank: int = 0) -> None:
+        self.creator_node = creator_node
+        self.rank = rank
         self.requires_grad = requires_grad
         self.data = None
         self.grad_var = None
@@ -518,7 +518,7 @@ class Variable:
             lines += ['- device: CPU', '- backend: %s' % type(d), '- shape: %s' % (d.shape,),
                       '- dtype: %s' % d.dtype, '- statistics: ' + _stats(d)]
         g = self.grad
-        lines.append('- grad: None' if g is None else '- grad: ' + _stats(g))
+        lines.append('- grad: None' if g is None else '- grad: ' + _stats(g, True))
         return '\n'.join(lines)
 
     # Variables are not values: comparing or hashing them would silently compare identities.
@@ -555,8 +555,8 @@ def _no_operator(op: str) -> TypeError:
                      'instead.' % op)
 
 
-def _stats(a: numpy.ndarray) -> str:
-    if a.size and a.dtype.kind in 'biuf' and not a.any():
+def _stats(a: numpy.ndarray, zero_as_0: bool = False) -> str:
+    if zero_as_0 and a.size and not a.any():
         return '0'
     return 'mean={0:.8f}, std={1:.8f}'.format(float(a.mean()), float(a.std()))
 

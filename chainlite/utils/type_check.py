@@ -490,6 +490,12 @@ def expect(*bool_exprs: Any) -> None:
         InvalidType: If a condition is false.
         TypeError: If an argument is neither an expression nor a boolean.
     """
+    for cond in bool_exprs:
+        if cond is True or cond is numpy.True_:
+            continue
+        break
+    else:
+        return  # every condition already true: the light-mode hot path ends here
     for i, cond in enumerate(bool_exprs):
         if cond is True or cond is numpy.True_:
             continue
@@ -518,6 +524,8 @@ def argname(in_types: Sequence[Any], names: Sequence[str]) -> None:
     Raises:
         InvalidType: If the numbers of inputs and names differ.
     """
+    if in_types.__class__ is LightTypeInfoTuple and len(in_types) == len(names):
+        return  # light mode has no names to set
     if len(in_types) != len(names):
         raise InvalidType(f'{len(names)} argument(s): {", ".join(names)}',
                           f'{len(in_types)} argument(s)')
@@ -566,6 +574,9 @@ def expect_broadcast_shapes(*shape_types: Any, allow_none: bool = False) -> None
         InvalidType: If the shapes are not broadcastable; heavy mode names each shape, e.g.
             ``Actual: x.shape = (2, 3), y.shape = (4,)``.
     """
+    if len(shape_types) == 2 and shape_types[0].__class__ is tuple and \
+            shape_types[0] == shape_types[1]:
+        return  # light mode, equal shapes: the common case, decided without any work
     shapes = [eval(s) for s in shape_types]
     present = [s for s in shapes if s is not None]
     if (allow_none or len(present) == len(shapes)) and _broadcastable(present):

@@ -16,11 +16,11 @@ class Reshape(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         x, = in_types
-        known = type_check.prod([s for s in self.shape if s >= 0])
         if _count_unknown(self.shape) == 0:
-            type_check.expect(x.size == known)
+            type_check.expect(x.size == type_check.prod(self.shape))
         else:
-            type_check.expect(x.size % known == 0)
+            # s > 0: a 0 beside -1 (refused by reshape()) must not become `% 0` here.
+            type_check.expect(x.size % type_check.prod([s for s in self.shape if s > 0]) == 0)
 
     def forward(self, inputs):
         x, = inputs
@@ -49,6 +49,8 @@ def reshape(x, shape):
     shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
     if _count_unknown(shape) > 1:
         raise ValueError('reshape: only one dimension can be -1, got %s' % (shape,))
+    if 0 in shape and _count_unknown(shape):
+        raise ValueError('reshape: -1 cannot be inferred beside a 0, got %s' % (shape,))
     if getattr(x, 'shape', None) == shape:
         return variable.as_variable(x)
     return Reshape(shape).apply((x,))[0]

@@ -49,8 +49,11 @@ def transpose(x, axes=None):
     if axes is not None:
         axes = tuple(axes)
         ndim = getattr(x, 'ndim', None)
-        if ndim is not None and sorted(a % ndim for a in axes) != list(range(ndim)) \
-                and len(axes) == ndim:
+        # A wrong length is left to check_type_forward (InvalidType); checking the range
+        # before `a % ndim` keeps (0, 3) on a 2-d input from passing as (0, 1).
+        if ndim is not None and len(axes) == ndim and (
+                not all(-ndim <= a < ndim for a in axes)
+                or sorted(a % ndim for a in axes) != list(range(ndim))):
             raise ValueError('transpose: axes %s is not a permutation of range(%d)'
                              % (axes, ndim))
     return Transpose(axes).apply((x,))[0]

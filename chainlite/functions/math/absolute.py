@@ -2,7 +2,6 @@
 import numpy
 
 from chainlite import function_node
-from chainlite.utils import type_check
 
 
 class Absolute(function_node.FunctionNode):
@@ -11,9 +10,7 @@ class Absolute(function_node.FunctionNode):
     def label(self):
         return '|_|'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    _float_inputs = True
 
     def forward(self, inputs):
         self.retain_inputs((0,))

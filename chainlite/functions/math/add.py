@@ -1,7 +1,6 @@
 """Elementwise addition: ``x + y`` (broadcasting) and ``x + c`` for a constant ``c``."""
 from chainlite import function_node
 from chainlite.functions.array import sum_to
-from chainlite.utils import type_check
 
 
 class Add(function_node.FunctionNode):
@@ -10,10 +9,8 @@ class Add(function_node.FunctionNode):
     def label(self):
         return '_ + _'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('lhs', 'rhs'))
-        type_check.expect(in_types[0].dtype == in_types[1].dtype)
-        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+    _elementwise = True
+    _arg_names = ('lhs', 'rhs')
 
     def forward(self, inputs):
         x0, x1 = inputs

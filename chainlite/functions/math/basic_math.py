@@ -21,93 +21,106 @@ from chainlite.functions.math import absolute as _absolute
 
 _Variable = variable.Variable
 _ndarray = numpy.ndarray
-_float_int = (float, int)
+_constants = {}
 
 
-def _rhs(x, value):
-    """Classifies an operand: (True, Variable or cast array) or (False, cast scalar)."""
-    if isinstance(value, _Variable):
-        return True, value
-    if isinstance(value, _ndarray):
-        return True, value.astype(x._data.dtype, copy=False)
-    if type(value) in _float_int and x._data.dtype.kind == 'f':
-        # NumPy 2 keeps float32 for Python scalars, so no cast (and no cost) is needed.
-        return False, value
-    if numpy.isscalar(value) and not isinstance(value, (str, bytes)):
-        return False, x._data.dtype.type(value)
+def _constant(x, value):
+    """``value`` as a read-only 0-d array of ``x``'s dtype (cached).
+
+    Casting to the variable's dtype is Chainer's rule (float32 stays float32). A 0-d array of
+    the same dtype is also what NumPy 2 adds fastest: a Python float operand costs twice as
+    much per call, which is most of an elementwise op on small arrays.
+    """
+    dtype = x._data.dtype
+    try:
+        return _constants[value, dtype]
+    except KeyError:
+        pass
+    except TypeError:  # unhashable: a list or such
+        _bad_operand(value)
+    if isinstance(value, (str, bytes)) or not numpy.isscalar(value):
+        _bad_operand(value)
+    c = numpy.array(value, dtype=dtype)
+    c.flags.writeable = False
+    if len(_constants) > 4096:
+        _constants.clear()
+    _constants[value, dtype] = c
+    return c
+
+
+def _bad_operand(value):
     raise TypeError('Value must be a scalar, `numpy.ndarray` or a `Variable`.\nActual: %s'
                     % type(value))
 
 
+def _operand(x, value):
+    """A Variable or array operand: arrays are cast to ``x``'s dtype, as Chainer does."""
+    if isinstance(value, _ndarray):
+        return value.astype(x._data.dtype, copy=False)
+    return value
+
+
 def add(self, rhs):
-    is_var, rhs = _rhs(self, rhs)
-    if is_var:
-        return _add.Add().apply((self, rhs))[0]
-    return _add.AddConstant(rhs).apply((self,))[0]
+    if isinstance(rhs, (_Variable, _ndarray)):
+        return _add.Add().apply((self, _operand(self, rhs)))[0]
+    return _add.AddConstant(_constant(self, rhs)).apply((self,))[0]
 
 
 def sub(self, rhs):
-    is_var, rhs = _rhs(self, rhs)
-    if is_var:
-        return _sub.Sub().apply((self, rhs))[0]
-    return _add.AddConstant(-rhs).apply((self,))[0]
+    if isinstance(rhs, (_Variable, _ndarray)):
+        return _sub.Sub().apply((self, _operand(self, rhs)))[0]
+    return _add.AddConstant(_constant(self, -rhs)).apply((self,))[0]
 
 
 def rsub(self, lhs):
-    is_var, lhs = _rhs(self, lhs)
-    if is_var:
-        return _sub.Sub().apply((lhs, self))[0]
-    return _sub.SubFromConstant(lhs).apply((self,))[0]
+    if isinstance(lhs, (_Variable, _ndarray)):
+        return _sub.Sub().apply((_operand(self, lhs), self))[0]
+    return _sub.SubFromConstant(_constant(self, lhs)).apply((self,))[0]
 
 
 def mul(self, rhs):
-    is_var, rhs = _rhs(self, rhs)
-    if is_var:
-        return _mul.Mul().apply((self, rhs))[0]
-    return _mul.MulConstant(rhs).apply((self,))[0]
+    if isinstance(rhs, (_Variable, _ndarray)):
+        return _mul.Mul().apply((self, _operand(self, rhs)))[0]
+    return _mul.MulConstant(_constant(self, rhs)).apply((self,))[0]
 
 
 def div(self, rhs):
-    is_var, rhs = _rhs(self, rhs)
-    if is_var:
-        return _div.Div().apply((self, rhs))[0]
+    if isinstance(rhs, (_Variable, _ndarray)):
+        return _div.Div().apply((self, _operand(self, rhs)))[0]
+    c = _constant(self, rhs)
     # As Chainer: multiply by the reciprocal (equal to true division within rounding).
-    return _mul.MulConstant(1 / rhs).apply((self,))[0]
+    with numpy.errstate(divide='ignore'):
+        return _mul.MulConstant(_constant(self, (1 / c).item())).apply((self,))[0]
 
 
 def rdiv(self, lhs):
-    is_var, lhs = _rhs(self, lhs)
-    if is_var:
-        return _div.Div().apply((lhs, self))[0]
-    return _div.DivFromConstant(lhs).apply((self,))[0]
+    if isinstance(lhs, (_Variable, _ndarray)):
+        return _div.Div().apply((_operand(self, lhs), self))[0]
+    return _div.DivFromConstant(_constant(self, lhs)).apply((self,))[0]
 
 
 def pow(self, rhs):
-    is_var, rhs = _rhs(self, rhs)
-    if is_var:
-        return _pow.PowVarVar().apply((self, rhs))[0]
-    return _pow.PowVarConst(rhs).apply((self,))[0]
+    if isinstance(rhs, (_Variable, _ndarray)):
+        return _pow.PowVarVar().apply((self, _operand(self, rhs)))[0]
+    return _pow.PowVarConst(_constant(self, rhs)).apply((self,))[0]
 
 
 def rpow(self, lhs):
-    is_var, lhs = _rhs(self, lhs)
-    if is_var:
-        return _pow.PowVarVar().apply((lhs, self))[0]
-    return _pow.PowConstVar(lhs).apply((self,))[0]
+    if isinstance(lhs, (_Variable, _ndarray)):
+        return _pow.PowVarVar().apply((_operand(self, lhs), self))[0]
+    return _pow.PowConstVar(_constant(self, lhs)).apply((self,))[0]
 
 
 def matmul(self, rhs):
-    is_var, rhs = _rhs(self, rhs)
-    if not is_var:
+    if not isinstance(rhs, (_Variable, _ndarray)):
         raise TypeError('matmul: a scalar operand is not allowed; use * instead')
-    return _matmul.matmul(self, rhs)
+    return _matmul.matmul(self, _operand(self, rhs))
 
 
 def rmatmul(self, lhs):
-    is_var, lhs = _rhs(self, lhs)
-    if not is_var:
+    if not isinstance(lhs, (_Variable, _ndarray)):
         raise TypeError('matmul: a scalar operand is not allowed; use * instead')
-    return _matmul.matmul(lhs, self)
+    return _matmul.matmul(_operand(self, lhs), self)
 
 
 def floordiv(self, rhs):

@@ -2,7 +2,6 @@
 from chainlite import function_node
 from chainlite.functions.array import sum_to
 from chainlite.functions.math import add
-from chainlite.utils import type_check
 
 
 class Div(function_node.FunctionNode):
@@ -11,11 +10,9 @@ class Div(function_node.FunctionNode):
     def label(self):
         return '_ / _'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('lhs', 'rhs'))
-        type_check.expect(in_types[0].dtype.kind == 'f',
-                          in_types[0].dtype == in_types[1].dtype)
-        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+    _float_inputs = True
+    _elementwise = True
+    _arg_names = ('lhs', 'rhs')
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -43,9 +40,7 @@ class DivFromConstant(function_node.FunctionNode):
     def label(self):
         return '%s / _' % add._constant_label(self.value)
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    _float_inputs = True
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -29,4 +29,5 @@ def floor(x):
             'x.dtype.kind == f', '%s != f' % kind,
             msg='Invalid operation is performed in: floor (Forward)\n\n'
                 'Expect: x.dtype.kind == f\nActual: %s != f' % kind)
-    return variable.Variable(numpy.floor(a), requires_grad=False)
+    # NumPy returns a scalar for a 0-d input; a Variable needs an array.
+    return variable.Variable(numpy.asarray(numpy.floor(a)), requires_grad=False)

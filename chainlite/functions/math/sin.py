@@ -2,8 +2,6 @@
 import numpy
 
 from chainlite import function_node
-from chainlite.functions.math import cos
-from chainlite.utils import type_check
 
 
 class Sin(function_node.FunctionNode):
@@ -12,9 +10,7 @@ class Sin(function_node.FunctionNode):
     def label(self):
         return 'sin'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    _float_inputs = True
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -24,7 +20,26 @@ class Sin(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         gy, = grad_outputs
-        return cos.cos(x) * gy,
+        return _SinGrad().apply((x, gy))
+
+
+class _SinGrad(function_node.FunctionNode):
+    # gx = gy * cos(x) in one node: one op per backward step instead of two.
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return gy * numpy.cos(x),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(-g * gy * sin(x))
+        if 1 in indexes:
+            ret.append(_SinGrad().apply((x, g))[0])
+        return tuple(ret)
 
 
 def sin(x):

@@ -2,7 +2,6 @@
 from chainlite import function_node
 from chainlite.functions.array import sum_to
 from chainlite.functions.math import add
-from chainlite.utils import type_check
 
 
 class Sub(function_node.FunctionNode):
@@ -11,10 +10,8 @@ class Sub(function_node.FunctionNode):
     def label(self):
         return '_ - _'
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('lhs', 'rhs'))
-        type_check.expect(in_types[0].dtype == in_types[1].dtype)
-        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+    _elementwise = True
+    _arg_names = ('lhs', 'rhs')
 
     def forward(self, inputs):
         x0, x1 = inputs

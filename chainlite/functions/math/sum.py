@@ -10,9 +10,13 @@ from chainlite.utils import type_check
 def _normalize_axis(axis, ndim, label):
     if axis is None:
         return None
-    axes = (axis,) if isinstance(axis, (int, numpy.integer)) else tuple(axis)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out = []
     for a in axes:
+        if not isinstance(a, (int, numpy.integer)) or isinstance(a, bool):
+            # NumPy would reject it too; int(a) below would silently truncate 1.5 to 1.
+            raise TypeError('%s: axis must be None, an int or a tuple of ints, got %r'
+                            % (label, axis))
         if not -ndim <= a < ndim:
             raise type_check.InvalidType(
                 '-x.ndim <= axis < x.ndim', 'axis %d, x.ndim %d' % (a, ndim),
@@ -29,6 +33,11 @@ class Sum(function_node.FunctionNode):
     def __init__(self, axis=None, keepdims=False):
         self.axis = axis
         self.keepdims = keepdims
+
+    def check_type_forward(self, in_types):
+        # An integer sum would come back as int64 whatever the input's integer dtype.
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         x, = inputs

@@ -1,0 +1,642 @@
+"""Tests of chainlite.FunctionNode: apply, graph linking, retention, type checks, debug mode."""
+import gc
+import weakref
+
+import numpy
+import pytest
+
+import chainlite
+import chainlite.functions as F
+from chainlite.utils import type_check
+
+
+def _f32(*values):
+    return numpy.array(values, numpy.float32)
+
+
+class Identity(chainlite.FunctionNode):
+    # Returns its inputs unchanged; retains nothing.
+    def forward(self, inputs):
+        return tuple(x.copy() for x in inputs)
+
+    def backward(self, indexes, grad_outputs):
+        return tuple(grad_outputs[i] for i in indexes)
+
+
+class Square(chainlite.FunctionNode):
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return x * x,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return 2 * x * gy,
+
+
+class MulFirst(chainlite.FunctionNode):
+    # y = x0 * x1 with x2 ignored; retains only what backward needs.
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x0, x1, _ = inputs
+        return x0 * x1,
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        return gy * x1, gy * x0, None
+
+
+class TwinExp(chainlite.FunctionNode):
+    # Two outputs, both exp(x); backward reads the first retained output only.
+    def forward(self, inputs):
+        self.retain_outputs((0, 1))
+        x, = inputs
+        y = numpy.exp(x)
+        return y, y.copy()
+
+    def backward(self, indexes, grad_outputs):
+        y0, y1 = self.get_retained_outputs()
+        g = None
+        for gy in grad_outputs:
+            if gy is not None:
+                g = gy * y0 if g is None else g + gy * y0
+        return g,
+
+
+# --- apply -------------------------------------------------------------------------------
+
+
+def test_apply_returns_tuple_of_variables():
+    x = chainlite.Variable(_f32(1, 2))
+    ys = Identity().apply((x, x))
+    assert type(ys) is tuple
+    assert len(ys) == 2
+    for y in ys:
+        assert isinstance(y, chainlite.Variable)
+        numpy.testing.assert_array_equal(y.array, x.array)
+
+
+def test_apply_accepts_list():
+    x = chainlite.Variable(_f32(1, 2))
+    y, = Identity().apply([x])
+    assert y.creator is not None
+
+
+def test_apply_accepts_generator():
+    x = chainlite.Variable(_f32(1, 2))
+    ys = Identity().apply(v for v in (x, x, x))
+    assert len(ys) == 3
+    # the inputs still count as Variables that need a gradient
+    assert ys[0].creator is not None
+    F.sum(ys[0] + ys[1] + ys[2]).backward()
+    numpy.testing.assert_array_equal(x.grad, _f32(3, 3))
+
+
+def test_forward_returning_list_is_accepted():
+    class ListOut(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return [inputs[0] * 2]
+
+    y, = ListOut().apply((_f32(1),))
+    numpy.testing.assert_array_equal(y.array, _f32(2))
+
+
+def test_forward_returning_non_tuple_raises_type_error():
+    class Bad(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2
+
+    with pytest.raises(TypeError, match='Bad'):
+        Bad().apply((chainlite.Variable(_f32(1)),))
+
+
+def test_zero_dim_results_become_arrays():
+    class SumAll(chainlite.FunctionNode):
+        def forward(self, inputs):
+            x, = inputs
+            return x.sum(), numpy.float32(3)
+
+    y, z = SumAll().apply((chainlite.Variable(_f32(1, 2)),))
+    for v in (y, z):
+        assert type(v.array) is numpy.ndarray
+        assert v.shape == ()
+    assert y.dtype == numpy.float32
+    assert y.array == 3
+
+
+def test_calling_function_node_directly_raises():
+    with pytest.raises(RuntimeError, match='apply'):
+        Identity()(chainlite.Variable(_f32(1)))
+
+
+def test_inputs_given_as_arrays():
+    a = _f32(1, 2)
+    y, = Square().apply((a,))
+    assert isinstance(y, chainlite.Variable)
+    numpy.testing.assert_array_equal(y.array, _f32(1, 4))
+    assert y.requires_grad is False
+    assert y.creator is None
+
+
+def test_mixed_array_and_variable_inputs():
+    x = chainlite.Variable(_f32(1, 2))
+    w = _f32(3, 4)
+    y, = MulFirst().apply((x, w, w))
+    assert y.creator is not None
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, w)
+
+
+def test_bad_input_type_raises_type_error():
+    with pytest.raises(TypeError):
+        Identity().apply(([1.0, 2.0],))
+
+
+# --- requires_grad and graph linking -----------------------------------------------------
+
+
+def test_output_requires_grad_if_any_input_does():
+    a = chainlite.Variable(_f32(1), requires_grad=False)
+    b = chainlite.Variable(_f32(2))
+    y, = MulFirst().apply((a, b, a))
+    assert y.requires_grad is True
+    assert y.creator is not None
+    y.backward()
+    assert a.grad is None
+    numpy.testing.assert_array_equal(b.grad, _f32(1))
+
+
+def test_outputs_of_inputs_without_requires_grad_have_no_creator():
+    a = chainlite.Variable(_f32(1), requires_grad=False)
+    b = chainlite.Variable(_f32(2), requires_grad=False)
+    f = MulFirst()
+    y, = f.apply((a, b, b))
+    assert y.requires_grad is False
+    assert y.creator is None
+    assert f.inputs is None
+
+
+def test_no_backprop_mode_records_no_creator_but_keeps_requires_grad():
+    x = chainlite.Variable(_f32(1, 2))
+    f = Square()
+    with chainlite.no_backprop_mode():
+        y, = f.apply((x,))
+    assert y.creator is None
+    assert y.requires_grad is True
+    assert f.inputs is None
+    assert f.outputs is None
+    # nothing retained on the input node either
+    assert x.node.data is None
+
+
+def test_force_backprop_mode_inside_no_backprop_mode_links():
+    x = chainlite.Variable(_f32(1, 2))
+    with chainlite.no_backprop_mode(), chainlite.force_backprop_mode():
+        y, = Square().apply((x,))
+    assert y.creator is not None
+
+
+def test_graph_links():
+    x = chainlite.Variable(_f32(1, 2))
+    f = Identity()
+    y0, y1 = f.apply((x, x))
+    assert y0.creator_node is f
+    assert y1.creator is f
+    assert f.inputs == (x.node, x.node)
+    assert len(f.outputs) == 2
+    assert f.outputs[0]() is y0.node
+    assert f.outputs[1]() is y1.node
+    assert isinstance(f.outputs[0], weakref.ref)
+
+
+def test_rank():
+    x = chainlite.Variable(_f32(1))
+    h1, = Square().apply((x,))
+    h2, = Square().apply((h1,))
+    h3, = Square().apply((h2,))
+    f = MulFirst()
+    y, = f.apply((h1, h3, x))
+    assert (h1.rank, h2.rank, h3.rank) == (1, 2, 3)
+    assert f.rank == 3
+    assert y.rank == 4
+    g = Identity()
+    a, b = g.apply((x, h2))
+    assert g.rank == 2
+    assert a.rank == b.rank == 3
+
+
+# --- retention ---------------------------------------------------------------------------
+
+
+def test_nothing_retained_unless_asked():
+    x = chainlite.Variable(_f32(1, 2))
+    f = Identity()
+    y, = f.apply((x,))
+    assert f.inputs[0].data is None
+    assert f.output_data == (None,)
+    assert y.node.data is None
+
+
+def test_retain_inputs_keeps_only_the_listed_inputs():
+    x0 = chainlite.Variable(_f32(1, 2))
+    x1 = chainlite.Variable(_f32(3, 4))
+    x2 = chainlite.Variable(_f32(5, 6))
+    f = MulFirst()
+    f.apply((x0, x1, x2))
+    assert f.inputs[0].data is x0.array
+    assert f.inputs[1].data is x1.array
+    assert f.inputs[2].data is None
+    assert f.output_data == (None,)
+
+
+def test_retained_input_survives_dropping_its_variable():
+    x = chainlite.Variable(_f32(3))
+    h, = Identity().apply((x,))
+    f = Square()
+    y, = f.apply((h,))
+    data = h.array
+    del h
+    gc.collect()
+    assert f.inputs[0].data is data
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, _f32(6))
+
+
+def test_retain_outputs_and_output_data():
+    x = chainlite.Variable(_f32(0, 1))
+    f = TwinExp()
+    y0, y1 = f.apply((x,))
+    assert f.output_data[0] is y0.array
+    assert f.output_data[1] is y1.array
+    assert f.inputs[0].data is None
+
+
+def test_get_retained_outputs_after_output_variable_was_deleted():
+    # y0 is never used after forward, so its node dies; backward (and double backward)
+    # must still reach x through the retained copy of y0.
+    a = numpy.array([0.3, -0.2], numpy.float64)
+    x = chainlite.Variable(a)
+    f = TwinExp()
+    y0, y1 = f.apply((x,))
+    r0 = weakref.ref(y0.node)
+    del y0
+    gc.collect()
+    assert r0() is None
+    loss = F.sum(y1)
+    gx, = chainlite.grad([loss], [x], enable_double_backprop=True)
+    numpy.testing.assert_allclose(gx.array, numpy.exp(a))
+    ggx, = chainlite.grad([F.sum(gx)], [x])
+    numpy.testing.assert_allclose(ggx.array, numpy.exp(a))
+
+
+def test_get_retained_inputs_are_variables_sharing_the_node():
+    seen = {}
+
+    class Spy(Square):
+        def backward(self, indexes, grad_outputs):
+            x, = self.get_retained_inputs()
+            seen['x'] = x
+            return super().backward(indexes, grad_outputs)
+
+    x = chainlite.Variable(_f32(2))
+    f = Spy()
+    y, = f.apply((x,))
+    y.backward()
+    assert isinstance(seen['x'], chainlite.Variable)
+    assert seen['x'].node is x.node
+    numpy.testing.assert_array_equal(seen['x'].array, x.array)
+
+
+# --- memory ------------------------------------------------------------------------------
+
+
+def test_output_node_is_held_by_weak_reference():
+    x = chainlite.Variable(_f32(1, 2))
+    f = Identity()
+    y, = f.apply((x,))
+    z, = Square().apply((y,))
+    r = weakref.ref(y.node)
+    del y
+    gc.collect()
+    assert r() is not None  # the consumer of y still holds its node
+    del z
+    gc.collect()
+    assert r() is None
+    assert f.outputs[0]() is None
+
+
+def test_dropping_final_output_frees_the_whole_graph():
+    x = chainlite.Variable(_f32(1, 2))
+    h1, = Square().apply((x,))
+    h2, = Identity().apply((h1,))
+    y, = Square().apply((h2,))
+    mid = weakref.ref(h2.creator_node)
+    first = weakref.ref(h1.creator_node)
+    node = weakref.ref(h1.node)
+    del h1, h2
+    gc.collect()
+    assert mid() is not None
+    assert first() is not None
+    del y
+    gc.collect()
+    assert mid() is None
+    assert first() is None
+    assert node() is None
+
+
+def test_graph_is_freed_without_gc():
+    # The graph has no reference cycles: refcounting alone frees it.
+    x = chainlite.Variable(_f32(1, 2))
+    h, = Square().apply((x,))
+    y, = Square().apply((h,))
+    mid = weakref.ref(h.creator_node)
+    gc.disable()
+    try:
+        del h, y
+        assert mid() is None
+    finally:
+        gc.enable()
+
+
+def test_unused_input_data_is_not_kept_alive():
+    x = chainlite.Variable(_f32(1, 2))
+    h, = Identity().apply((x,))
+    y, = Identity().apply((h,))
+    data = weakref.ref(h.array)
+    del h
+    gc.collect()
+    assert data() is None
+    assert y.creator.inputs[0].data is None
+
+
+# --- type checks -------------------------------------------------------------------------
+
+
+class Linearish(chainlite.FunctionNode):
+    # Accepts x (N, K) and W (M, K) like Linear and returns x @ W.T.
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'W'))
+        type_check.expect(in_types[0].shape[1] == in_types[1].shape[1])
+
+    def forward(self, inputs):
+        x, W = inputs
+        return x @ W.T,
+
+
+def test_check_type_forward_passes():
+    y, = Linearish().apply((numpy.ones((2, 3), numpy.float32),
+                            numpy.ones((4, 3), numpy.float32)))
+    assert y.shape == (2, 4)
+
+
+def test_check_type_forward_error_message():
+    x = chainlite.Variable(numpy.ones((2, 3), numpy.float32))
+    W = chainlite.Variable(numpy.ones((5, 4), numpy.float32))
+    with pytest.raises(type_check.InvalidType) as info:
+        Linearish().apply((x, W))
+    msg = str(info.value)
+    assert 'Invalid operation is performed in: Linearish (Forward)' in msg
+    assert 'Expect: x.shape[1] == W.shape[1]' in msg
+    assert 'Actual: 3 != 4' in msg
+    assert msg.index('Invalid operation') < msg.index('Expect:') < msg.index('Actual:')
+
+
+def test_check_type_forward_error_uses_label():
+    class Labeled(Linearish):
+        @property
+        def label(self):
+            return 'MyLinear'
+
+    with pytest.raises(type_check.InvalidType, match=r'MyLinear \(Forward\)'):
+        Labeled().apply((numpy.ones((2, 3)), numpy.ones((5, 4))))
+
+
+def test_check_type_forward_is_skipped_when_type_check_is_off():
+    x = numpy.ones((2, 3), numpy.float32)
+    W = numpy.ones((4, 2), numpy.float32)
+    with chainlite.using_config('type_check', False):
+        # the check is skipped, so the mismatch surfaces as NumPy's matmul error instead
+        with pytest.raises(ValueError):
+            Linearish().apply((x, W))
+
+    class Lenient(chainlite.FunctionNode):
+        def check_type_forward(self, in_types):
+            type_check.expect(in_types[0].ndim == 5)
+
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    with pytest.raises(type_check.InvalidType):
+        Lenient().apply((_f32(1),))
+    with chainlite.using_config('type_check', False):
+        y, = Lenient().apply((_f32(1),))
+    numpy.testing.assert_array_equal(y.array, _f32(2))
+
+
+def test_check_type_forward_number_of_inputs():
+    class OneInput(chainlite.FunctionNode):
+        def check_type_forward(self, in_types):
+            type_check.expect(in_types.size() == 1)
+
+        def forward(self, inputs):
+            return inputs[0],
+
+    OneInput().apply((_f32(1),))
+    with pytest.raises(type_check.InvalidType):
+        OneInput().apply((_f32(1), _f32(2)))
+
+
+# --- debug mode --------------------------------------------------------------------------
+
+
+class NaNForward(chainlite.FunctionNode):
+    def forward(self, inputs):
+        x, = inputs
+        y = x.copy()
+        y[0] = numpy.nan
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs
+
+
+class NaNBackward(chainlite.FunctionNode):
+    def forward(self, inputs):
+        return inputs[0].copy(),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        g = gy.array.copy()
+        g[...] = numpy.inf
+        return chainlite.Variable(g),
+
+
+def test_nan_in_forward_is_silent_without_debug():
+    y, = NaNForward().apply((_f32(1, 2),))
+    assert numpy.isnan(y.array[0])
+
+
+def test_debug_mode_nan_in_forward_raises():
+    with chainlite.using_config('debug', True):
+        with pytest.raises(RuntimeError, match='NaNForward'):
+            NaNForward().apply((chainlite.Variable(_f32(1, 2)),))
+
+
+def test_debug_mode_nan_in_backward_raises():
+    x = chainlite.Variable(_f32(1, 2))
+    with chainlite.using_config('debug', True):
+        y, = NaNBackward().apply((x,))
+        with pytest.raises(RuntimeError, match='NaNBackward'):
+            F.sum(y).backward()
+
+
+def test_debug_mode_records_stack():
+    x = chainlite.Variable(_f32(1))
+    f = Square()
+    with chainlite.using_config('debug', True):
+        f.apply((x,))
+    assert f.stack is not None
+    # Chainer keeps the whole stack, including the frame that called apply()
+    assert any(frame.name == 'test_debug_mode_records_stack' for frame in f.stack)
+    g = Square()
+    g.apply((x,))
+    assert g.stack is None
+
+
+# --- backward checks ---------------------------------------------------------------------
+
+
+def test_backward_returning_too_many_grads_raises_value_error():
+    class TooMany(Square):
+        def backward(self, indexes, grad_outputs):
+            gy, = grad_outputs
+            return gy, gy, gy
+
+    y, = TooMany().apply((chainlite.Variable(_f32(1)),))
+    with pytest.raises(ValueError, match='TooMany'):
+        y.backward()
+
+
+def test_backward_returning_too_few_grads_raises_value_error():
+    class TooFew(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] + inputs[1] + inputs[2],
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0], grad_outputs[0]
+
+    x = chainlite.Variable(_f32(1))
+    y, = TooFew().apply((x, x, x))
+    with pytest.raises(ValueError):
+        y.backward()
+
+
+def test_backward_may_return_grads_for_all_inputs_or_for_targets():
+    class AllInputs(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] + inputs[1],
+
+        def backward(self, indexes, grad_outputs):
+            gy, = grad_outputs
+            return gy, gy * 2
+
+    a = chainlite.Variable(_f32(1), requires_grad=False)
+    b = chainlite.Variable(_f32(1))
+    y, = AllInputs().apply((a, b))
+    y.backward()
+    numpy.testing.assert_array_equal(b.grad, _f32(2))
+    assert a.grad is None
+
+
+def test_backward_returning_wrong_shape_raises_value_error():
+    class WrongShape(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0].sum(),
+
+        def backward(self, indexes, grad_outputs):
+            gy, = grad_outputs
+            return gy,  # should be broadcast to the input's shape
+
+    x = chainlite.Variable(_f32(1, 2, 3))
+    y, = WrongShape().apply((x,))
+    with pytest.raises(ValueError, match='WrongShape'):
+        y.backward()
+
+
+def test_backward_returning_wrong_dtype_raises():
+    class WrongDtype(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0].copy(),
+
+        def backward(self, indexes, grad_outputs):
+            gy, = grad_outputs
+            return chainlite.Variable(gy.array.astype(numpy.float64)),
+
+    x = chainlite.Variable(_f32(1, 2))
+    y, = WrongDtype().apply((x,))
+    with pytest.raises((TypeError, ValueError), match='WrongDtype'):
+        F.sum(y).backward()
+
+
+def test_backward_not_implemented():
+    class NoBackward(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0].copy(),
+
+    y, = NoBackward().apply((chainlite.Variable(_f32(1)),))
+    with pytest.raises(NotImplementedError):
+        y.backward()
+
+
+# --- misc --------------------------------------------------------------------------------
+
+
+def test_label_defaults_to_class_name():
+    assert Square().label == 'Square'
+    assert Identity().label == 'Identity'
+
+
+def test_forward_cpu_fallback():
+    class CpuOnly(chainlite.FunctionNode):
+        def forward_cpu(self, inputs):
+            x, = inputs
+            return x + 1,
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs
+
+    x = chainlite.Variable(_f32(1, 2))
+    y, = CpuOnly().apply((x,))
+    numpy.testing.assert_array_equal(y.array, _f32(2, 3))
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, _f32(1, 1))
+
+
+def test_no_forward_raises_not_implemented():
+    class Nothing(chainlite.FunctionNode):
+        pass
+
+    with pytest.raises(NotImplementedError):
+        Nothing().apply((_f32(1),))
+
+
+def test_unchain_disconnects():
+    x = chainlite.Variable(_f32(1))
+    f = Square()
+    y, = f.apply((x,))
+    f.unchain()
+    assert y.creator is None
+    assert f.inputs is None
+
+
+def test_double_backprop_through_custom_node():
+    a = numpy.array([0.5, -1.5], numpy.float64)
+    x = chainlite.Variable(a)
+    y, = Square().apply((x,))
+    y, = Square().apply((y,))  # x ** 4
+    gx, = chainlite.grad([F.sum(y)], [x], enable_double_backprop=True)
+    numpy.testing.assert_allclose(gx.array, 4 * a ** 3)
+    ggx, = chainlite.grad([F.sum(gx)], [x])
+    numpy.testing.assert_allclose(ggx.array, 12 * a ** 2)
