@@ -195,27 +195,42 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                 count -= 1
                 push(heap, (-f.rank, count, f))
         found = {}
+        # Whether any output gradient may have to be kept (else one test per function).
+        keep = bool(targets) or retain_grad or variable.retain_grad_used
         debug = _config.debug
-        while heap:
-            f = pop(heap)[2]
-            gys = []
-            has_gy = False
-            for r in f.outputs:
-                n = r()
-                if n is None:
-                    gys.append(None)
+        nxt = None  # the one pending function, kept out of the heap (a chain's common case)
+        while True:
+            if nxt is not None:
+                f = nxt
+                nxt = None
+            elif heap:
+                f = pop(heap)[2]
+            else:
+                break
+            outputs = f._outs
+            if outputs.__class__ is not tuple:
+                n = outputs()
+                g = None if n is None else grads.pop(n, None)
+                if g is None:
                     continue
-                g = grads.pop(n, None)
-                gys.append(g)
-                if g is not None:
-                    has_gy = True
-                    if n in targets:
-                        found[n] = g
-                    elif retain_grad or n.retain_grad_flag:
-                        n.grad_var = g
-            if not has_gy:
-                continue
-            inputs = f.inputs
+                gys = (g,)
+                if keep and (n in targets or retain_grad or n.retain_grad_flag):
+                    _keep_grad(n, g, targets, found)
+            else:
+                gys = []
+                for r in outputs:
+                    n = r()
+                    g = None if n is None else grads.pop(n, None)
+                    gys.append(g)
+                    if g is not None and keep and (
+                            n in targets or retain_grad or n.retain_grad_flag):
+                        _keep_grad(n, g, targets, found)
+                if all(g is None for g in gys):
+                    continue
+                gys = tuple(gys)
+            inputs = f._ins
+            if inputs.__class__ is not tuple:
+                inputs = (inputs,)
             if reaching is not None:
                 indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad and (
                     x in targets or id(x.creator_node) in reaching)])
@@ -226,7 +241,7 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
             if not indexes:
                 continue
             try:
-                gxs = f.backward(indexes, tuple(gys))
+                gxs = f.backward(indexes, gys)
             except Exception as e:
                 _annotate(e, f, debug)
                 raise
@@ -251,6 +266,13 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                 c = x.creator_node
                 if c is not None and c not in seen and (reaching is None or id(c) in reaching):
                     seen.add(c)
+                    if nxt is None and not heap:
+                        nxt = c  # the only pending function: no ordering needed
+                        continue
+                    if nxt is not None:
+                        count -= 1
+                        push(heap, (-nxt.rank, count, nxt))
+                        nxt = None
                     count -= 1
                     push(heap, (-c.rank, count, c))
     if retain_grad:
@@ -262,6 +284,13 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
         return grads
     _store_leaf_grads(grads, seeds, double, loss_scale)
     return grads
+
+
+def _keep_grad(n, g, targets: set, found: dict) -> None:
+    if n in targets:
+        found[n] = g
+    else:
+        n.grad_var = g
 
 
 def _annotate(e: Exception, f, debug: bool) -> None:

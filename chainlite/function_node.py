@@ -35,7 +35,7 @@ class FunctionNode:
     Attributes:
         inputs: Tuple of the input :class:`~chainlite.variable.VariableNode` objects (set when
             the graph is linked).
-        outputs: Tuple of weak references to the output nodes.
+        outputs: Tuple of weak references to the output nodes (a property).
         rank: The maximum rank of the inputs; backward visits higher ranks first.
         stack: The traceback where the function was applied (debug mode only).
 
@@ -57,14 +57,17 @@ class FunctionNode:
         array([6.])
     """
 
-    inputs: Optional[tuple] = None
-    outputs: Optional[tuple] = None
+    # One input node (one output weak reference) is held bare, several in a tuple: a graph of
+    # unary ops then leaves two objects less per op for Python's cyclic GC to scan.
+    _ins: Any = None
+    _outs: Any = None
     rank = 0
     stack = None
     _input_indexes_to_retain: Optional[tuple] = None
     _output_indexes_to_retain: Optional[tuple] = None
     _retained_output_data: Optional[tuple] = None
     _checks_types = False
+    _has_checks = False
     # Declarative checks that apply() runs cheaply, so ops need no check_type_forward for them:
     # all inputs floating point; all inputs of one dtype and broadcastable shapes.
     _float_inputs = False
@@ -76,6 +79,39 @@ class FunctionNode:
         super().__init_subclass__(**kwargs)
         # Decided once per class, so apply() skips type checking for ops that define none.
         cls._checks_types = cls.check_type_forward is not FunctionNode.check_type_forward
+        cls._has_checks = cls._checks_types or cls._float_inputs or cls._elementwise
+
+    @property
+    def inputs(self) -> Optional[tuple]:
+        """Tuple of the input :class:`~chainlite.variable.VariableNode` objects."""
+        i = self._ins
+        if i is None or i.__class__ is tuple:
+            return i
+        return (i,)
+
+    @inputs.setter
+    def inputs(self, nodes: Optional[tuple]) -> None:
+        if nodes is not None:
+            nodes = tuple(nodes)
+            if len(nodes) == 1:
+                nodes = nodes[0]
+        self._ins = nodes
+
+    @property
+    def outputs(self) -> Optional[tuple]:
+        """Tuple of weak references to the output nodes (None before the graph is linked)."""
+        o = self._outs
+        if o is None or o.__class__ is tuple:
+            return o
+        return (o,)
+
+    @outputs.setter
+    def outputs(self, refs: Optional[tuple]) -> None:
+        if refs is not None:
+            refs = tuple(refs)
+            if len(refs) == 1:
+                refs = refs[0]
+        self._outs = refs
 
     @property
     def label(self) -> str:
@@ -110,55 +146,52 @@ class FunctionNode:
         if inputs.__class__ is not tuple:
             inputs = tuple(inputs)  # an iterator must not be consumed twice
         try:
-            in_data = tuple([x._data for x in inputs])
+            if len(inputs) == 1:
+                x = inputs[0]
+                in_data = (x._data,)
+                requires_grad = x._requires_grad
+            else:
+                in_data = tuple([x._data for x in inputs])
+                requires_grad = any([x._requires_grad for x in inputs])
         except AttributeError:
             inputs = tuple([x if isinstance(x, _Variable) else self._wrap_input(x, i)
                             for i, x in enumerate(inputs)])
             in_data = tuple([x._data for x in inputs])
-        requires_grad = False
-        for x in inputs:
-            if x._requires_grad:
-                requires_grad = True
-                break
+            requires_grad = any([x._requires_grad for x in inputs])
         cfg = _config
-        if self._float_inputs:
-            for a in in_data:
-                if a.dtype.kind != 'f':
-                    self._float_input_error(in_data)
-        if self._elementwise:
-            a = in_data[0]
-            for b in in_data:
-                if b.dtype != a.dtype or b.shape != a.shape:
-                    self._check_elementwise(in_data)
-                    break
-        if self._checks_types and cfg.type_check:
-            self._check_data_type_forward(in_data)
+        if self._has_checks:
+            self._run_checks(in_data, cfg)
 
         outputs = self.forward(in_data)
         if outputs.__class__ is not tuple:
             outputs = self._output_tuple(outputs)
-        for y in outputs:
+        if len(outputs) == 1:
+            y = outputs[0]
             if y.__class__ is not _ndarray:
                 # NumPy turns 0-d results into scalars; the graph wants arrays everywhere.
-                outputs = tuple([y if y.__class__ is _ndarray else numpy.asarray(y)
-                                 for y in outputs])
-                break
-        if cfg.debug:
-            self._debug_check(outputs, 'forward')
-
-        if not (requires_grad and cfg.enable_backprop):
-            if len(outputs) == 1:
+                y = numpy.asarray(y)
+                outputs = (y,)
+            if cfg.debug:
+                self._debug_check(outputs, 'forward')
+            if not (requires_grad and cfg.enable_backprop):
                 v = _object_new(_Variable)
-                v._data = outputs[0]
+                v._data = y
                 v._node = None
                 v._requires_grad = requires_grad
                 return v,
-            return tuple([_new_variable(y, None, requires_grad) for y in outputs])
+        else:
+            outputs = tuple([y if y.__class__ is _ndarray else numpy.asarray(y)
+                             for y in outputs])
+            if cfg.debug:
+                self._debug_check(outputs, 'forward')
+            if not (requires_grad and cfg.enable_backprop):
+                return tuple([_new_variable(y, None, requires_grad) for y in outputs])
 
         if len(inputs) == 1:
             n = inputs[0]._node or inputs[0]._make_node()
             rank = n.rank
             nodes = (n,)
+            self._ins = n
         else:
             rank = 0
             nodes = []
@@ -167,8 +200,7 @@ class FunctionNode:
                 if n.rank > rank:
                     rank = n.rank
                 nodes.append(n)
-            nodes = tuple(nodes)
-        self.inputs = nodes
+            nodes = self._ins = tuple(nodes)
         self.rank = rank
         if cfg.debug:
             self.stack = traceback.extract_stack()[:-1]
@@ -184,7 +216,7 @@ class FunctionNode:
         if len(outputs) == 1:
             y = outputs[0]
             n = _VariableNode(y.shape, y.dtype, True, None, self, rank)
-            self.outputs = (_ref(n),)
+            self._outs = _ref(n)
             v = _object_new(_Variable)
             v._data = y
             v._node = n
@@ -196,8 +228,22 @@ class FunctionNode:
             n = _VariableNode(y.shape, y.dtype, True, None, self, rank)
             refs.append(_ref(n))
             ret.append(_new_variable(y, n, True))
-        self.outputs = tuple(refs)
+        self._outs = tuple(refs)
         return tuple(ret)
+
+    def _run_checks(self, in_data: tuple, cfg) -> None:
+        if self._float_inputs:
+            for a in in_data:
+                if a.dtype.kind != 'f':
+                    self._float_input_error(in_data)
+        if self._elementwise:
+            a = in_data[0]
+            for b in in_data:
+                if b.dtype != a.dtype or b.shape != a.shape:
+                    self._check_elementwise(in_data)
+                    break
+        if self._checks_types and cfg.type_check:
+            self._check_data_type_forward(in_data)
 
     def _check_elementwise(self, in_data: tuple) -> None:
         # Slow path, reached only when dtypes or shapes differ: broadcasting is fine,
@@ -344,7 +390,11 @@ class FunctionNode:
 
     def get_retained_inputs(self) -> tuple:
         """The inputs declared by :meth:`retain_inputs`, as Variables (inside backward)."""
-        inputs = self.inputs
+        inputs = self._ins
+        if inputs.__class__ is not tuple:
+            if not self._input_indexes_to_retain:
+                return ()
+            return _new_variable(inputs.data, inputs, inputs.requires_grad),
         ret = []
         for i in self._input_indexes_to_retain:
             n = inputs[i]
@@ -388,4 +438,4 @@ class FunctionNode:
             n = r()
             if n is not None:
                 n.creator_node = None
-        self.inputs = None
+        self._ins = None

@@ -15,6 +15,8 @@ import numpy
 from chainlite import configuration
 
 _ndarray = numpy.ndarray
+# Set once any variable asks for retain_grad(); until then backward skips the per-node test.
+retain_grad_used = False
 
 
 class VariableNode:
@@ -389,6 +391,8 @@ class Variable:
 
         Beyond Chainer, whose only switch is ``backward(retain_grad=True)`` for every variable.
         """
+        global retain_grad_used
+        retain_grad_used = True
         self.node.retain_grad_flag = True
 
     def backward(self, retain_grad: bool = False, enable_double_backprop: bool = False,
