@@ -67,7 +67,7 @@ class FunctionNode:
     _output_indexes_to_retain: Optional[tuple] = None
     _retained_output_data: Optional[tuple] = None
     _checks_types = False
-    _has_checks = False
+    _check_mode = 0  # 0: no checks, 1: float inputs only, 2: run _run_checks
     # Declarative checks that apply() runs cheaply, so ops need no check_type_forward for them:
     # all inputs floating point; all inputs of one dtype and broadcastable shapes.
     _float_inputs = False
@@ -79,7 +79,9 @@ class FunctionNode:
         super().__init_subclass__(**kwargs)
         # Decided once per class, so apply() skips type checking for ops that define none.
         cls._checks_types = cls.check_type_forward is not FunctionNode.check_type_forward
-        cls._has_checks = cls._checks_types or cls._float_inputs or cls._elementwise
+        only_float = cls._float_inputs and not (cls._checks_types or cls._elementwise)
+        cls._check_mode = 1 if only_float else 2 if (
+            cls._checks_types or cls._float_inputs or cls._elementwise) else 0
 
     @property
     def inputs(self) -> Optional[tuple]:
@@ -150,6 +152,10 @@ class FunctionNode:
                 x = inputs[0]
                 in_data = (x._data,)
                 requires_grad = x._requires_grad
+            elif len(inputs) == 2:
+                x, x1 = inputs
+                in_data = (x._data, x1._data)
+                requires_grad = x._requires_grad or x1._requires_grad
             else:
                 in_data = tuple([x._data for x in inputs])
                 requires_grad = any([x._requires_grad for x in inputs])
@@ -159,10 +165,17 @@ class FunctionNode:
             in_data = tuple([x._data for x in inputs])
             requires_grad = any([x._requires_grad for x in inputs])
         cfg = _config
-        if self._has_checks:
-            self._run_checks(in_data, cfg)
+        checks = self._check_mode
+        if checks:
+            if checks == 1:  # float inputs only: the common case, inline
+                if in_data[0].dtype.kind != 'f' or (len(in_data) > 1 and any(
+                        [a.dtype.kind != 'f' for a in in_data])):
+                    self._float_input_error(in_data)
+            else:
+                self._run_checks(in_data, cfg)
 
         outputs = self.forward(in_data)
+        debug = cfg.debug
         if outputs.__class__ is not tuple:
             outputs = self._output_tuple(outputs)
         if len(outputs) == 1:
@@ -171,18 +184,18 @@ class FunctionNode:
                 # NumPy turns 0-d results into scalars; the graph wants arrays everywhere.
                 y = numpy.asarray(y)
                 outputs = (y,)
-            if cfg.debug:
+            if debug:
                 self._debug_check(outputs, 'forward')
             if not (requires_grad and cfg.enable_backprop):
                 v = _object_new(_Variable)
                 v._data = y
-                v._node = None
-                v._requires_grad = requires_grad
+                if not requires_grad:
+                    v._requires_grad = False
                 return v,
         else:
             outputs = tuple([y if y.__class__ is _ndarray else numpy.asarray(y)
                              for y in outputs])
-            if cfg.debug:
+            if debug:
                 self._debug_check(outputs, 'forward')
             if not (requires_grad and cfg.enable_backprop):
                 return tuple([_new_variable(y, None, requires_grad) for y in outputs])
@@ -202,15 +215,23 @@ class FunctionNode:
                 nodes.append(n)
             nodes = self._ins = tuple(nodes)
         self.rank = rank
-        if cfg.debug:
+        if debug:
             self.stack = traceback.extract_stack()[:-1]
-        if self._input_indexes_to_retain is not None:
-            idx = self._input_indexes_to_retain = tuple(self._input_indexes_to_retain)
-            for i in idx:
-                nodes[i].data = in_data[i]
-        if self._output_indexes_to_retain is not None:
-            idx = self._output_indexes_to_retain = tuple(self._output_indexes_to_retain)
-            self._retained_output_data = tuple([outputs[i] for i in idx])
+        idx = self._input_indexes_to_retain
+        if idx is not None:
+            if len(nodes) == 1:
+                if idx:
+                    nodes[0].data = in_data[0]
+            else:
+                idx = self._input_indexes_to_retain = tuple(idx)
+                for i in idx:
+                    nodes[i].data = in_data[i]
+        idx = self._output_indexes_to_retain
+        if idx is not None:
+            idx = self._output_indexes_to_retain = tuple(idx)
+            # Retaining every output (the usual case) keeps forward's own tuple.
+            self._retained_output_data = outputs if len(idx) == len(outputs) and all(
+                [i == j for j, i in enumerate(idx)]) else tuple([outputs[i] for i in idx])
 
         rank += 1
         if len(outputs) == 1:
@@ -220,7 +241,6 @@ class FunctionNode:
             v = _object_new(_Variable)
             v._data = y
             v._node = n
-            v._requires_grad = True
             return v,
         ret = []
         refs = []
@@ -407,6 +427,14 @@ class FunctionNode:
         An output whose Variable was already dropped is recreated and re-linked to this
         function, so gradients through it (double backprop) still reach the inputs.
         """
+        outs = self._outs
+        if outs.__class__ is not tuple and self._retained_output_data:
+            y, = self._retained_output_data
+            n = outs()
+            if n is None:
+                n = _VariableNode(y.shape, y.dtype, True, None, self, self.rank + 1)
+                self._outs = _ref(n)
+            return _new_variable(y, n, True),
         outputs = self.outputs
         ret = []
         new_outputs = None

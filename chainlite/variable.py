@@ -148,7 +148,10 @@ class Variable:
         array([0., 2.], dtype=float32)
     """
 
-    __slots__ = ('_data', '_node', '_requires_grad', '__weakref__')
+    # No __slots__: like Chainer's, a Variable takes user attributes, and CPython 3.11 keeps
+    # instance attributes inline anyway. The defaults below spare the hot path two stores.
+    _node = None
+    _requires_grad = True
     # NumPy defers to our reflected operators (ndarray + Variable -> Variable.__radd__).
     __array_priority__ = 200
 
@@ -656,7 +659,6 @@ class Parameter(Variable):
         (array([0.5, 0.5], dtype=float32), array([nan, nan], dtype=float32))
     """
 
-    __slots__ = ('initializer', 'update_rule', '_grad_init', '_grad_never_cleared')
 
     def __init__(self, initializer: Any = None, shape: Any = None,
                  name: Optional[str] = None) -> None:

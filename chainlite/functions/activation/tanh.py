@@ -29,7 +29,8 @@ class _TanhGrad(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         y, gy = inputs
-        return gy * (1 - y * y),
+        # gy * (1 - y^2), with array operands only (NumPy 2 is slow with a Python scalar)
+        return gy - gy * y * y,
 
     def backward(self, indexes, grad_outputs):
         y, gy = self.get_retained_inputs()

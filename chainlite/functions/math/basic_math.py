@@ -61,12 +61,20 @@ def _operand(x, value):
 
 
 def add(self, rhs):
+    if rhs.__class__ is _Variable:
+        return _add.Add().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _add.Add().apply((self, _operand(self, rhs)))[0]
-    return _add.AddConstant(_constant(self, rhs)).apply((self,))[0]
+    try:  # inline: the hot path of x + 1, x * 2
+        c = _constants[rhs, self._data.dtype]
+    except (KeyError, TypeError):
+        c = _constant(self, rhs)
+    return _add.AddConstant(c).apply((self,))[0]
 
 
 def sub(self, rhs):
+    if rhs.__class__ is _Variable:
+        return _sub.Sub().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _sub.Sub().apply((self, _operand(self, rhs)))[0]
     return _add.AddConstant(_constant(self, -rhs)).apply((self,))[0]
@@ -79,12 +87,20 @@ def rsub(self, lhs):
 
 
 def mul(self, rhs):
+    if rhs.__class__ is _Variable:
+        return _mul.Mul().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _mul.Mul().apply((self, _operand(self, rhs)))[0]
-    return _mul.MulConstant(_constant(self, rhs)).apply((self,))[0]
+    try:  # inline: the hot path of x + 1, x * 2
+        c = _constants[rhs, self._data.dtype]
+    except (KeyError, TypeError):
+        c = _constant(self, rhs)
+    return _mul.MulConstant(c).apply((self,))[0]
 
 
 def div(self, rhs):
+    if rhs.__class__ is _Variable:
+        return _div.Div().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _div.Div().apply((self, _operand(self, rhs)))[0]
     c = _constant(self, rhs)
