@@ -236,7 +236,11 @@ class FunctionNode:
         rank += 1
         if len(outputs) == 1:
             y = outputs[0]
-            n = _VariableNode(y.shape, y.dtype, True, None, self, rank)
+            n = _object_new(_VariableNode)
+            n.creator_node = self
+            n.rank = rank
+            n.shape = y.shape
+            n.dtype = y.dtype
             self._outs = _ref(n)
             v = _object_new(_Variable)
             v._data = y
@@ -414,7 +418,12 @@ class FunctionNode:
         if inputs.__class__ is not tuple:
             if not self._input_indexes_to_retain:
                 return ()
-            return _new_variable(inputs.data, inputs, inputs.requires_grad),
+            v = _object_new(_Variable)
+            v._data = inputs.data
+            v._node = inputs
+            if not inputs.requires_grad:
+                v._requires_grad = False
+            return v,
         ret = []
         for i in self._input_indexes_to_retain:
             n = inputs[i]
@@ -434,7 +443,10 @@ class FunctionNode:
             if n is None:
                 n = _VariableNode(y.shape, y.dtype, True, None, self, self.rank + 1)
                 self._outs = _ref(n)
-            return _new_variable(y, n, True),
+            v = _object_new(_Variable)
+            v._data = y
+            v._node = n
+            return v,
         outputs = self.outputs
         ret = []
         new_outputs = None

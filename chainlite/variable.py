@@ -37,8 +37,18 @@ class VariableNode:
         dtype: The array's dtype, kept even when ``data`` is not.
     """
 
-    __slots__ = ('creator_node', 'rank', 'requires_grad', 'data', 'grad_var', 'name',
-                 'shape', 'dtype', 'retain_grad_flag', '_loss_scale', '__weakref__')
+    # Class-level defaults instead of __slots__: the hot path creates a node with four stores
+    # and no __init__ frame (see FunctionNode.apply); CPython 3.11 keeps attributes inline.
+    creator_node = None
+    rank = 0
+    requires_grad = True
+    data = None
+    grad_var = None
+    name = None
+    shape = None
+    dtype = None
+    retain_grad_flag = False
+    _loss_scale = None
 
     def __init__(self, shape: Any = None, dtype: Any = None, requires_grad: bool = True,
                  name: Optional[str] = None, creator_node: Any = None, rank: int = 0) -> None:

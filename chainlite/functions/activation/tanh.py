@@ -29,8 +29,7 @@ class _TanhGrad(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         y, gy = inputs
-        # gy * (1 - y^2), with array operands only (NumPy 2 is slow with a Python scalar)
-        return gy - gy * y * y,
+        return gy * (1 - y * y),
 
     def backward(self, indexes, grad_outputs):
         y, gy = self.get_retained_inputs()
