@@ -145,8 +145,6 @@ class FunctionNode:
         Returns:
             A tuple of output Variables.
         """
-        if inputs.__class__ is not tuple:
-            inputs = tuple(inputs)  # an iterator must not be consumed twice
         try:
             if len(inputs) == 1:
                 x = inputs[0]
@@ -159,18 +157,19 @@ class FunctionNode:
             else:
                 in_data = tuple([x._data for x in inputs])
                 requires_grad = any([x._requires_grad for x in inputs])
-        except AttributeError:
+        except (AttributeError, TypeError):
+            # Arrays, or an iterator (which must not be consumed twice), take the slow road.
             inputs = tuple([x if isinstance(x, _Variable) else self._wrap_input(x, i)
-                            for i, x in enumerate(inputs)])
+                            for i, x in enumerate(tuple(inputs))])
             in_data = tuple([x._data for x in inputs])
             requires_grad = any([x._requires_grad for x in inputs])
         cfg = _config
         checks = self._check_mode
         if checks:
             if checks == 1:  # float inputs only: the common case, inline
-                if in_data[0].dtype.kind != 'f' or (len(in_data) > 1 and any(
-                        [a.dtype.kind != 'f' for a in in_data])):
-                    self._float_input_error(in_data)
+                for a in in_data:
+                    if a.dtype.kind != 'f':
+                        self._float_input_error(in_data)
             else:
                 self._run_checks(in_data, cfg)
 
