@@ -1,31 +1,9 @@
 """Sum of elements over given axes."""
-import numpy
-
 from chainlite import function_node
+from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
-
-
-def _normalize_axis(axis, ndim, label):
-    if axis is None:
-        return None
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    out = []
-    for a in axes:
-        if not isinstance(a, (int, numpy.integer)) or isinstance(a, bool):
-            # NumPy would reject it too; int(a) below would silently truncate 1.5 to 1.
-            raise TypeError('%s: axis must be None, an int or a tuple of ints, got %r'
-                            % (label, axis))
-        if not -ndim <= a < ndim:
-            raise type_check.InvalidType(
-                '-x.ndim <= axis < x.ndim', 'axis %d, x.ndim %d' % (a, ndim),
-                msg='Invalid operation is performed in: %s (Forward)\n\nExpect: -x.ndim <= '
-                    'axis < x.ndim\nActual: axis = %d, x.ndim = %d' % (label, a, ndim))
-        out.append(int(a) % ndim)
-    if len(set(out)) != len(out):
-        raise ValueError('%s: duplicate value in axis: %s' % (label, axis))
-    return tuple(sorted(out))
 
 
 class Sum(function_node.FunctionNode):
@@ -41,7 +19,7 @@ class Sum(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        self.axis = _normalize_axis(self.axis, x.ndim, 'Sum')
+        self.axis = _axis.normalize_axes(self.axis, x.ndim, 'Sum')
         return x.sum(axis=self.axis, keepdims=self.keepdims),
 
     def backward(self, indexes, grad_outputs):

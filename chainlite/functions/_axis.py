@@ -1,0 +1,42 @@
+"""Axis arguments, validated the same way by every function that takes one."""
+import numpy
+
+from chainlite.utils import type_check
+
+
+def normalize_axes(axis, ndim: int, label: str):
+    """Validates an ``axis`` argument (None, an int or a tuple of ints) for an array of
+    ``ndim`` dimensions.
+
+    Returns:
+        None for None, else a sorted tuple of non-negative axes.
+
+    Raises:
+        TypeError: For a non-integer axis.
+        chainlite.utils.type_check.InvalidType: For an axis out of range, naming ``label``.
+        ValueError: For a repeated axis.
+    """
+    if axis is None:
+        return None
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    out = []
+    for a in axes:
+        if not isinstance(a, (int, numpy.integer)) or isinstance(a, bool):
+            # NumPy would reject it too; int(a) below would silently truncate 1.5 to 1.
+            raise TypeError('%s: axis must be None, an int or a tuple of ints, got %r'
+                            % (label, axis))
+        if not -ndim <= a < ndim:
+            raise type_check.InvalidType(
+                '-x.ndim <= axis < x.ndim', 'axis %d, x.ndim %d' % (a, ndim),
+                msg='Invalid operation is performed in: %s (Forward)\n\nExpect: -x.ndim <= '
+                    'axis < x.ndim\nActual: axis = %d, x.ndim = %d' % (label, a, ndim))
+        out.append(int(a) % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError('%s: duplicate value in axis: %s' % (label, axis))
+    return tuple(sorted(out))
+
+
+def normalize_axis(axis, ndim: int, label: str) -> int:
+    """Validates a single int ``axis`` and returns it as a non-negative int."""
+    return normalize_axes(int(axis) if isinstance(axis, numpy.integer) else axis, ndim,
+                          label)[0] if axis is not None else None
