@@ -702,6 +702,28 @@ class Parameter(Variable):
         self.node.grad_var = g
         self._grad_never_cleared = False
 
+    def check_grad_for_update(self, name: Optional[str] = None) -> None:
+        """Raises a clear error if the gradient holds NaN because it was never cleared.
+
+        Optimizers call it before updating. Chainer fills a new parameter's gradient with NaN
+        and ``backward`` *adds* to it, so forgetting ``model.cleargrads()`` before the first
+        ``loss.backward()`` silently turns every parameter into NaN; here it is explained.
+
+        Args:
+            name: The parameter's path in its model (e.g. ``/l1/W``), for the message.
+
+        Raises:
+            RuntimeError: If the gradient contains NaN and was never cleared or set.
+        """
+        g = self.grad
+        if not self._grad_never_cleared or g is None or not numpy.isnan(g).any():
+            return
+        raise RuntimeError(
+            'The gradient of parameter %s is NaN because it was never cleared: a new '
+            'parameter\'s gradient starts as NaN and backward() adds to it. Call '
+            'model.cleargrads() before loss.backward(), or let the optimizer do it with '
+            'optimizer.update(lossfun, *args).' % (name or self.name or '(unnamed)'))
+
     @property
     def is_initialized(self) -> bool:
         """Whether the data has been created."""

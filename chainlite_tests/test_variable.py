@@ -792,3 +792,27 @@ def test_parameter_copy_shares_data_not_grad_node():
     numpy.testing.assert_array_equal(p.grad, numpy.full(3, 2.0, numpy.float32))
     q.grad = numpy.zeros(3, numpy.float32)
     numpy.testing.assert_array_equal(p.grad, numpy.full(3, 2.0, numpy.float32))
+
+
+def test_parameter_check_grad_for_update_explains_a_never_cleared_grad():
+    p = chainlite.Parameter(1.0, (2,), name='W')
+    y = F.sum(p * p)
+    y.backward()                      # adds to the NaN-initialised gradient
+    assert numpy.isnan(p.grad).all()
+    with pytest.raises(RuntimeError, match=r'W.*never cleared.*cleargrads\(\)'):
+        p.check_grad_for_update()
+
+
+def test_parameter_check_grad_for_update_passes_after_cleargrad():
+    p = chainlite.Parameter(1.0, (2,))
+    p.cleargrad()
+    F.sum(p * p).backward()
+    p.check_grad_for_update()         # no error
+    numpy.testing.assert_array_equal(p.grad, [2.0, 2.0])
+
+
+def test_parameter_check_grad_for_update_ignores_nan_from_the_computation():
+    # NaN that the model itself produced is not the cleargrads trap: no special message.
+    p = chainlite.Parameter(numpy.array([-1.0], numpy.float32))
+    p.grad = numpy.array([numpy.nan], numpy.float32)
+    p.check_grad_for_update()
