@@ -1,4 +1,4 @@
-"""Broadcast an array to a shape (a read-only view, as NumPy gives)."""
+"""Broadcasting by NumPy's rules: to a shape, or arrays against each other (read-only views)."""
 import numpy
 
 from chainlite import function_node
@@ -51,3 +51,43 @@ def broadcast_to(x, shape):
     if getattr(x, 'shape', None) == shape:
         return variable.as_variable(x)
     return BroadcastTo(shape).apply((x,))[0]
+
+
+class Broadcast(function_node.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        type_check.expect(in_types.size() > 0)
+        type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
+
+    def forward(self, inputs):
+        return tuple(numpy.broadcast_arrays(*inputs))
+
+    def backward(self, indexes, grad_outputs):
+        return tuple([None if grad_outputs[i] is None
+                      else sum_to.sum_to(grad_outputs[i], self.inputs[i].shape)
+                      for i in indexes])
+
+
+def broadcast(*args):
+    """Broadcasts the given Variables or arrays against each other, by NumPy's rules.
+
+    Args:
+        *args: Variables or arrays whose shapes broadcast together (dtypes may differ).
+
+    Returns:
+        A tuple of Variables of the common shape, one per argument; a single argument is
+        returned alone, as a Variable. Each gradient sums over its broadcast axes.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> y, z = F.broadcast(np.array([1.0, 2.0]), np.zeros((2, 1)))
+        >>> y.array
+        array([[1., 2.],
+               [1., 2.]])
+        >>> z.shape
+        (2, 2)
+    """
+    if len(args) == 1:
+        return variable.as_variable(args[0])
+    return Broadcast().apply(args)

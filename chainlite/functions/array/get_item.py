@@ -6,15 +6,19 @@ from chainlite import variable
 
 
 def _normalize(slices):
-    # Variables and lists become arrays; a lone index becomes a 1-tuple.
+    # Variables and sequences become arrays; a lone index becomes a 1-tuple.
     if not isinstance(slices, tuple):
         slices = (slices,)
     out = []
     for s in slices:
         if isinstance(s, variable.Variable):
             s = s.array
-        elif isinstance(s, list):
+        elif isinstance(s, (list, tuple)):
+            # NumPy reads a tuple inside the index as an integer array too (missing it would
+            # hide repeated entries from backward), and an empty sequence as an empty one.
             s = numpy.asarray(s)
+            if s.size == 0 and s.dtype.kind == 'f':
+                s = s.astype(numpy.intp)
         out.append(s)
     return tuple(out)
 

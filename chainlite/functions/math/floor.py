@@ -1,8 +1,7 @@
 """Elementwise floor (not differentiable)."""
 import numpy
 
-from chainlite import variable
-from chainlite.utils import type_check
+from chainlite.functions.math import _outside_graph
 
 
 def floor(x):
@@ -22,12 +21,4 @@ def floor(x):
         >>> F.floor(np.array([1.5, -1.5])).array
         array([ 1., -2.])
     """
-    a = variable.as_array(x)
-    if not isinstance(a, numpy.ndarray) or a.dtype.kind != 'f':
-        kind = getattr(getattr(a, 'dtype', None), 'kind', type(a).__name__)
-        raise type_check.InvalidType(
-            'x.dtype.kind == f', '%s != f' % kind,
-            msg='Invalid operation is performed in: floor (Forward)\n\n'
-                'Expect: x.dtype.kind == f\nActual: %s != f' % kind)
-    # NumPy returns a scalar for a 0-d input; a Variable needs an array.
-    return variable.Variable(numpy.asarray(numpy.floor(a)), requires_grad=False)
+    return _outside_graph.elementwise('floor', numpy.floor, x)

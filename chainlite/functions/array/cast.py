@@ -1,0 +1,49 @@
+"""Cast an array to a given dtype, differentiably."""
+import numpy
+
+from chainlite import configuration
+from chainlite import function_node
+from chainlite import variable
+
+
+class Cast(function_node.FunctionNode):
+
+    def __init__(self, typ):
+        self.type = typ
+
+    def forward(self, inputs):
+        x, = inputs
+        self._in_dtype = x.dtype
+        return x.astype(self.type, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        # An integer (or bool) input has no gradient.
+        if self._in_dtype.kind != 'f':
+            return None,
+        gy, = grad_outputs
+        return cast(gy, self._in_dtype),
+
+
+def cast(x, typ):
+    """Casts ``x`` to the dtype ``typ``; the gradient is cast back to ``x``'s dtype.
+
+    Args:
+        x: A Variable or array.
+        typ: A dtype or anything :class:`numpy.dtype` takes (``numpy.float32``,
+            ``'float16'``, ``'f'``).
+
+    Returns:
+        A Variable of dtype ``typ`` (sharing ``x``'s array when the dtype is already
+        ``typ``). Inputs that are not floating point get no gradient.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> y = F.cast(np.arange(3.0), np.float32)
+        >>> y.dtype, y.array
+        (dtype('float32'), array([0., 1., 2.], dtype=float32))
+    """
+    typ = numpy.dtype(typ)
+    if getattr(x, 'dtype', None) == typ and not configuration.config.enable_backprop:
+        return variable.as_variable(x)
+    return Cast(typ).apply((x,))[0]

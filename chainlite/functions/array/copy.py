@@ -1,0 +1,46 @@
+"""Copy an array onto a device."""
+from chainlite import backend
+from chainlite import function_node
+
+
+class Copy(function_node.FunctionNode):
+
+    def __init__(self, out_device):
+        self.out_device = out_device
+
+    def forward(self, inputs):
+        x, = inputs
+        self._in_device = backend.get_device_from_array(x)
+        y = self.out_device.send(x)
+        # send() hands back x itself when it is already there: copy, as the name promises.
+        return (y.copy() if y is x else y),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return Copy(self._in_device).apply((gy,))
+
+
+def copy(x, dst):
+    """Copies ``x`` onto the device ``dst``; the gradient is copied back to ``x``'s device.
+
+    Only the CPU exists today, so the result is a new array with ``x``'s values (never a
+    view), on the CPU.
+
+    Args:
+        x: A Variable or array.
+        dst: A device specifier: ``-1``, ``'@numpy'``, or a
+            :class:`~chainlite.backend.CpuDevice` (see :func:`chainlite.get_device`). A GPU
+            specifier (``0``, ``'@cupy:0'``) raises RuntimeError: CUDA is not available.
+
+    Returns:
+        A Variable holding a copy of ``x``'s array on ``dst``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.array([1.0, 2.0])
+        >>> y = F.copy(x, -1)
+        >>> y.array, y.array is x
+        (array([1., 2.]), False)
+    """
+    return Copy(backend.get_device(dst)).apply((x,))[0]

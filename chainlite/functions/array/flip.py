@@ -1,0 +1,42 @@
+"""Reverse the order of elements along an axis (a view)."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions import _axis
+
+
+class Flip(function_node.FunctionNode):
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def forward(self, inputs):
+        x, = inputs
+        self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
+        return numpy.flip(x, self.axis),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return Flip(self.axis).apply((gy,))
+
+
+def flip(x, axis):
+    """Reverses the order of the elements of ``x`` along ``axis``.
+
+    Args:
+        x: A Variable or array with at least one axis.
+        axis: The axis to reverse (an int; negative values count from the end).
+
+    Returns:
+        A Variable (a view of ``x``'s data).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.flip(np.array([[1.0, 2.0], [3.0, 4.0]]), 1).array
+        array([[2., 1.],
+               [4., 3.]])
+    """
+    if not isinstance(axis, (int, numpy.integer)) or isinstance(axis, bool):
+        raise TypeError('flip: axis must be an int, got %r' % (axis,))
+    return Flip(axis).apply((x,))[0]

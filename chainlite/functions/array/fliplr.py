@@ -1,0 +1,37 @@
+"""Flip an array in the left/right direction (a view)."""
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class FlipLR(function_node.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a',))
+        type_check.expect(in_types[0].ndim >= 2)
+
+    def forward(self, inputs):
+        a, = inputs
+        return a[:, ::-1],
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return FlipLR().apply((gy,))
+
+
+def fliplr(a):
+    """Reverses the order of the columns (axis 1) of ``a``.
+
+    Args:
+        a: A Variable or array with at least two axes.
+
+    Returns:
+        A Variable (a view of ``a``'s data).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.fliplr(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).array
+        array([[3., 2., 1.],
+               [6., 5., 4.]])
+    """
+    return FlipLR().apply((a,))[0]

@@ -1,0 +1,75 @@
+"""Move axes of an array to new positions (a view)."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.array import transpose
+
+
+def _as_axis_tuple(axes, name):
+    axes = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
+    for a in axes:
+        if not isinstance(a, (int, numpy.integer)) or isinstance(a, bool):
+            raise TypeError('moveaxis: %s must be an int or a tuple of ints, got %r'
+                            % (name, axes))
+    return axes
+
+
+class Moveaxis(function_node.FunctionNode):
+
+    def __init__(self, source, destination):
+        self.source = source
+        self.destination = destination
+
+    def forward(self, inputs):
+        x, = inputs
+        ndim = x.ndim
+        src = [_axis.normalize_axis(a, ndim, self.label) for a in self.source]
+        dst = [_axis.normalize_axis(a, ndim, self.label) for a in self.destination]
+        for name, axes in (('source', src), ('destination', dst)):
+            if len(set(axes)) != len(axes):
+                raise ValueError('%s: duplicate value in %s axis: %s'
+                                 % (self.label, name, getattr(self, name)))
+        perm = [a for a in range(ndim) if a not in src]
+        for d, s in sorted(zip(dst, src)):
+            perm.insert(d, s)
+        self._perm = tuple(perm)
+        return x.transpose(self._perm),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        inv = tuple(numpy.argsort(self._perm).tolist())
+        return transpose.Transpose(inv).apply((gy,))
+
+
+def moveaxis(x, source, destination):
+    """Moves the axes ``source`` of ``x`` to the positions ``destination``.
+
+    The other axes keep their order. See also :func:`~chainlite.functions.transpose` and
+    :func:`~chainlite.functions.swapaxes`.
+
+    Args:
+        x: A Variable or array.
+        source: An int or a tuple of distinct ints: the axes to move (negative values count
+            from the end).
+        destination: An int or a tuple of distinct ints, as long as ``source``: where each
+            of those axes goes in the output.
+
+    Returns:
+        A Variable (a view of ``x``'s data).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.zeros((2, 3, 4, 5))
+        >>> F.moveaxis(x, 0, -1).shape
+        (3, 4, 5, 2)
+        >>> F.moveaxis(x, (0, 3), (2, 0)).shape
+        (5, 3, 2, 4)
+    """
+    source = _as_axis_tuple(source, 'source')
+    destination = _as_axis_tuple(destination, 'destination')
+    if len(source) != len(destination):
+        raise ValueError('moveaxis: source and destination must have the same length, got '
+                         '%s and %s' % (source, destination))
+    return Moveaxis(source, destination).apply((x,))[0]

@@ -1,0 +1,62 @@
+"""Pad sequences of different lengths into one array."""
+from chainlite import backend
+from chainlite import function_node
+from chainlite.functions.array import get_item
+from chainlite.utils import type_check
+
+
+class PadSequence(function_node.FunctionNode):
+
+    def __init__(self, length, padding):
+        self.length = length
+        self.padding = padding
+
+    def check_type_forward(self, in_types):
+        type_check.expect(in_types.size() > 0)
+        type_check._argname(in_types, tuple('xs[%d]' % i for i in range(len(in_types))))
+        x0 = in_types[0]
+        for x in in_types:
+            type_check.expect(x.ndim > 0, x.shape[1:] == x0.shape[1:], x.dtype == x0.dtype)
+        if self.length is not None:
+            length = type_check.make_variable(self.length, 'length')
+            for x in in_types:
+                type_check.expect(x.shape[0] <= length)
+
+    def forward(self, inputs):
+        xp = backend.get_array_module(*inputs)
+        length = max([len(x) for x in inputs]) if self.length is None else self.length
+        x0 = inputs[0]
+        y = xp.full((len(inputs), length) + x0.shape[1:], self.padding, x0.dtype)
+        # One copy per sequence, not per element.
+        for i, x in enumerate(inputs):
+            y[i, :len(x)] = x
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple([get_item.get_item(gy, (i, slice(0, self.inputs[i].shape[0])))
+                      for i in indexes])
+
+
+def pad_sequence(xs, length=None, padding=0):
+    """Pads sequences of different lengths with a value, into one array.
+
+    Args:
+        xs: A list or tuple of Variables or arrays of one dtype, at least 1-d, equal in
+            shape but for their first axis (their lengths).
+        length: The length of the result's second axis; None for the longest of ``xs``.
+            No sequence may be longer.
+        padding: The value to fill in after each sequence (cast to the inputs' dtype).
+
+    Returns:
+        A Variable of shape ``(len(xs), length) + xs[0].shape[1:]``; the padding gets no
+        gradient.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.pad_sequence([np.array([1.0, 2.0, 3.0]), np.array([4.0])], padding=-1).array
+        array([[ 1.,  2.,  3.],
+               [ 4., -1., -1.]])
+    """
+    return PadSequence(length, padding).apply(tuple(xs))[0]

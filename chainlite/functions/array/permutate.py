@@ -1,0 +1,75 @@
+"""Permute the slices of an array along an axis."""
+from chainlite import backend
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.utils import type_check
+
+
+def _inverse(indices):
+    # The permutation that undoes ``indices``; -1 left over means it was no permutation.
+    xp = backend.get_array_module(indices)
+    inv = xp.full(len(indices), -1, indices.dtype)
+    inv[indices] = xp.arange(len(indices), dtype=indices.dtype)
+    return inv
+
+
+class Permutate(function_node.FunctionNode):
+
+    def __init__(self, axis=0, inv=False):
+        self.axis = axis  # non-negative: permutate() normalized it
+        self.inv = inv
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'indices'))
+        x, indices = in_types
+        type_check.expect(indices.dtype.kind == 'i', indices.ndim == 1,
+                          x.shape[self.axis] == indices.shape[0])
+
+    def forward(self, inputs):
+        self.retain_inputs((1,))
+        x, indices = inputs
+        n = len(indices)
+        if n and not (0 <= indices.min() and indices.max() < n):
+            raise ValueError('permutate: indices out of range [0, %d): %s' % (n, indices))
+        inv = _inverse(indices)
+        if (inv < 0).any():
+            raise ValueError('permutate: indices must be a permutation of range(%d), got %s'
+                             % (n, indices))
+        return x.take(inv if self.inv else indices, axis=self.axis),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        indices, = self.get_retained_inputs()
+        # The inverse permutation sends each gradient back where its slice came from.
+        return Permutate(self.axis, not self.inv).apply((gy, indices))[0], None
+
+
+def permutate(x, indices, axis=0, inv=False):
+    """Permutes the slices of ``x`` along an axis: ``y[i] = x[indices[i]]`` (on ``axis``).
+
+    Args:
+        x: A Variable or array.
+        indices: A Variable or 1-D int array, a permutation of ``range(x.shape[axis])``; it
+            gets no gradient.
+        axis: The axis to permute (negative values count from the end).
+        inv: If True, apply the inverse permutation: ``y[indices[i]] = x[i]``.
+
+    Returns:
+        A Variable of the shape and dtype of ``x``.
+
+    Raises:
+        ValueError: If ``indices`` is not a permutation.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.array([10.0, 20.0, 30.0])
+        >>> F.permutate(x, np.array([2, 0, 1])).array
+        array([30., 10., 20.])
+        >>> F.permutate(x, np.array([2, 0, 1]), inv=True).array
+        array([20., 30., 10.])
+    """
+    ndim = getattr(x, 'ndim', None)
+    if ndim is not None:
+        axis = _axis.normalize_axis(axis, ndim, 'Permutate')
+    return Permutate(axis, inv).apply((x, indices))[0]

@@ -1,0 +1,76 @@
+"""Add values to the elements of an array that an index selects."""
+import numpy
+
+from chainlite import backend
+from chainlite import function_node
+from chainlite.functions.array import get_item
+from chainlite.utils import type_check
+
+
+def _selected_shape(shape, slices):
+    # The shape of a[slices], found on a zero-stride dummy: no copy of a is made.
+    try:
+        return numpy.broadcast_to(numpy.zeros((), numpy.int8), shape)[slices].shape
+    except IndexError as e:
+        raise IndexError('scatter_add: %s (a.shape = %s, index = %s)'
+                         % (e, shape, slices)) from None
+
+
+class ScatterAdd(function_node.FunctionNode):
+
+    def __init__(self, slices):
+        self.slices = slices
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a', 'b'))
+        a, b = in_types
+        # No broadcasting: b must have the shape of a[slices].
+        selected = _selected_shape(type_check.eval(a.shape), self.slices)
+        if isinstance(a, type_check.Expr):  # named in the message only when one is shown
+            selected = type_check.make_variable(selected, 'a[slices].shape')
+        type_check.expect(b.dtype == a.dtype, b.shape == selected)
+
+    def forward(self, inputs):
+        a, b = inputs
+        y = a.copy()
+        if get_item._has_repeats(self.slices):
+            # An element selected several times must get every value added.
+            backend.get_array_module(a).add.at(y, self.slices, b)
+        else:
+            y[self.slices] += b
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(gy)
+        if 1 in indexes:
+            ret.append(get_item.get_item(gy, self.slices))
+        return tuple(ret)
+
+
+def scatter_add(a, slices, b):
+    """Returns a copy of ``a`` with ``b`` added to the elements ``a[slices]`` selects.
+
+    ``a`` itself is not changed. An element that an integer array index selects several times
+    gets all the values added, as with :func:`numpy.add.at`.
+
+    Args:
+        a: A Variable or array.
+        slices: Any NumPy index: ints, slices, None, Ellipsis, int or bool arrays, lists, or a
+            tuple of them (a Variable index is used through its array).
+        b: A Variable or array of the dtype of ``a`` and the shape of ``a[slices]`` (it is not
+            broadcast).
+
+    Returns:
+        A Variable of the shape and dtype of ``a``. The gradient of ``a`` is the output's
+        gradient; that of ``b`` is the output's gradient at ``slices``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.scatter_add(np.zeros(3), np.array([0, 0, 2]), np.array([1.0, 2.0, 3.0])).array
+        array([3., 0., 3.])
+    """
+    return ScatterAdd(get_item._normalize(slices)).apply((a, b))[0]

@@ -1,0 +1,79 @@
+"""Pick one element per row: ``y[i] = x[i, t[i]]``."""
+from chainlite import backend
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+def _check_range(t, n_columns):
+    # A negative t would silently pick from the end; one too large would be an IndexError
+    # without saying which function raised it.
+    if t.size and not (0 <= t.min() and t.max() < n_columns):
+        raise ValueError('select_item: each t must satisfy 0 <= t < x.shape[1] = %d, got %s'
+                         % (n_columns, t))
+
+
+class SelectItem(function_node.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 't'))
+        x, t = in_types
+        type_check.expect(t.dtype.kind == 'i', x.ndim == 2, t.ndim == 1,
+                          x.shape[0] == t.shape[0])
+
+    def forward(self, inputs):
+        self.retain_inputs((1,))
+        x, t = inputs
+        _check_range(t, x.shape[1])
+        xp = backend.get_array_module(x)
+        return x[xp.arange(len(t)), t],
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        t, = self.get_retained_inputs()
+        return _SelectItemGrad(self.inputs[0].shape).apply((gy, t))[0], None
+
+
+class _SelectItemGrad(function_node.FunctionNode):
+    # Puts gy[i] at (i, t[i]) in zeros of x's shape; its own gradient is select_item again.
+
+    def __init__(self, shape):
+        self.shape = shape
+
+    def forward(self, inputs):
+        self.retain_inputs((1,))
+        gy, t = inputs
+        xp = backend.get_array_module(gy)
+        gx = xp.zeros(self.shape, gy.dtype)
+        # One element per row: no index repeats, so a plain assignment suffices.
+        gx[xp.arange(len(t)), t] = gy
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        ggx, = grad_outputs
+        t, = self.get_retained_inputs()
+        return SelectItem().apply((ggx, t))[0], None
+
+
+def select_item(x, t):
+    """Selects one element from each row: ``y[i] = x[i, t[i]]``.
+
+    Args:
+        x: A 2-d Variable or array.
+        t: A 1-d int Variable or array of length ``x.shape[0]``, with ``0 <= t < x.shape[1]``;
+            it gets no gradient.
+
+    Returns:
+        A 1-d Variable of the dtype of ``x``; the gradient of ``x`` is zero but at the
+        selected elements.
+
+    Raises:
+        ValueError: If some ``t`` is out of range.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.array([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]])
+        >>> F.select_item(x, np.array([0, 2])).array
+        array([0., 5.])
+    """
+    return SelectItem().apply((x, t))[0]

@@ -1,0 +1,93 @@
+"""Split an array into pieces along an axis (views)."""
+import numpy
+
+from chainlite import backend
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.array import concat
+from chainlite.utils import type_check
+
+
+def _indices_or_sections(ios):
+    # An int is a number of equal sections; anything else a sorted 1-D list of split points.
+    if isinstance(ios, (int, numpy.integer)) and not isinstance(ios, bool):
+        if ios <= 0:
+            raise ValueError('split_axis: the number of sections must be positive, got %d'
+                             % ios)
+        return int(ios)
+    indices = numpy.asarray(ios)
+    if indices.ndim != 1 or (indices.size and indices.dtype.kind not in 'iu'):
+        raise TypeError('split_axis: indices_or_sections must be an int or a 1-D sequence of '
+                        'ints, got %r' % (ios,))
+    indices = [int(i) for i in indices]
+    # Unsorted or negative points would give pieces that do not tile the axis, and then the
+    # gradient could not be put back together.
+    if any(i < 0 for i in indices) or any(a > b for a, b in zip(indices, indices[1:])):
+        raise ValueError('split_axis: indices must be non-negative and sorted, got %r'
+                         % (indices,))
+    return tuple(indices)
+
+
+class SplitAxis(function_node.FunctionNode):
+
+    def __init__(self, indices_or_sections, axis):
+        self.indices_or_sections = indices_or_sections
+        self.axis = axis  # non-negative: split_axis() normalized it
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x, = in_types
+        ios = self.indices_or_sections
+        if isinstance(ios, int):
+            sections = type_check.make_variable(ios, 'sections')
+            type_check.expect(x.shape[self.axis] % sections == 0)
+        elif ios:
+            last = type_check.make_variable(ios[-1], 'indices[-1]')
+            type_check.expect(x.shape[self.axis] >= last)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        ys = xp.split(x, self.indices_or_sections, self.axis)
+        self._shapes = [y.shape for y in ys]
+        return tuple(ys)
+
+    def backward(self, indexes, grad_outputs):
+        if len(grad_outputs) == 1:
+            return grad_outputs
+        # An unused piece has no gradient: it contributes zeros.
+        dtype = self.inputs[0].dtype
+        xp = backend.get_array_module(*grad_outputs)
+        gys = [xp.zeros(s, dtype) if g is None else g
+               for g, s in zip(grad_outputs, self._shapes)]
+        return concat.concat(gys, self.axis),
+
+
+def split_axis(x, indices_or_sections, axis, force_tuple=True):
+    """Splits a Variable or array into pieces along an axis.
+
+    Args:
+        x: A Variable or array.
+        indices_or_sections: An int ``N`` to split into ``N`` equal pieces (it must divide the
+            length of ``axis``), or a sorted 1-D sequence of non-negative split points, as in
+            :func:`numpy.split`.
+        axis: The axis to split (negative values count from the end).
+        force_tuple: If False, a single piece is returned as a Variable, not a 1-tuple.
+
+    Returns:
+        A tuple of Variables (views of ``x``'s data), or one Variable (see ``force_tuple``).
+        Pieces left out of the loss get zero gradients.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> [y.shape for y in F.split_axis(np.zeros((2, 5)), [1, 3], axis=1)]
+        [(2, 1), (2, 2), (2, 2)]
+    """
+    ndim = getattr(x, 'ndim', None)
+    if ndim is not None:
+        axis = _axis.normalize_axis(axis, ndim, 'SplitAxis')
+    ys = SplitAxis(_indices_or_sections(indices_or_sections), axis).apply((x,))
+    if not force_tuple and len(ys) == 1:
+        return ys[0]
+    return ys

@@ -1,0 +1,62 @@
+"""Remove axes of length 1 (a view, as NumPy gives)."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.array import reshape
+from chainlite.utils import type_check
+
+
+def _is_int(a):
+    return isinstance(a, (int, numpy.integer)) and not isinstance(a, bool)
+
+
+class Squeeze(function_node.FunctionNode):
+
+    def __init__(self, axis=None):
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x, = in_types
+        if self.axis is None:
+            return
+        ndim = type_check.eval(x.ndim)
+        for a in self.axis:
+            # Non-integers and axes out of range are left to normalize_axes in forward.
+            if _is_int(a) and -ndim <= a < ndim:
+                type_check.expect(x.shape[int(a)] == 1)
+
+    def forward(self, inputs):
+        x, = inputs
+        axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
+        return x.squeeze(axis),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return reshape.reshape(gy, self.inputs[0].shape),
+
+
+def squeeze(x, axis=None):
+    """Removes axes of length 1 from the shape of ``x``.
+
+    Args:
+        x: A Variable or array.
+        axis: None to remove every axis of length 1, or an int or a tuple of ints (negative
+            values count from the end) naming axes of length 1 to remove.
+
+    Returns:
+        A Variable (a view of ``x``'s data).
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.zeros((2, 1, 1, 3))
+        >>> F.squeeze(x).shape
+        (2, 3)
+        >>> F.squeeze(x, axis=-2).shape
+        (2, 1, 3)
+    """
+    if axis is not None and not isinstance(axis, tuple):
+        axis = tuple(axis) if isinstance(axis, list) else (axis,)
+    return Squeeze(axis).apply((x,))[0]

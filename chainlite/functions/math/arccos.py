@@ -1,0 +1,63 @@
+"""Elementwise inverse cosine."""
+import numpy
+
+from chainlite import function_node
+
+
+class Arccos(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'arccos'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return numpy.arccos(x),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return _ArccosGrad().apply((x, gy))
+
+
+class _ArccosGrad(function_node.FunctionNode):
+    # gx = -gy / sqrt(1 - x^2) in one node: one op per backward step instead of six.
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return -gy / numpy.sqrt(1 - x * x),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            # d/dx -(1 - x^2)^(-1/2) = -x (1 - x^2)^(-3/2)
+            ret.append(-g * gy * x * (1 - x * x) ** -1.5)
+        if 1 in indexes:
+            ret.append(_ArccosGrad().apply((x, g))[0])
+        return tuple(ret)
+
+
+def arccos(x):
+    """Elementwise inverse cosine.
+
+    The gradient is infinite at -1 and 1; outside ``[-1, 1]`` the result is NaN, as in NumPy.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype, with values in ``[0, pi]``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.arccos(np.array([1.0, 0.0])).array
+        array([0.        , 1.57079633])
+    """
+    return Arccos().apply((x,))[0]

@@ -1,0 +1,58 @@
+"""Elementwise arctangent of ``x1 / x2``, in the quadrant of the point ``(x2, x1)``."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.array import sum_to
+
+
+class Arctan2(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'arctan2'
+
+    _float_inputs = True
+    _elementwise = True
+    _arg_names = ('x1', 'x2')
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x1, x2 = inputs
+        return numpy.arctan2(x1, x2),
+
+    def backward(self, indexes, grad_outputs):
+        x1, x2 = self.get_retained_inputs()
+        gy, = grad_outputs
+        # d/dx1 = x2 / r^2 and d/dx2 = -x1 / r^2, with r^2 = x1^2 + x2^2.
+        g = gy / (x1 * x1 + x2 * x2)
+        ret = []
+        if 0 in indexes:
+            ret.append(sum_to.sum_to(g * x2, self.inputs[0].shape))
+        if 1 in indexes:
+            ret.append(sum_to.sum_to(-g * x1, self.inputs[1].shape))
+        return tuple(ret)
+
+
+def arctan2(x1, x2):
+    """Elementwise arctangent of ``x1 / x2`` that takes the signs of both into account.
+
+    The gradient is undefined at the origin, and the result jumps by ``2 pi`` across the
+    negative ``x2`` axis. Unlike Chainer, which requires equal shapes, the inputs may
+    broadcast against each other by NumPy's rules.
+
+    Args:
+        x1: A float Variable or array: the y-coordinates.
+        x2: A Variable or array of the same dtype, broadcastable with ``x1``: the
+            x-coordinates.
+
+    Returns:
+        A Variable of the broadcast shape and the inputs' dtype, with angles in radians in
+        ``[-pi, pi]``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.arctan2(np.array([1.0, 1.0]), np.array([1.0, -1.0])).array
+        array([0.78539816, 2.35619449])
+    """
+    return Arctan2().apply((x1, x2))[0]

@@ -1,0 +1,24 @@
+"""Index of the minimum over an axis (not differentiable)."""
+from chainlite.functions.math import argmax
+
+
+def argmin(x, axis=None):
+    """Index of the minimum element along an axis.
+
+    The result is an integer index with no gradient, so, as in Chainer, it has no creator
+    and ``requires_grad=False``. The first occurrence wins in a tie.
+
+    Args:
+        x: A float Variable or array.
+        axis: None (the index into the flattened array) or an int.
+
+    Returns:
+        An int32 Variable, outside the graph.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.argmin(np.array([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]]), axis=1).array
+        array([0, 1], dtype=int32)
+    """
+    return argmax._select_index(x, axis, 'argmin', 'argmin')

@@ -1,0 +1,30 @@
+"""Inverses of a batch of square matrices."""
+from chainlite.functions.math import inv
+
+
+class BatchInv(inv.Inv):
+
+    _ndim = 3
+
+
+def batch_inv(a):
+    """Inverse of every matrix in a batch of square matrices.
+
+    Args:
+        a: A float Variable or array of shape ``(m, n, n)``: ``m`` matrices of ``n x n``;
+            float16 is computed in float32.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Raises:
+        ValueError: If a matrix is singular.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.batch_inv(np.stack([np.eye(2), 2 * np.eye(2)])).array[1]
+        array([[0.5, 0. ],
+               [0. , 0.5]])
+    """
+    return BatchInv().apply((a,))[0]

@@ -1,0 +1,43 @@
+"""Squared L2 norm of each example in a batch."""
+from chainlite import function_node
+from chainlite.functions.array import broadcast
+from chainlite.functions.array import reshape
+from chainlite.utils import type_check
+
+
+class BatchL2NormSquared(function_node.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x, = in_types
+        type_check.expect(x.dtype.kind == 'f', x.ndim >= 2)
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        return (x * x).sum(axis=tuple(range(1, x.ndim))),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        gy = broadcast.broadcast_to(reshape.reshape(gy, (len(gy),) + (1,) * (x.ndim - 1)),
+                                    x.shape)
+        return gy * x * 2,
+
+
+def batch_l2_norm_squared(x):
+    """Squared L2 norm of each example: ``sum(x[i] ** 2)`` over all axes but the first.
+
+    Args:
+        x: A float Variable or array of at least 2 dimensions; the first is the batch.
+
+    Returns:
+        A 1-D Variable of length ``len(x)``, of the same dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.batch_l2_norm_squared(np.array([[3.0, 4.0], [1.0, 2.0]])).array
+        array([25.,  5.])
+    """
+    return BatchL2NormSquared().apply((x,))[0]

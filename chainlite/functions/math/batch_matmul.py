@@ -1,0 +1,91 @@
+"""Batched matrix products of two 3-D (or 2-D column-vector) batches (deprecated)."""
+import warnings
+
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.array import reshape
+from chainlite.functions.math import matmul
+from chainlite.utils import type_check
+
+
+def _as_mats(shape):
+    # A 2-D operand (B, N) is a batch of N x 1 column vectors.
+    return shape if len(shape) == 3 else tuple(shape) + (1,)
+
+
+class BatchMatMul(function_node.FunctionNode):
+
+    def __init__(self, transa=False, transb=False):
+        self.transa = transa
+        self.transb = transb
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a', 'b'))
+        a, b = in_types
+        type_check.expect(a.dtype.kind == 'f', a.dtype == b.dtype,
+                          a.ndim >= 2, a.ndim <= 3, b.ndim >= 2, b.ndim <= 3,
+                          a.shape[0] == b.shape[0])
+        # A 2-D operand's matrices have one column.
+        a_cols = a.shape[2] if type_check.eval(a.ndim) == 3 else 1
+        b_cols = b.shape[2] if type_check.eval(b.ndim) == 3 else 1
+        type_check.expect((a.shape[1] if self.transa else a_cols) ==
+                          (b_cols if self.transb else b.shape[1]))
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        a = a.reshape(_as_mats(a.shape))
+        b = b.reshape(_as_mats(b.shape))
+        return numpy.matmul(matmul._t(a, self.transa), matmul._t(b, self.transb)),
+
+    def backward(self, indexes, grad_outputs):
+        a, b = self.get_retained_inputs()
+        gy, = grad_outputs
+        a_shape, b_shape = a.shape, b.shape
+        a = reshape.reshape(a, _as_mats(a_shape))
+        b = reshape.reshape(b, _as_mats(b_shape))
+        ta, tb = self.transa, self.transb
+        ret = []
+        if 0 in indexes:
+            ga = (matmul.matmul(b, gy, transa=tb, transb=True) if ta
+                  else matmul.matmul(gy, b, transb=not tb))
+            ret.append(reshape.reshape(ga, a_shape))
+        if 1 in indexes:
+            gb = (matmul.matmul(gy, a, transa=True, transb=ta) if tb
+                  else matmul.matmul(a, gy, transa=not ta))
+            ret.append(reshape.reshape(gb, b_shape))
+        return tuple(ret)
+
+
+def batch_matmul(a, b, transa=False, transb=False):
+    """Matrix products of two batches of matrices, one product per batch entry.
+
+    Deprecated, as in Chainer: it warns with :class:`DeprecationWarning`; use
+    :func:`~chainlite.functions.matmul` instead.
+
+    Args:
+        a: A float Variable or array of shape ``(B, M, N)`` (B matrices), or ``(B, N)``
+            (B column vectors, ``N x 1`` matrices).
+        b: A Variable or array of the same dtype and batch size, read the same way.
+        transa: Transpose each matrix of ``a`` first.
+        transb: Transpose each matrix of ``b`` first.
+
+    Returns:
+        A 3-D Variable of shape ``(B, rows, cols)``.
+
+    Example:
+        >>> import warnings
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter('ignore', DeprecationWarning)
+        ...     y = F.batch_matmul(np.ones((2, 3)), np.ones((2, 3)), transa=True)
+        >>> y.array
+        array([[[3.]],
+        <BLANKLINE>
+               [[3.]]])
+    """
+    warnings.warn('batch_matmul is deprecated. Use matmul instead.', DeprecationWarning,
+                  stacklevel=2)
+    return BatchMatMul(transa, transb).apply((a, b))[0]

@@ -1,0 +1,76 @@
+"""Cumulative product along an axis."""
+from chainlite import function_node
+from chainlite.functions.array import broadcast
+from chainlite.functions.array import reshape
+from chainlite.functions.math import cumsum as cumsum_mod
+from chainlite.functions.math import sum as sum_mod
+from chainlite.utils import type_check
+
+
+class Cumprod(function_node.FunctionNode):
+
+    def __init__(self, axis=None):
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        self.axis = cumsum_mod._check_axis(self.axis, x.ndim, self.label)
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        if self.axis is None:
+            return x.cumprod(),
+        return x.cumprod(axis=self.axis),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        axis = 0 if self.axis is None else self.axis
+        if self.axis is None:
+            x = reshape.reshape(x, y.shape)
+        # gx[k] = sum_{i >= k} gy[i] * prod_{j <= i, j != k} x[j]. Before the first zero x[z]
+        # that is reverse_cumsum(gy * y)[k] / x[k]; at z, the same sum with x[z] replaced by 1
+        # (y1); after z, up to the next zero, x[z] * reverse_cumsum(gy * y1)[k] / x[k], which
+        # is 0 but keeps its derivative in x[z] for double backprop. No division by 0.
+        xa = x.array
+        zero = xa == 0
+        seen = zero.cumsum(axis=axis)
+        before = (seen == 0).astype(xa.dtype)
+        x_safe = x * before + (1 - before)
+        gx = cumsum_mod.reverse_cumsum(gy * y, axis) / x_safe * before
+        if zero.any():
+            first = (zero & (seen == 1)).astype(xa.dtype)
+            r1 = cumsum_mod.reverse_cumsum(gy * cumprod(x * (1 - first) + first, axis), axis)
+            after = ((seen == 1) & ~zero).astype(xa.dtype)
+            xz = broadcast.broadcast_to(sum_mod.sum(x * first, axis, keepdims=True), xa.shape)
+            gx = gx + r1 * first + xz * r1 / (x * after + (1 - after)) * after
+        if self.axis is None:
+            gx = reshape.reshape(gx, self.inputs[0].shape)
+        return gx,
+
+
+def cumprod(x, axis=None):
+    """Cumulative product of elements along an axis.
+
+    The gradient is exact with any zeros in ``x`` (it never divides by them); its own
+    derivative (double backprop) is exact with up to one zero per slice along ``axis``.
+
+    Args:
+        x: A float Variable or array.
+        axis: An int, or None to multiply over the flattened array (the result is then 1-D).
+
+    Returns:
+        A Variable of the same dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.cumprod(np.array([[1.0, 2.0], [3.0, 4.0]]), axis=1).array
+        array([[ 1.,  2.],
+               [ 3., 12.]])
+    """
+    return Cumprod(axis).apply((x,))[0]

@@ -1,0 +1,57 @@
+"""Determinant of a square matrix."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.array import reshape
+from chainlite.functions.array import transpose
+from chainlite.functions.math import batch_inv
+from chainlite.functions.math import inv
+from chainlite.utils import type_check
+
+
+class Det(function_node.FunctionNode):
+
+    _ndim = 2  # BatchDet takes a batch of matrices
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a',))
+        a, = in_types
+        type_check.expect(a.dtype.kind == 'f', a.ndim == self._ndim)
+        type_check.expect(a.shape[-1] == a.shape[-2])
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        a, = inputs
+        # LAPACK has no half precision: float16 is computed in float32.
+        a32 = a.astype(numpy.float32) if a.dtype == numpy.float16 else a
+        return numpy.asarray(numpy.linalg.det(a32)).astype(a.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        a, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # d det(A) / dA = det(A) A^-T (Jacobi's formula); singular A has no inverse here.
+        axes = tuple(range(a.ndim - 2)) + (a.ndim - 1, a.ndim - 2)
+        invert = inv.inv if a.ndim == 2 else batch_inv.batch_inv
+        a_inv_t = invert(transpose.transpose(a, axes))
+        return reshape.reshape(gy * y, y.shape + (1, 1)) * a_inv_t,
+
+
+def det(a):
+    """Determinant of a square matrix.
+
+    Args:
+        a: A float Variable or array of shape ``(n, n)``; float16 is computed in float32.
+
+    Returns:
+        A 0-d Variable of the same dtype. Its gradient needs the inverse of ``a``, so it
+        raises ValueError for a singular matrix.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.det(np.array([[2.0, 1.0], [1.0, 3.0]])).array
+        array(5.)
+    """
+    return Det().apply((a,))[0]

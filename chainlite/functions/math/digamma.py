@@ -1,0 +1,47 @@
+"""Elementwise digamma function."""
+import numpy
+from scipy import special
+
+from chainlite import function_node
+from chainlite.functions.math import polygamma
+
+_ONE = numpy.array(1)
+
+
+class DiGamma(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'digamma'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        # SciPy computes float16 in a wider type: cast back.
+        return special.digamma(x).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        # d/dx digamma(x) = polygamma(1, x).
+        return gy * polygamma.polygamma(_ONE, x),
+
+
+def digamma(x):
+    """Elementwise digamma function, the derivative of ``log Gamma(x)``.
+
+    Args:
+        x: A float Variable or array (poles at 0 and the negative integers).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.digamma(np.array([1.0, 0.5])).array
+        array([-0.57721566, -1.96351003])
+    """
+    return DiGamma().apply((x,))[0]

@@ -1,0 +1,188 @@
+"""Einstein summation over any number of operands."""
+import string
+
+import numpy
+
+from chainlite import backend
+from chainlite import function_node
+from chainlite.utils import type_check
+
+_LETTERS = string.ascii_uppercase + string.ascii_lowercase  # sublist ints index this
+_ELLIPSIS = '@'  # one character for '...' while parsing
+
+
+def _sublist_term(sub):
+    term = ''
+    for s in sub:
+        if s is Ellipsis:
+            term += _ELLIPSIS
+        elif isinstance(s, (int, numpy.integer)) and 0 <= s < len(_LETTERS):
+            term += _LETTERS[s]
+        else:
+            raise TypeError('einsum: a sublist holds Ellipsis and ints in [0, 52), got %r'
+                            % (s,))
+    return term
+
+
+def _parse(operands):
+    # Returns the input terms, the output term (None when implicit) and the operands.
+    if not operands:
+        raise ValueError('einsum: no operands')
+    if isinstance(operands[0], str):
+        subscripts = operands[0].replace(' ', '')
+        operands = operands[1:]
+        for c in subscripts:
+            if c not in _LETTERS and c not in '.,->':
+                raise ValueError('einsum: invalid character %r in subscripts' % c)
+        out = None
+        if '-' in subscripts or '>' in subscripts:
+            if subscripts.count('->') != 1 or subscripts.count('-') != 1 or \
+                    subscripts.count('>') != 1:
+                raise ValueError("einsum: subscripts can contain only one '->'")
+            subscripts, out = subscripts.split('->')
+        subscripts = subscripts.replace('...', _ELLIPSIS)
+        if out is not None:
+            out = out.replace('...', _ELLIPSIS)
+        if '.' in subscripts or (out is not None and ('.' in out or ',' in out)):
+            raise ValueError("einsum: invalid ellipsis or ',' in subscripts")
+        terms = subscripts.split(',')
+    else:
+        rest = list(operands)
+        operands, terms = rest[0:len(rest) - len(rest) % 2:2], rest[1::2]
+        out = _sublist_term(rest[-1]) if len(rest) % 2 else None
+        terms = [_sublist_term(t) for t in terms]
+    if len(terms) != len(operands):
+        raise ValueError('einsum: %d terms in the subscripts for %d operands'
+                         % (len(terms), len(operands)))
+    if out is None:
+        letters = ''.join(terms).replace(_ELLIPSIS, '')
+        out = (_ELLIPSIS if any(_ELLIPSIS in t for t in terms) else '') + ''.join(
+            sorted(c for c in set(letters) if letters.count(c) == 1))
+    else:
+        for c in out:
+            if c not in ''.join(terms):
+                raise ValueError('einsum: output subscript %r does not appear in the inputs'
+                                 % ('...' if c == _ELLIPSIS else c))
+            if out.count(c) > 1:
+                raise ValueError('einsum: output subscript %r appears more than once' % c)
+    return terms, out, operands
+
+
+def _invalid(expect, actual):
+    return type_check.InvalidType(
+        expect, actual, msg='Invalid operation is performed in: EinSum (Forward)\n\n'
+                            'Expect: %s\nActual: %s' % (expect, actual))
+
+
+def _expand_ellipsis(terms, out, ndims):
+    # '...' becomes fresh letters, right-aligned across the operands as NumPy broadcasts;
+    # leaving them out of the output sums over them (as Chainer allows).
+    counts = []
+    for i, (t, ndim) in enumerate(zip(terms, ndims)):
+        n = len(t) - (_ELLIPSIS in t)
+        if ndim < n or (_ELLIPSIS not in t and ndim != n):
+            raise _invalid('x%d.ndim == %d (subscripts %r)' % (i, n, t.replace('@', '...')),
+                           'x%d.ndim = %d' % (i, ndim))
+        counts.append(ndim - n if _ELLIPSIS in t else 0)
+    k = max(counts, default=0)
+    fresh = ''.join([c for c in _LETTERS if c not in ''.join(terms)][:k])
+    if len(fresh) < k:
+        raise ValueError('einsum: too many axes for the 52 subscript letters')
+    terms = tuple(t.replace(_ELLIPSIS, fresh[k - n:]) for t, n in zip(terms, counts))
+    return terms, out.replace(_ELLIPSIS, fresh)
+
+
+class EinSum(function_node.FunctionNode):
+
+    def __init__(self, in_terms, out_term, out_shape=None):
+        # out_shape is needed only when out_term repeats a letter (a diagonal is written)
+        # or has letters no input has (broadcast): both happen in gradients only.
+        self.in_terms = in_terms
+        self.out_term = out_term
+        self.out_shape = out_shape
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, tuple('x%d' % i for i in range(len(in_types))))
+        type_check.expect(in_types.size() == len(self.in_terms))
+        first = {}
+        for i, (x, term) in enumerate(zip(in_types, self.in_terms)):
+            type_check.expect(x.dtype.kind == 'f', x.dtype == in_types[0].dtype,
+                              x.ndim == len(term))
+            for axis, c in enumerate(term):
+                if c in first:
+                    j, other = first[c]
+                    type_check.expect(x.shape[axis] == in_types[j].shape[other])
+                else:
+                    first[c] = (i, axis)
+
+    def forward(self, inputs):
+        self.retain_inputs(tuple(range(len(inputs))))
+        ins = ''.join(self.in_terms)
+        out = self.out_term
+        direct = ''.join(dict.fromkeys(c for c in out if c in ins))
+        z = numpy.einsum(','.join(self.in_terms) + '->' + direct, *inputs,
+                         optimize=len(inputs) > 1)
+        if direct == out:
+            return z,
+        # Write z onto the diagonals of zeros (repeated letters), broadcast along the
+        # letters no input has: one assignment through broadcasting index arrays.
+        xp = backend.get_array_module(inputs[0])
+        size = dict(zip(out, self.out_shape))
+        unique = direct + ''.join(dict.fromkeys(c for c in out if c not in ins))
+        index = tuple(xp.arange(size[c]).reshape([-1 if u == c else 1 for u in unique])
+                      for c in out)
+        y = xp.zeros(self.out_shape, z.dtype)
+        y[index] = xp.asarray(z).reshape(z.shape + (1,) * (len(unique) - len(direct)))
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        xs = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        for i in indexes:
+            # Linear in each operand: the gradient is the einsum with gy in x_i's place,
+            # written back into x_i's subscripts.
+            terms = self.in_terms[:i] + (self.out_term,) + self.in_terms[i + 1:]
+            ops = xs[:i] + (gy,) + xs[i + 1:]
+            ret.append(EinSum(terms, self.in_terms[i], xs[i].shape).apply(ops)[0])
+        return tuple(ret)
+
+
+def einsum(*operands):
+    """Einstein summation, as :func:`numpy.einsum`.
+
+    Two calling conventions, as in Chainer and NumPy: ``einsum(subscripts, x0, x1, ...)``
+    with subscripts such as ``'ij,jk->ik'``, or ``einsum(x0, sublist0, x1, sublist1, ...,
+    [sublist_out])`` with lists of ints in ``[0, 52)`` and ``Ellipsis``. Without an output
+    (``->``) the output has the letters that appear once, in alphabetical order, after the
+    ``...`` axes. An input term may repeat a letter (a diagonal, as in ``'ii->'``); ``...``
+    stands for the same axes in every operand (right-aligned, sizes must be equal), and
+    leaving it out of an explicit output sums over those axes.
+
+    Args:
+        *operands: The subscripts and float Variables or arrays of one dtype, in one of the
+            two conventions.
+
+    Returns:
+        A Variable.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.einsum('ij,jk->ik', np.ones((2, 3)), np.ones((3, 4))).shape
+        (2, 4)
+        >>> F.einsum('ii', np.array([[1.0, 2.0], [3.0, 4.0]])).array
+        array(5.)
+        >>> F.einsum(np.ones((5, 2, 3)), [Ellipsis, 0, 1], np.ones(3), [1]).shape
+        (5, 2)
+    """
+    terms, out, operands = _parse(operands)
+    ndims = []
+    for i, x in enumerate(operands):
+        ndim = getattr(x, 'ndim', None)
+        if ndim is None:
+            raise TypeError('einsum: operand %d must be a Variable or an array, got %s'
+                            % (i, type(x).__name__))
+        ndims.append(ndim)
+    terms, out = _expand_ellipsis(terms, out, ndims)
+    return EinSum(terms, out).apply(tuple(operands))[0]

@@ -1,0 +1,48 @@
+"""Elementwise error function."""
+import math
+
+from scipy import special
+
+from chainlite import function_node
+from chainlite.functions.math import exp
+
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+class Erf(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'erf'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        # SciPy computes float16 in a wider type: cast back.
+        return special.erf(x).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        # d/dx erf(x) = 2 / sqrt(pi) * exp(-x ** 2).
+        return gy * exp.exp(-x * x) * _TWO_OVER_SQRT_PI,
+
+
+def erf(x):
+    """Elementwise error function, ``erf(x) = 2 / sqrt(pi) * integral_0^x exp(-t ** 2) dt``.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.erf(np.array([0.0, 0.5])).array
+        array([0.        , 0.52049988])
+    """
+    return Erf().apply((x,))[0]

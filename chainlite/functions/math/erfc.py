@@ -1,0 +1,48 @@
+"""Elementwise complementary error function."""
+import math
+
+from scipy import special
+
+from chainlite import function_node
+from chainlite.functions.math import exp
+
+_MINUS_TWO_OVER_SQRT_PI = -2 / math.sqrt(math.pi)
+
+
+class Erfc(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'erfc'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        # SciPy computes float16 in a wider type: cast back.
+        return special.erfc(x).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        # d/dx erfc(x) = -2 / sqrt(pi) * exp(-x ** 2).
+        return gy * exp.exp(-x * x) * _MINUS_TWO_OVER_SQRT_PI,
+
+
+def erfc(x):
+    """Elementwise complementary error function, ``erfc(x) = 1 - erf(x)``.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.erfc(np.array([0.0, 0.5])).array
+        array([1.        , 0.47950012])
+    """
+    return Erfc().apply((x,))[0]

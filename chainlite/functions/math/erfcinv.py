@@ -1,0 +1,49 @@
+"""Elementwise inverse complementary error function."""
+import math
+
+from scipy import special
+
+from chainlite import function_node
+from chainlite.functions.math import exp
+
+_MINUS_HALF_SQRT_PI = -math.sqrt(math.pi) / 2
+
+
+class ErfcInv(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'erfcinv'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        # SciPy computes float16 in a wider type: cast back.
+        return special.erfcinv(x).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # d/dx erfcinv(x) = -sqrt(pi) / 2 * exp(erfcinv(x) ** 2), from the output.
+        return gy * exp.exp(y * y) * _MINUS_HALF_SQRT_PI,
+
+
+def erfcinv(x):
+    """Elementwise inverse complementary error function, the ``y`` with ``erfc(y) = x``.
+
+    Args:
+        x: A float Variable or array, in ``[0, 2]`` (``nan`` outside, ``inf``/``-inf`` at
+            the ends).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.erfcinv(np.array([1.0, 0.5])).array
+        array([-0.        ,  0.47693628])
+    """
+    return ErfcInv().apply((x,))[0]

@@ -1,0 +1,51 @@
+"""Elementwise scaled complementary error function."""
+import math
+
+from scipy import special
+
+from chainlite import function_node
+
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+class Erfcx(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'erfcx'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        # SciPy computes float16 in a wider type: cast back.
+        return special.erfcx(x).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # d/dx erfcx(x) = 2 * x * erfcx(x) - 2 / sqrt(pi).
+        return gy * (x * y * 2 - _TWO_OVER_SQRT_PI),
+
+
+def erfcx(x):
+    """Elementwise scaled complementary error function, ``erfcx(x) = exp(x ** 2) * erfc(x)``.
+
+    It stays finite for large ``x``, where ``erfc`` underflows.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.erfcx(np.array([0.0, 0.5])).array
+        array([1.        , 0.61569034])
+    """
+    return Erfcx().apply((x,))[0]

@@ -1,0 +1,49 @@
+"""Elementwise inverse error function."""
+import math
+
+from scipy import special
+
+from chainlite import function_node
+from chainlite.functions.math import exp
+
+_HALF_SQRT_PI = math.sqrt(math.pi) / 2
+
+
+class ErfInv(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'erfinv'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        # SciPy computes float16 in a wider type: cast back.
+        return special.erfinv(x).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # d/dx erfinv(x) = sqrt(pi) / 2 * exp(erfinv(x) ** 2), from the output.
+        return gy * exp.exp(y * y) * _HALF_SQRT_PI,
+
+
+def erfinv(x):
+    """Elementwise inverse error function, the ``y`` with ``erf(y) = x``.
+
+    Args:
+        x: A float Variable or array, in ``[-1, 1]`` (``nan`` outside, ``-inf``/``inf`` at
+            the ends).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.erfinv(np.array([0.0, 0.5])).array
+        array([0.        , 0.47693628])
+    """
+    return ErfInv().apply((x,))[0]

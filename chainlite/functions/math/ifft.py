@@ -1,0 +1,25 @@
+"""Inverse discrete Fourier transform along the last axis, on (real, imag) pairs."""
+from chainlite.functions.math import fft
+
+
+def ifft(x):
+    """Inverse fast Fourier transform along the last axis (:func:`numpy.fft.ifft`).
+
+    Complex numbers travel as a pair of float arrays, as in Chainer.
+
+    Args:
+        x: A pair ``(real, imag)`` of float Variables or arrays of one shape (``ndim > 0``)
+            and dtype.
+
+    Returns:
+        A pair ``(real, imag)`` of Variables of that shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> yr, yi = F.ifft((np.array([10.0, -2.0, -2.0, -2.0]), np.array([0.0, 2.0, 0.0, -2.0])))
+        >>> yr.array, yi.array
+        (array([1., 2., 3., 4.]), array([0., 0., 0., 0.]))
+    """
+    real, imag = x
+    return fft.FFT('ifft').apply((real, imag))

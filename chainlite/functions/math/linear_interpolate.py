@@ -1,0 +1,52 @@
+"""Elementwise linear interpolation, ``p * x + (1 - p) * y``."""
+from chainlite import function_node
+from chainlite.functions.array import sum_to
+
+
+class LinearInterpolate(function_node.FunctionNode):
+
+    _float_inputs = True
+    _elementwise = True
+    _arg_names = ('p', 'x', 'y')
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        p, x, y = inputs
+        return p * x + (1 - p) * y,
+
+    def backward(self, indexes, grad_outputs):
+        p, x, y = self.get_retained_inputs()
+        g, = grad_outputs
+        shapes = [n.shape for n in self.inputs]
+        pg = p * g if 1 in indexes or 2 in indexes else None
+        ret = []
+        if 0 in indexes:
+            ret.append(sum_to.sum_to((x - y) * g, shapes[0]))
+        if 1 in indexes:
+            ret.append(sum_to.sum_to(pg, shapes[1]))
+        if 2 in indexes:
+            ret.append(sum_to.sum_to(g - pg, shapes[2]))
+        return tuple(ret)
+
+
+def linear_interpolate(p, x, y):
+    """Elementwise linear interpolation between ``y`` (at ``p = 0``) and ``x`` (at ``p = 1``).
+
+    Computes ``p * x + (1 - p) * y``. Unlike Chainer, which requires equal shapes, the three
+    inputs may broadcast against each other by NumPy's rules.
+
+    Args:
+        p: A float Variable or array: the weights of ``x``.
+        x: A Variable or array of the same dtype.
+        y: A Variable or array of the same dtype.
+
+    Returns:
+        A Variable of the broadcast shape and the inputs' dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.linear_interpolate(np.array([0.0, 0.25, 1.0]), np.full(3, 10.0), np.zeros(3)).array
+        array([ 0. ,  2.5, 10. ])
+    """
+    return LinearInterpolate().apply((p, x, y))[0]

@@ -1,0 +1,63 @@
+"""Log of the sum of exponentials over given axes."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.array import broadcast
+from chainlite.functions.array import reshape
+from chainlite.functions.math import exp
+from chainlite.utils import type_check
+
+
+class LogSumExp(function_node.FunctionNode):
+
+    def __init__(self, axis=None):
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        # Shifted by the maximum, so exp neither overflows nor underflows to an all-zero sum.
+        m = x.max(axis=self.axis, keepdims=True)
+        y = m + numpy.log(numpy.exp(x - m).sum(axis=self.axis, keepdims=True))
+        return y.reshape(_reduced_shape(x.shape, self.axis)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        kept = tuple(1 if self.axis is None or i in self.axis else s
+                     for i, s in enumerate(x.shape))
+        # d/dx logsumexp(x) = softmax(x) = exp(x - y).
+        y = broadcast.broadcast_to(reshape.reshape(y, kept), x.shape)
+        gy = broadcast.broadcast_to(reshape.reshape(gy, kept), x.shape)
+        return gy * exp.exp(x - y),
+
+
+def _reduced_shape(shape, axis):
+    return () if axis is None else tuple(s for i, s in enumerate(shape) if i not in axis)
+
+
+def logsumexp(x, axis=None):
+    """Log of the sum of exponentials, ``log(sum(exp(x), axis))``, computed stably.
+
+    Args:
+        x: A float Variable or array.
+        axis: None (all axes), an int, or a tuple of ints; negative values count from the end.
+
+    Returns:
+        A Variable of the same dtype, with the reduced axes removed.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.logsumexp(np.log(np.array([[1.0, 3.0], [2.0, 2.0]])), axis=1).array
+        array([1.38629436, 1.38629436])
+    """
+    return LogSumExp(axis).apply((x,))[0]

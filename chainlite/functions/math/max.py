@@ -1,0 +1,62 @@
+"""Maximum of array elements over given axes."""
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.array import broadcast
+from chainlite.functions.array import reshape
+from chainlite.utils import type_check
+
+
+class Max(function_node.FunctionNode):
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis = axis
+        self.keepdims = keepdims
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def _reduce(self, x):
+        return x.max(axis=self.axis, keepdims=self.keepdims)
+
+    def forward(self, inputs):
+        x, = inputs
+        self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        return self._reduce(x),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        shape = x.shape
+        kept = tuple(1 if self.axis is None or i in self.axis else s
+                     for i, s in enumerate(shape))
+        # The selected elements form a piecewise-constant mask: as Chainer, every element
+        # equal to the result (all of them, in a tie) receives the whole gradient.
+        mask = (x.array == y.array.reshape(kept)).astype(x.dtype)
+        return broadcast.broadcast_to(reshape.reshape(gy, kept), shape) * mask,
+
+
+def max(x, axis=None, keepdims=False):
+    """Maximum of array elements over the given axes.
+
+    The gradient flows to the elements equal to the maximum; in a tie, each of them receives
+    the whole output gradient (as in Chainer).
+
+    Args:
+        x: A float Variable or array.
+        axis: None (all axes), an int, or a tuple of ints; negative values count from the end.
+        keepdims: Keep the reduced axes with length 1.
+
+    Returns:
+        A Variable of the same dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.max(np.array([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]]), axis=1).array
+        array([5., 4.])
+    """
+    return Max(axis, keepdims).apply((x,))[0]

@@ -1,0 +1,52 @@
+"""Elementwise maximum of two inputs."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.array import sum_to
+
+
+class Maximum(function_node.FunctionNode):
+
+    _float_inputs = True
+    _elementwise = True
+    _arg_names = ('x1', 'x2')
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x1, x2 = inputs
+        return numpy.maximum(x1, x2),
+
+    def backward(self, indexes, grad_outputs):
+        x1, x2 = self.get_retained_inputs()
+        gy, = grad_outputs
+        # Ties go to x1. The choice is piecewise constant: constant masks keep double
+        # backprop exact.
+        first = x1.array >= x2.array
+        dtype = gy.dtype
+        ret = []
+        if 0 in indexes:
+            ret.append(sum_to.sum_to(gy * first.astype(dtype), self.inputs[0].shape))
+        if 1 in indexes:
+            ret.append(sum_to.sum_to(gy * (~first).astype(dtype), self.inputs[1].shape))
+        return tuple(ret)
+
+
+def maximum(x1, x2):
+    """Elementwise maximum of two inputs, which broadcast against each other by NumPy's rules.
+
+    Where the inputs are equal, the whole gradient goes to ``x1``.
+
+    Args:
+        x1: A float Variable or array.
+        x2: A Variable or array of the same dtype, broadcastable with ``x1``.
+
+    Returns:
+        A Variable of the broadcast shape and the inputs' dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.maximum(np.array([1.0, 5.0, 3.0]), np.array([4.0, 2.0, 3.0])).array
+        array([4., 5., 3.])
+    """
+    return Maximum().apply((x1, x2))[0]

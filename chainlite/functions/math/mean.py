@@ -1,0 +1,67 @@
+"""Arithmetic mean of elements over given axes."""
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.array import broadcast
+from chainlite.functions.array import reshape
+from chainlite.utils import type_check
+
+
+class Mean(function_node.FunctionNode):
+
+    def __init__(self, axis=None, keepdims=False, label='Mean'):
+        self.axis = axis
+        self.keepdims = keepdims
+        self._label = label
+
+    @property
+    def label(self):
+        return self._label
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
+        # NumPy accumulates float16 in float32 but may hand back a wider type for 0-d input.
+        return x.mean(axis=self.axis, keepdims=self.keepdims).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        shape = self.inputs[0].shape
+        n = 1
+        kept = list(shape)
+        for i, s in enumerate(shape):
+            if self.axis is None or i in self.axis:
+                n *= s
+                kept[i] = 1
+        if not self.keepdims:
+            gy = reshape.reshape(gy, tuple(kept))
+        return broadcast.broadcast_to(gy, shape) * (1.0 / max(n, 1)),
+
+
+def mean(x, axis=None, weights=None, keepdims=False):
+    """Arithmetic mean of elements over the given axes.
+
+    Chainer keeps this function private (``average`` without weights); chainlite exposes it.
+
+    Args:
+        x: A float Variable or array.
+        axis: None (all axes), an int, or a tuple of ints; negative values count from the end.
+        weights: None, or weights as in :func:`~chainlite.functions.math.average.average`.
+        keepdims: Keep the reduced axes with length 1.
+
+    Returns:
+        A Variable of the same dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.mean(np.array([[1.0, 2.0], [3.0, 6.0]]), axis=0).array
+        array([2., 4.])
+    """
+    if weights is not None:
+        from chainlite.functions.math import average  # average builds on this module
+        return average.average(x, axis, weights, keepdims)
+    return Mean(axis, keepdims).apply((x,))[0]

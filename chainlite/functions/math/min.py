@@ -1,0 +1,32 @@
+"""Minimum of array elements over given axes."""
+from chainlite.functions.math import max as max_mod
+
+
+class Min(max_mod.Max):
+    # Max's backward holds as is: the mask marks the elements equal to the result.
+
+    def _reduce(self, x):
+        return x.min(axis=self.axis, keepdims=self.keepdims)
+
+
+def min(x, axis=None, keepdims=False):
+    """Minimum of array elements over the given axes.
+
+    The gradient flows to the elements equal to the minimum; in a tie, each of them receives
+    the whole output gradient (as in Chainer).
+
+    Args:
+        x: A float Variable or array.
+        axis: None (all axes), an int, or a tuple of ints; negative values count from the end.
+        keepdims: Keep the reduced axes with length 1.
+
+    Returns:
+        A Variable of the same dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.min(np.array([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]]), axis=1).array
+        array([1., 0.])
+    """
+    return Min(axis, keepdims).apply((x,))[0]

@@ -1,0 +1,48 @@
+"""Elementwise standard normal cumulative distribution function."""
+import math
+
+from scipy import special
+
+from chainlite import function_node
+from chainlite.functions.math import exp
+
+_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+
+
+class Ndtr(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'ndtr'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        # SciPy computes float16 in a wider type: cast back.
+        return special.ndtr(x).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        # d/dx ndtr(x) is the standard normal density.
+        return gy * exp.exp(x * x * -0.5) * _INV_SQRT_2PI,
+
+
+def ndtr(x):
+    """Elementwise standard normal cumulative distribution function.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.ndtr(np.array([0.0, 1.0])).array
+        array([0.5       , 0.84134475])
+    """
+    return Ndtr().apply((x,))[0]

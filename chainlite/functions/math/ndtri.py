@@ -1,0 +1,49 @@
+"""Elementwise inverse of the standard normal CDF."""
+import math
+
+from scipy import special
+
+from chainlite import function_node
+from chainlite.functions.math import exp
+
+_SQRT_2PI = math.sqrt(2 * math.pi)
+
+
+class Ndtri(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'ndtri'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        # SciPy computes float16 in a wider type: cast back.
+        return special.ndtri(x).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # d/dx ndtri(x) = 1 / density(ndtri(x)) = sqrt(2 pi) * exp(ndtri(x) ** 2 / 2).
+        return gy * exp.exp(y * y * 0.5) * _SQRT_2PI,
+
+
+def ndtri(x):
+    """Elementwise inverse of the standard normal cumulative distribution function.
+
+    Args:
+        x: A float Variable or array, in ``[0, 1]`` (``nan`` outside, ``-inf``/``inf`` at
+            the ends).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.ndtri(np.array([0.5, 0.975])).array
+        array([0.        , 1.95996398])
+    """
+    return Ndtri().apply((x,))[0]

@@ -1,0 +1,51 @@
+"""Elementwise polygamma function."""
+from scipy import special
+
+from chainlite import function_node
+from chainlite.functions.array import sum_to
+from chainlite.utils import type_check
+
+
+class PolyGamma(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'polygamma'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('n', 'x'))
+        n, x = in_types
+        type_check.expect(n.dtype.kind == 'i', x.dtype.kind == 'f')
+        type_check.expect_broadcast_shapes(n.shape, x.shape)
+
+    def forward(self, inputs):
+        n, x = inputs
+        self.retain_inputs((0, 1))
+        # SciPy computes float16 in a wider type: cast back.
+        return special.polygamma(n, x).astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        n, x = self.get_retained_inputs()
+        gy, = grad_outputs
+        # The order n is an integer: only x has a gradient, polygamma(n + 1, x).
+        return None, sum_to.sum_to(gy * polygamma(n.array + 1, x), x.shape)
+
+
+def polygamma(n, x):
+    """Elementwise polygamma function, the ``n``-th derivative of the digamma function.
+
+    Args:
+        n: An integer Variable or array, the order (``n >= 0``; not differentiable).
+        x: A float Variable or array (poles at 0 and the negative integers); broadcast
+            with ``n``.
+
+    Returns:
+        A Variable of ``x``'s dtype and the broadcast shape.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.polygamma(np.array([0, 1]), np.array([1.0, 1.0])).array
+        array([-0.57721566,  1.64493407])
+    """
+    return PolyGamma().apply((n, x))[0]

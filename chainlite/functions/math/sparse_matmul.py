@@ -1,0 +1,163 @@
+"""Products of a sparse (COO) matrix and a dense one, computed with scipy.sparse."""
+import numpy
+from scipy import sparse as scipy_sparse
+
+from chainlite import backend
+from chainlite import function_node
+from chainlite import variable
+from chainlite.functions.array import transpose
+from chainlite.utils import sparse
+from chainlite.utils import type_check
+
+
+def _batched(row, col, dense):
+    # Everything with a leading batch axis, so one code path serves one matrix and a batch.
+    if dense.ndim == 2:
+        return row[None], col[None], dense[None]
+    return row, col, dense
+
+
+def _sp_dense(data, row, col, shape, trans, dense):
+    # op(S) @ dense, the batch as one block-diagonal sparse matrix: one scipy product.
+    row, col, dense3 = _batched(row, col, dense)
+    data = data.reshape(row.shape)
+    nb, k, n = dense3.shape
+    m = shape[1] if trans else shape[0]
+    if trans:
+        row, col = col, row
+    valid = row >= 0
+    b = numpy.broadcast_to(numpy.arange(nb)[:, None], row.shape)[valid]
+    # scipy.sparse has no float16: the product runs in float32.
+    dtype = numpy.float32 if data.dtype == numpy.float16 else data.dtype
+    s = scipy_sparse.csr_matrix(
+        (data[valid].astype(dtype, copy=False), (row[valid] + b * m, col[valid] + b * k)),
+        shape=(nb * m, nb * k))
+    y = s @ dense3.reshape(nb * k, n).astype(dtype, copy=False)
+    return numpy.asarray(y).astype(data.dtype, copy=False).reshape(dense.shape[:-2] + (m, n))
+
+
+class CooMatMul(function_node.FunctionNode):
+    # y = op(S) @ dense, S given by (data, row, col, shape); op transposes if trans.
+
+    def __init__(self, row, col, shape, trans):
+        self.row = row
+        self.col = col
+        self.sp_shape = shape
+        self.trans = trans
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('sp', 'dn'))
+        sp, dn = in_types
+        type_check.expect(sp.dtype.kind == 'f', sp.dtype == dn.dtype, dn.ndim >= 2,
+                          dn.ndim <= 3, sp.ndim == dn.ndim - 1,
+                          sp.shape[-1] == self.row.shape[-1])
+        inner = self.sp_shape[0] if self.trans else self.sp_shape[1]
+        type_check.expect(dn.shape[-2] == inner)
+        if type_check.eval(dn.ndim) == 3:
+            type_check.expect(sp.shape[0] == dn.shape[0], sp.shape[0] == self.row.shape[0])
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        data, dense = inputs
+        return _sp_dense(data, self.row, self.col, self.sp_shape, self.trans, dense),
+
+    def backward(self, indexes, grad_outputs):
+        data, dense = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(_CooMatMulGradSP(self.row, self.col, self.sp_shape, self.trans)
+                       .apply((gy, dense))[0])
+        if 1 in indexes:
+            ret.append(CooMatMul(self.row, self.col, self.sp_shape, not self.trans)
+                       .apply((data, gy))[0])
+        return tuple(ret)
+
+
+class _CooMatMulGradSP(function_node.FunctionNode):
+    # The gradient of S's entries: g_k = gy[p_k] . dense[q_k] over the last axis, with
+    # (p, q) = (row, col), or (col, row) when S was transposed.
+
+    def __init__(self, row, col, shape, trans):
+        self.row = row
+        self.col = col
+        self.sp_shape = shape
+        self.trans = trans
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        gy, dense = inputs
+        xp = backend.get_array_module(gy)
+        row, col, dense3 = _batched(self.row, self.col, dense)
+        gy3 = gy if gy.ndim == 3 else gy[None]
+        p, q = (col, row) if self.trans else (row, col)
+        valid = row >= 0
+        b = xp.arange(row.shape[0])[:, None]
+        # Padding entries read row 0 and are zeroed afterwards.
+        g = xp.einsum('...j,...j->...', gy3[b, xp.where(valid, p, 0)],
+                      dense3[b, xp.where(valid, q, 0)])
+        g = xp.where(valid, g, 0).astype(gy.dtype, copy=False)
+        return g.reshape(self.row.shape),
+
+    def backward(self, indexes, grad_outputs):
+        gy, dense = self.get_retained_inputs()
+        gg, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(CooMatMul(self.row, self.col, self.sp_shape, self.trans)
+                       .apply((gg, dense))[0])
+        if 1 in indexes:
+            ret.append(CooMatMul(self.row, self.col, self.sp_shape, not self.trans)
+                       .apply((gg, gy))[0])
+        return tuple(ret)
+
+
+def _swap(x):
+    if x.ndim < 2:
+        return x  # left to CooMatMul's type check
+    return transpose.transpose(x, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
+
+
+def sparse_matmul(a, b, transa=False, transb=False):
+    """Product of a sparse and a dense matrix (or batches of them), either way round.
+
+    One operand is a :class:`~chainlite.utils.sparse.CooMatrix` (see
+    :func:`~chainlite.utils.sparse.to_coo`), the other a Variable or array: a matrix, or a
+    batch of matrices along axis 0 when the sparse operand is a batch. The gradient flows
+    to the dense operand and, if its ``requires_grad`` is set, to the sparse operand's
+    ``data`` (at its stored entries only).
+
+    Args:
+        a: The left operand.
+        b: The right operand.
+        transa: Transpose each matrix of ``a`` first.
+        transb: Transpose each matrix of ``b`` first.
+
+    Returns:
+        A dense Variable: the product, of the operands' dtype.
+
+    Raises:
+        ValueError: Unless exactly one operand is a CooMatrix.
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite.utils.sparse import to_coo
+        >>> import chainlite.functions as F
+        >>> a = to_coo(np.array([[0.0, 2.0], [-1.0, 0.0]]))
+        >>> F.sparse_matmul(a, np.array([[1.0], [3.0]])).array
+        array([[ 6.],
+               [-1.]])
+    """
+    a_sp = isinstance(a, sparse.CooMatrix)
+    b_sp = isinstance(b, sparse.CooMatrix)
+    dense_types = (variable.Variable, numpy.ndarray)
+    if a_sp and isinstance(b, dense_types):
+        b = _swap(b) if transb else b
+        return CooMatMul(a.row, a.col, a.shape, transa).apply((a.data, b))[0]
+    if b_sp and isinstance(a, dense_types):
+        # op(a) @ op(b) = (op(b)^T @ op(a)^T)^T
+        a = a if transa else _swap(a)
+        return _swap(CooMatMul(b.row, b.col, b.shape, not transb).apply((b.data, a))[0])
+    raise ValueError('sparse_matmul: one operand must be a CooMatrix and the other a '
+                     'Variable or an array, got %s and %s' % (type(a).__name__,
+                                                               type(b).__name__))

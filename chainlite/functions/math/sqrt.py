@@ -1,0 +1,43 @@
+"""Elementwise square root."""
+import numpy
+
+from chainlite import function_node
+
+
+class Sqrt(function_node.FunctionNode):
+
+    @property
+    def label(self):
+        return 'sqrt'
+
+    _float_inputs = True
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))   # d sqrt(x)/dx = 1 / (2 y): backward needs y, not x
+        return numpy.sqrt(x),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return gy / (y * 2),
+
+
+def sqrt(x):
+    """Elementwise square root.
+
+    The gradient is infinite at 0 and the result NaN below 0, as in NumPy.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.sqrt(np.array([4.0, 9.0])).array
+        array([2., 3.])
+    """
+    return Sqrt().apply((x,))[0]

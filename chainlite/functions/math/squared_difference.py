@@ -1,0 +1,49 @@
+"""Elementwise squared difference, ``(x1 - x2) ** 2``."""
+from chainlite import function_node
+from chainlite.functions.array import sum_to
+
+
+class SquaredDifference(function_node.FunctionNode):
+
+    _float_inputs = True
+    _elementwise = True
+    _arg_names = ('x1', 'x2')
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x1, x2 = inputs
+        d = x1 - x2
+        return d * d,
+
+    def backward(self, indexes, grad_outputs):
+        x1, x2 = self.get_retained_inputs()
+        gy, = grad_outputs
+        gx = gy * (x1 - x2) * 2
+        ret = []
+        if 0 in indexes:
+            ret.append(sum_to.sum_to(gx, self.inputs[0].shape))
+        if 1 in indexes:
+            ret.append(sum_to.sum_to(-gx, self.inputs[1].shape))
+        return tuple(ret)
+
+
+def squared_difference(x1, x2):
+    """Elementwise squared difference of two inputs, ``(x1 - x2) ** 2``.
+
+    Unlike Chainer, which requires equal shapes, the inputs may broadcast against each other
+    by NumPy's rules; each gradient is summed back to its input's shape.
+
+    Args:
+        x1: A float Variable or array.
+        x2: A Variable or array of the same dtype, broadcastable with ``x1``.
+
+    Returns:
+        A Variable of the broadcast shape and the inputs' dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.squared_difference(np.array([1.0, 2.0]), np.array([3.0, -1.0])).array
+        array([4., 9.])
+    """
+    return SquaredDifference().apply((x1, x2))[0]

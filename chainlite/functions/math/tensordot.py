@@ -1,0 +1,109 @@
+"""Tensor dot product: sum of products over paired axes of two arrays."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.array import transpose
+from chainlite.utils import type_check
+
+
+def _normalize(axes, a_ndim, b_ndim):
+    # Returns the contracted axes of a and of b as two equally long tuples of
+    # non-negative ints, in pairing order.
+    if isinstance(axes, (int, numpy.integer)) and not isinstance(axes, bool):
+        n = int(axes)
+        if not 0 <= n <= min(a_ndim, b_ndim):
+            raise type_check.InvalidType(
+                '0 <= axes <= min(a.ndim, b.ndim)',
+                'axes = %d, a.ndim = %d, b.ndim = %d' % (n, a_ndim, b_ndim),
+                msg='Invalid operation is performed in: TensorDot (Forward)\n\n'
+                    'Expect: 0 <= axes <= min(a.ndim, b.ndim)\nActual: axes = %d, '
+                    'a.ndim = %d, b.ndim = %d' % (n, a_ndim, b_ndim))
+        return tuple(range(a_ndim - n, a_ndim)), tuple(range(n))
+    if not isinstance(axes, (tuple, list)) or len(axes) != 2:
+        raise TypeError('tensordot: axes must be an int or a pair of sequences of ints, '
+                        'got %r' % (axes,))
+    pair = []
+    for ax, ndim in zip(axes, (a_ndim, b_ndim)):
+        ax = tuple(ax) if isinstance(ax, (tuple, list)) else (ax,)
+        ax = tuple(_axis.normalize_axis(a, ndim, 'TensorDot') for a in ax)
+        if len(set(ax)) != len(ax):
+            raise ValueError('tensordot: duplicate value in axes: %r' % (axes,))
+        pair.append(ax)
+    if len(pair[0]) != len(pair[1]):
+        raise ValueError('tensordot: axes of a and of b differ in number: %r' % (axes,))
+    return tuple(pair)
+
+
+class TensorDot(function_node.FunctionNode):
+
+    def __init__(self, a_axes, b_axes):
+        self.a_axes = a_axes
+        self.b_axes = b_axes
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a', 'b'))
+        a, b = in_types
+        type_check.expect(a.dtype.kind == 'f', a.dtype == b.dtype,
+                          a.ndim >= len(self.a_axes), b.ndim >= len(self.b_axes))
+        for i, j in zip(self.a_axes, self.b_axes):
+            type_check.expect(a.shape[i] == b.shape[j])
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        return numpy.tensordot(a, b, (self.a_axes, self.b_axes)),
+
+    def backward(self, indexes, grad_outputs):
+        a, b = self.get_retained_inputs()
+        gy, = grad_outputs
+        a_free = [i for i in range(a.ndim) if i not in self.a_axes]
+        b_free = [j for j in range(b.ndim) if j not in self.b_axes]
+        gy_a = tuple(range(len(a_free)))               # gy's axes that came from a
+        gy_b = tuple(range(len(a_free), gy.ndim))      # and from b
+        ret = []
+        if 0 in indexes:
+            # gy . b over b's free axes leaves a's free axes, then the contracted axes
+            # in b's axis order; a transpose puts them back in a's order.
+            ga = tensordot(gy, b, (gy_b, b_free))
+            order = a_free + [self.a_axes[self.b_axes.index(j)] for j in sorted(self.b_axes)]
+            ret.append(_back_to(ga, order))
+        if 1 in indexes:
+            gb = tensordot(a, gy, (a_free, gy_a))
+            order = [self.b_axes[self.a_axes.index(i)] for i in sorted(self.a_axes)] + b_free
+            ret.append(_back_to(gb, order))
+        return tuple(ret)
+
+
+def _back_to(x, order):
+    # x's axis k is the original axis order[k]: permute to the original order.
+    perm = tuple(int(k) for k in numpy.argsort(order))
+    return x if perm == tuple(range(len(perm))) else transpose.transpose(x, perm)
+
+
+def tensordot(a, b, axes=2):
+    """Tensor dot product: sums the products of ``a`` and ``b`` over paired axes.
+
+    As :func:`numpy.tensordot`: the result's axes are ``a``'s remaining axes followed by
+    ``b``'s.
+
+    Args:
+        a: A float Variable or array.
+        b: A Variable or array of the same dtype.
+        axes: An int ``n`` pairs the last ``n`` axes of ``a`` with the first ``n`` axes of
+            ``b``; a pair of sequences (or of ints) ``(a_axes, b_axes)`` names the paired
+            axes (negative values count from the end).
+
+    Returns:
+        A Variable.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.tensordot(np.ones((5, 3, 2)), np.ones((3, 2, 4))).shape
+        (5, 4)
+        >>> F.tensordot(np.ones((3, 2)), np.ones((2, 3)), axes=([0, 1], [1, 0])).array
+        array(6.)
+    """
+    a_axes, b_axes = _normalize(axes, a.ndim, b.ndim)
+    return TensorDot(a_axes, b_axes).apply((a, b))[0]
