@@ -37,6 +37,20 @@ def normalize_axes(axis, ndim: int, label: str):
 
 
 def normalize_axis(axis, ndim: int, label: str) -> int:
-    """Validates a single int ``axis`` and returns it as a non-negative int."""
-    return normalize_axes(int(axis) if isinstance(axis, numpy.integer) else axis, ndim,
-                          label)[0] if axis is not None else None
+    """Validates a single int ``axis`` and returns it as a non-negative int (None stays None).
+
+    Raises:
+        TypeError: Unless ``axis`` is an int or None (a tuple or a list is an error here).
+        chainlite.utils.type_check.InvalidType: For an axis out of range, naming ``label``.
+    """
+    if axis is None:
+        return None
+    if not isinstance(axis, (int, numpy.integer)) or isinstance(axis, bool):
+        raise TypeError('%s: axis must be an int, got %r' % (label, axis))
+    return normalize_axes(int(axis), ndim, label)[0]
+
+
+def kept_shape(shape: tuple, axes) -> tuple:
+    """``shape`` with the normalized ``axes`` (every axis for None) set to 1: the shape of a
+    reduction over ``axes`` with ``keepdims``, which broadcasts back to ``shape``."""
+    return tuple(1 if axes is None or i in axes else s for i, s in enumerate(shape))

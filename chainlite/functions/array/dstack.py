@@ -1,42 +1,12 @@
 """Join arrays depth wise (along the third axis), as numpy.dstack."""
-import numpy
-
-from chainlite import backend
-from chainlite import function_node
-from chainlite.functions.array import reshape
-from chainlite.functions.array import split_axis
-from chainlite.utils import type_check
+from chainlite.functions.array import _join
 
 
-class Dstack(function_node.FunctionNode):
+class Dstack(_join.Join):
 
-    def check_type_forward(self, in_types):
-        type_check.expect(in_types.size() > 0)
-        type_check._argname(in_types, tuple('xs[%d]' % i for i in range(len(in_types))))
-        x0 = in_types[0]
-        ndim = type_check.eval(x0.ndim)
-        for x in in_types[1:]:
-            type_check.expect(x.dtype == x0.dtype, x.ndim == x0.ndim)
-            if ndim <= 2:
-                # Each becomes one depth slice: all must have the same shape.
-                type_check.expect(x.shape == x0.shape)
-            else:
-                for d in range(ndim):
-                    if d != 2:
-                        type_check.expect(x.shape[d] == x0.shape[d])
-
-    def forward(self, inputs):
-        xp = backend.get_array_module(*inputs)
-        return xp.dstack(inputs),
-
-    def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        shapes = [n.shape for n in self.inputs]
-        if len(shapes) == 1:
-            return reshape.reshape(gy, shapes[0]),
-        sizes = [s[2] if len(s) >= 3 else 1 for s in shapes[:-1]]
-        gxs = split_axis.split_axis(gy, numpy.cumsum(sizes).tolist(), 2)
-        return tuple([reshape.reshape(g, s) for g, s in zip(gxs, shapes)])
+    _name = 'dstack'
+    _min_ndim = 3
+    _axis = 2
 
 
 def dstack(xs):

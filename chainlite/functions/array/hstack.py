@@ -1,42 +1,12 @@
 """Join arrays horizontally (column wise), as numpy.hstack."""
-import numpy
-
-from chainlite import backend
-from chainlite import function_node
-from chainlite.functions.array import reshape
-from chainlite.functions.array import split_axis
-from chainlite.utils import type_check
+from chainlite.functions.array import _join
 
 
-class Hstack(function_node.FunctionNode):
+class Hstack(_join.Join):
 
-    def check_type_forward(self, in_types):
-        type_check.expect(in_types.size() > 0)
-        type_check._argname(in_types, tuple('xs[%d]' % i for i in range(len(in_types))))
-        x0 = in_types[0]
-        ndim = type_check.eval(x0.ndim)
-        for x in in_types[1:]:
-            type_check.expect(x.dtype == x0.dtype, x.ndim == x0.ndim)
-            if ndim >= 2:
-                for d in range(ndim):
-                    if d != 1:
-                        type_check.expect(x.shape[d] == x0.shape[d])
-
-    def forward(self, inputs):
-        xp = backend.get_array_module(*inputs)
-        return xp.hstack(inputs),
-
-    def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        shapes = [n.shape for n in self.inputs]
-        ndim = len(shapes[0])
-        # 0-d and 1-d inputs are joined along axis 0 (a 0-d one as one element).
-        axis = 1 if ndim >= 2 else 0
-        if len(shapes) == 1:
-            return reshape.reshape(gy, shapes[0]),
-        sizes = [s[axis] if ndim else 1 for s in shapes[:-1]]
-        gxs = split_axis.split_axis(gy, numpy.cumsum(sizes).tolist(), axis)
-        return tuple([reshape.reshape(g, s) for g, s in zip(gxs, shapes)])
+    _name = 'hstack'
+    _min_ndim = 1
+    _axis = 1
 
 
 def hstack(xs):

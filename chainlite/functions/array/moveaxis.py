@@ -21,9 +21,8 @@ class Moveaxis(function_node.FunctionNode):
         self.source = source
         self.destination = destination
 
-    def forward(self, inputs):
-        x, = inputs
-        ndim = x.ndim
+    def _permutation(self, ndim):
+        # Rollaxis overrides this: the rest of the node serves it as is.
         src = [_axis.normalize_axis(a, ndim, self.label) for a in self.source]
         dst = [_axis.normalize_axis(a, ndim, self.label) for a in self.destination]
         for name, axes in (('source', src), ('destination', dst)):
@@ -33,7 +32,11 @@ class Moveaxis(function_node.FunctionNode):
         perm = [a for a in range(ndim) if a not in src]
         for d, s in sorted(zip(dst, src)):
             perm.insert(d, s)
-        self._perm = tuple(perm)
+        return perm
+
+    def forward(self, inputs):
+        x, = inputs
+        self._perm = tuple(self._permutation(x.ndim))
         return x.transpose(self._perm),
 
     def backward(self, indexes, grad_outputs):

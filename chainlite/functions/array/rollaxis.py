@@ -1,13 +1,13 @@
 """Roll an axis backwards to a given position (a view)."""
 import numpy
 
-from chainlite import function_node
 from chainlite.functions import _axis
-from chainlite.functions.array import transpose
+from chainlite.functions.array import moveaxis
 from chainlite.utils import type_check
 
 
-class Rollaxis(function_node.FunctionNode):
+class Rollaxis(moveaxis.Moveaxis):
+    # A move of one axis: only the permutation differs from Moveaxis.
 
     def __init__(self, axis, start):
         self.axis = axis
@@ -19,9 +19,7 @@ class Rollaxis(function_node.FunctionNode):
         x, = in_types
         type_check.expect(-x.ndim <= self.start, self.start <= x.ndim)
 
-    def forward(self, inputs):
-        x, = inputs
-        ndim = x.ndim
+    def _permutation(self, ndim):
         axis = _axis.normalize_axis(self.axis, ndim, self.label)
         start = self.start + ndim if self.start < 0 else self.start
         if not 0 <= start <= ndim:  # reached only with type checking switched off
@@ -31,13 +29,7 @@ class Rollaxis(function_node.FunctionNode):
         dest = start - 1 if axis < start else start
         perm = [a for a in range(ndim) if a != axis]
         perm.insert(dest, axis)
-        self._perm = tuple(perm)
-        return x.transpose(self._perm),
-
-    def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        inv = tuple(numpy.argsort(self._perm).tolist())
-        return transpose.Transpose(inv).apply((gy,))
+        return perm
 
 
 def rollaxis(x, axis, start=0):

@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions.math import arcsin
 
 
 class Arccos(function_node.FunctionNode):
@@ -23,24 +24,10 @@ class Arccos(function_node.FunctionNode):
         return _ArccosGrad().apply((x, gy))
 
 
-class _ArccosGrad(function_node.FunctionNode):
-    # gx = -gy / sqrt(1 - x^2) in one node: one op per backward step instead of six.
+class _ArccosGrad(arcsin._ArcsinGrad):
+    # gx = -gy / sqrt(1 - x^2): arcsin's, negated.
 
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, gy = inputs
-        return -gy / numpy.sqrt(1 - x * x),
-
-    def backward(self, indexes, grad_outputs):
-        x, gy = self.get_retained_inputs()
-        g, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            # d/dx -(1 - x^2)^(-1/2) = -x (1 - x^2)^(-3/2)
-            ret.append(-g * gy * x * (1 - x * x) ** -1.5)
-        if 1 in indexes:
-            ret.append(_ArccosGrad().apply((x, g))[0])
-        return tuple(ret)
+    _negate = True
 
 
 def arccos(x):

@@ -26,9 +26,13 @@ class Arcsin(function_node.FunctionNode):
 class _ArcsinGrad(function_node.FunctionNode):
     # gx = gy / sqrt(1 - x^2) in one node: one op per backward step instead of five.
 
+    _negate = False  # _ArccosGrad: d/dx arccos(x) = -d/dx arcsin(x)
+
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
+        if self._negate:
+            gy = -gy
         return gy / numpy.sqrt(1 - x * x),
 
     def backward(self, indexes, grad_outputs):
@@ -37,9 +41,9 @@ class _ArcsinGrad(function_node.FunctionNode):
         ret = []
         if 0 in indexes:
             # d/dx (1 - x^2)^(-1/2) = x (1 - x^2)^(-3/2)
-            ret.append(g * gy * x * (1 - x * x) ** -1.5)
+            ret.append((-g if self._negate else g) * gy * x * (1 - x * x) ** -1.5)
         if 1 in indexes:
-            ret.append(_ArcsinGrad().apply((x, g))[0])
+            ret.append(type(self)().apply((x, g))[0])
         return tuple(ret)
 
 

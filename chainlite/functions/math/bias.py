@@ -3,7 +3,7 @@ from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
-from chainlite.utils import type_check
+from chainlite.functions.math import _caffe_broadcast
 
 
 class Bias(function_node.FunctionNode):
@@ -15,20 +15,11 @@ class Bias(function_node.FunctionNode):
     _arg_names = ('x', 'y')
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'y'))
-        x, y = in_types
-        axis = self.axis
-        type_check.expect(x.dtype == y.dtype, x.ndim >= y.ndim + axis)
-        for i in range(type_check.eval(y.ndim)):
-            type_check.expect(x.shape[axis + i] == y.shape[i])
-
-    def _y_shape(self, x_ndim, y_shape):
-        # y's axes placed from `axis` on, with ones elsewhere: NumPy broadcasting does the rest.
-        return (1,) * self.axis + y_shape + (1,) * (x_ndim - self.axis - len(y_shape))
+        _caffe_broadcast.check_types(in_types, self.axis)
 
     def forward(self, inputs):
         x, y = inputs
-        return x + y.reshape(self._y_shape(x.ndim, y.shape)),
+        return x + y.reshape(_caffe_broadcast.aligned_shape(y.shape, self.axis, x.ndim)),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
@@ -36,8 +27,9 @@ class Bias(function_node.FunctionNode):
         if 0 in indexes:
             ret.append(gy)
         if 1 in indexes:
+            x_ndim = len(self.inputs[0].shape)
             y_shape = self.inputs[1].shape
-            g = sum_to.sum_to(gy, self._y_shape(len(self.inputs[0].shape), y_shape))
+            g = sum_to.sum_to(gy, _caffe_broadcast.aligned_shape(y_shape, self.axis, x_ndim))
             ret.append(reshape.reshape(g, y_shape))
         return tuple(ret)
 

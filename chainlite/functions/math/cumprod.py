@@ -21,8 +21,6 @@ class Cumprod(function_node.FunctionNode):
         self.axis = cumsum_mod._check_axis(self.axis, x.ndim, self.label)
         self.retain_inputs((0,))
         self.retain_outputs((0,))
-        if self.axis is None:
-            return x.cumprod(),
         return x.cumprod(axis=self.axis),
 
     def backward(self, indexes, grad_outputs):

@@ -35,8 +35,6 @@ class Cumsum(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.axis = _check_axis(self.axis, x.ndim, self.label)
-        if self.axis is None:
-            return x.cumsum(),
         return x.cumsum(axis=self.axis),
 
     def backward(self, indexes, grad_outputs):

@@ -4,9 +4,9 @@ import numpy
 from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.functions.array import transpose
+from chainlite.functions.math import _square_matrix
 from chainlite.functions.math import batch_inv
 from chainlite.functions.math import inv
-from chainlite.utils import type_check
 
 
 class Det(function_node.FunctionNode):
@@ -14,18 +14,14 @@ class Det(function_node.FunctionNode):
     _ndim = 2  # BatchDet takes a batch of matrices
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a',))
-        a, = in_types
-        type_check.expect(a.dtype.kind == 'f', a.ndim == self._ndim)
-        type_check.expect(a.shape[-1] == a.shape[-2])
+        _square_matrix.check_types(in_types, self._ndim)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         a, = inputs
-        # LAPACK has no half precision: float16 is computed in float32.
-        a32 = a.astype(numpy.float32) if a.dtype == numpy.float16 else a
-        return numpy.asarray(numpy.linalg.det(a32)).astype(a.dtype, copy=False),
+        y = numpy.linalg.det(_square_matrix.lapack_input(a))
+        return numpy.asarray(y).astype(a.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         a, = self.get_retained_inputs()

@@ -1,7 +1,7 @@
 """Elementwise division: ``x / y`` (broadcasting), ``x / c`` and ``c / x``."""
 from chainlite import function_node
 from chainlite.functions.array import sum_to
-from chainlite.functions.math import add
+from chainlite.functions.math import _constant
 
 
 class Div(function_node.FunctionNode):
@@ -31,15 +31,9 @@ class Div(function_node.FunctionNode):
         return tuple(ret)
 
 
-class DivFromConstant(function_node.FunctionNode):
+class DivFromConstant(_constant.ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '%s / _' % add._constant_label(self.value)
-
+    _label_format = '%s / _'
     _float_inputs = True
 
     def forward(self, inputs):

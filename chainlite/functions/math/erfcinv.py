@@ -3,25 +3,15 @@ import math
 
 from scipy import special
 
-from chainlite import function_node
+from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
 
 _MINUS_HALF_SQRT_PI = -math.sqrt(math.pi) / 2
 
 
-class ErfcInv(function_node.FunctionNode):
+class ErfcInv(_inverse_special.InverseSpecial):
 
-    @property
-    def label(self):
-        return 'erfcinv'
-
-    _float_inputs = True
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_outputs((0,))
-        # SciPy computes float16 in a wider type: cast back.
-        return special.erfcinv(x).astype(x.dtype, copy=False),
+    _special = special.erfcinv
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

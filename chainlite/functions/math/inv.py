@@ -2,8 +2,8 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions.math import _square_matrix
 from chainlite.functions.math import matmul
-from chainlite.utils import type_check
 
 
 class Inv(function_node.FunctionNode):
@@ -11,18 +11,13 @@ class Inv(function_node.FunctionNode):
     _ndim = 2  # BatchInv takes a batch of matrices
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a',))
-        a, = in_types
-        type_check.expect(a.dtype.kind == 'f', a.ndim == self._ndim)
-        type_check.expect(a.shape[-1] == a.shape[-2])
+        _square_matrix.check_types(in_types, self._ndim)
 
     def forward(self, inputs):
         self.retain_outputs((0,))
         a, = inputs
-        # LAPACK has no half precision: float16 is inverted in float32.
-        a32 = a.astype(numpy.float32) if a.dtype == numpy.float16 else a
         try:
-            y = numpy.linalg.inv(a32)
+            y = numpy.linalg.inv(_square_matrix.lapack_input(a))
         except numpy.linalg.LinAlgError:
             raise ValueError('%s: input has singular matrices' % self.label) from None
         return y.astype(a.dtype, copy=False),

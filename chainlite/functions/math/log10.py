@@ -3,29 +3,13 @@ import math
 
 import numpy
 
-from chainlite import function_node
-
-_INV_LN10 = 1 / math.log(10)
+from chainlite.functions.math import _log_base
 
 
-class Log10(function_node.FunctionNode):
+class Log10(_log_base.LogBase):
 
-    @property
-    def label(self):
-        return 'log10'
-
-    _float_inputs = True
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        return numpy.log10(x),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        # A Python float constant takes the variable's dtype (float16 stays float16).
-        return gy / x * _INV_LN10,
+    _log = numpy.log10
+    _inv_ln_base = 1 / math.log(10)
 
 
 def log10(x):

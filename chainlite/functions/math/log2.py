@@ -3,29 +3,13 @@ import math
 
 import numpy
 
-from chainlite import function_node
-
-_INV_LN2 = 1 / math.log(2)
+from chainlite.functions.math import _log_base
 
 
-class Log2(function_node.FunctionNode):
+class Log2(_log_base.LogBase):
 
-    @property
-    def label(self):
-        return 'log2'
-
-    _float_inputs = True
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        return numpy.log2(x),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        # A Python float constant takes the variable's dtype (float16 stays float16).
-        return gy / x * _INV_LN2,
+    _log = numpy.log2
+    _inv_ln_base = 1 / math.log(2)
 
 
 def log2(x):

@@ -32,8 +32,7 @@ class LogSumExp(function_node.FunctionNode):
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
-        kept = tuple(1 if self.axis is None or i in self.axis else s
-                     for i, s in enumerate(x.shape))
+        kept = _axis.kept_shape(x.shape, self.axis)
         # d/dx logsumexp(x) = softmax(x) = exp(x - y).
         y = broadcast.broadcast_to(reshape.reshape(y, kept), x.shape)
         gy = broadcast.broadcast_to(reshape.reshape(gy, kept), x.shape)

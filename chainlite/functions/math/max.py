@@ -31,8 +31,7 @@ class Max(function_node.FunctionNode):
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         shape = x.shape
-        kept = tuple(1 if self.axis is None or i in self.axis else s
-                     for i, s in enumerate(shape))
+        kept = _axis.kept_shape(shape, self.axis)
         # The selected elements form a piecewise-constant mask: as Chainer, every element
         # equal to the result (all of them, in a tie) receives the whole gradient.
         mask = (x.array == y.array.reshape(kept)).astype(x.dtype)

@@ -11,17 +11,24 @@ class Maximum(function_node.FunctionNode):
     _elementwise = True
     _arg_names = ('x1', 'x2')
 
+    # Minimum overrides these two.
+    def _select(self, x1, x2):
+        return numpy.maximum(x1, x2)
+
+    def _x1_selected(self, x1, x2):
+        # Ties go to x1.
+        return x1 >= x2
+
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x1, x2 = inputs
-        return numpy.maximum(x1, x2),
+        return self._select(x1, x2),
 
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()
         gy, = grad_outputs
-        # Ties go to x1. The choice is piecewise constant: constant masks keep double
-        # backprop exact.
-        first = x1.array >= x2.array
+        # The choice is piecewise constant: constant masks keep double backprop exact.
+        first = self._x1_selected(x1.array, x2.array)
         dtype = gy.dtype
         ret = []
         if 0 in indexes:

@@ -1,34 +1,18 @@
 """Elementwise minimum of two inputs."""
 import numpy
 
-from chainlite import function_node
-from chainlite.functions.array import sum_to
+from chainlite.functions.math import maximum
 
 
-class Minimum(function_node.FunctionNode):
+class Minimum(maximum.Maximum):
+    # Maximum's backward holds as is: the mask marks where x1 was selected.
 
-    _float_inputs = True
-    _elementwise = True
-    _arg_names = ('x1', 'x2')
+    def _select(self, x1, x2):
+        return numpy.minimum(x1, x2)
 
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x1, x2 = inputs
-        return numpy.minimum(x1, x2),
-
-    def backward(self, indexes, grad_outputs):
-        x1, x2 = self.get_retained_inputs()
-        gy, = grad_outputs
-        # Ties go to x1. The choice is piecewise constant: constant masks keep double
-        # backprop exact.
-        first = x1.array <= x2.array
-        dtype = gy.dtype
-        ret = []
-        if 0 in indexes:
-            ret.append(sum_to.sum_to(gy * first.astype(dtype), self.inputs[0].shape))
-        if 1 in indexes:
-            ret.append(sum_to.sum_to(gy * (~first).astype(dtype), self.inputs[1].shape))
-        return tuple(ret)
+    def _x1_selected(self, x1, x2):
+        # Ties go to x1.
+        return x1 <= x2
 
 
 def minimum(x1, x2):

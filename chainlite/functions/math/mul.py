@@ -1,7 +1,7 @@
 """Elementwise multiplication: ``x * y`` (broadcasting) and ``x * c``."""
 from chainlite import function_node
 from chainlite.functions.array import sum_to
-from chainlite.functions.math import add
+from chainlite.functions.math import _constant
 
 
 class Mul(function_node.FunctionNode):
@@ -25,14 +25,9 @@ class Mul(function_node.FunctionNode):
         return tuple([sum_to.sum_to(gy * xs[1 - i], self.inputs[i].shape) for i in indexes])
 
 
-class MulConstant(function_node.FunctionNode):
+class MulConstant(_constant.ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '_ * %s' % add._constant_label(self.value)
+    _label_format = '_ * %s'
 
     def forward(self, inputs):
         x, = inputs

@@ -3,25 +3,15 @@ import math
 
 from scipy import special
 
-from chainlite import function_node
+from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
 
-class Ndtri(function_node.FunctionNode):
+class Ndtri(_inverse_special.InverseSpecial):
 
-    @property
-    def label(self):
-        return 'ndtri'
-
-    _float_inputs = True
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_outputs((0,))
-        # SciPy computes float16 in a wider type: cast back.
-        return special.ndtri(x).astype(x.dtype, copy=False),
+    _special = special.ndtri
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

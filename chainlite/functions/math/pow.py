@@ -3,7 +3,7 @@ import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import sum_to
-from chainlite.functions.math import add
+from chainlite.functions.math import _constant
 from chainlite.functions.math import log
 
 
@@ -33,15 +33,9 @@ class PowVarVar(function_node.FunctionNode):
         return tuple(ret)
 
 
-class PowVarConst(function_node.FunctionNode):
+class PowVarConst(_constant.ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '_ ** %s' % add._constant_label(self.value)
-
+    _label_format = '_ ** %s'
     _float_inputs = True
 
     def forward(self, inputs):
@@ -58,15 +52,9 @@ class PowVarConst(function_node.FunctionNode):
         return gy * c * x ** (c - 1),
 
 
-class PowConstVar(function_node.FunctionNode):
+class PowConstVar(_constant.ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '%s ** _' % add._constant_label(self.value)
-
+    _label_format = '%s ** _'
     _float_inputs = True
 
     def forward(self, inputs):

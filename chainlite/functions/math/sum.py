@@ -26,10 +26,7 @@ class Sum(function_node.FunctionNode):
         gy, = grad_outputs
         shape = self.inputs[0].shape
         if not self.keepdims and self.axis is not None and len(shape) > 0:
-            kept = list(shape)
-            for a in self.axis:
-                kept[a] = 1
-            gy = reshape.reshape(gy, tuple(kept))
+            gy = reshape.reshape(gy, _axis.kept_shape(shape, self.axis))
         return broadcast.broadcast_to(gy, shape),
 
 

@@ -1,0 +1,61 @@
+"""Clipped rectified linear unit."""
+import numbers
+
+import numpy
+
+from chainlite import function_node
+
+
+class ClippedReLU(function_node.FunctionNode):
+
+    _float_inputs = True
+    _arg_names = ('x',)
+
+    def __init__(self, z):
+        if not isinstance(z, numbers.Real) or isinstance(z, bool):
+            raise TypeError('%s: z must be a real number, got %s'
+                            % (self.label, type(z).__name__))
+        if not z > 0:
+            raise ValueError('%s: z must be positive, got %r' % (self.label, z))
+        self.cap = z
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        # The cap in x's dtype: a NumPy float64 scalar would promote float16/32.
+        return numpy.clip(x, 0, x.dtype.type(self.cap)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        x = x.array
+        # Gradient 1 strictly inside (0, z), 0 elsewhere: a constant mask keeps double
+        # backprop exact.
+        inside = (x > 0) & (x < x.dtype.type(self.cap))
+        return gy * inside.astype(x.dtype),
+
+
+def clipped_relu(x, z=20.0):
+    """Clipped rectified linear unit, ``min(max(0, x), z)``, elementwise.
+
+    The gradient is 1 on the open interval ``(0, z)`` and 0 elsewhere (at 0 and at ``z``
+    too).
+
+    Args:
+        x: A float Variable or array.
+        z: The clipping value, a positive number.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Raises:
+        TypeError: If ``z`` is not a real number.
+        ValueError: If ``z`` is not positive.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.clipped_relu(np.array([-1.0, 0.5, 3.0]), z=2.0).array
+        array([0. , 0.5, 2. ])
+    """
+    return ClippedReLU(z).apply((x,))[0]

@@ -1,0 +1,57 @@
+"""Exponential linear unit."""
+import numpy
+
+from chainlite import function_node
+
+
+class ELU(function_node.FunctionNode):
+
+    _float_inputs = True
+    _arg_names = ('x',)
+
+    def __init__(self, alpha=1.0, scale=1.0):
+        # `scale` multiplies the whole output; selu is this node with Chainer's constants.
+        self.alpha = alpha
+        self.scale = scale
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        t = x.dtype.type
+        # expm1 on min(x, 0): no overflow on the positive side, where it is not used.
+        y = numpy.where(x > 0, x, t(self.alpha) * numpy.expm1(numpy.minimum(x, 0)))
+        if self.scale != 1:
+            y *= t(self.scale)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        x = x.array
+        t = x.dtype.type
+        neg = x <= 0
+        # For x <= 0, dy/dx = scale * alpha * exp(x) = y + scale * alpha; through y (a
+        # Variable) the second derivative comes for free. For x > 0, dy/dx = scale.
+        c = numpy.where(neg, t(self.scale * self.alpha), t(self.scale))
+        return gy * (y * neg.astype(x.dtype) + c),
+
+
+def elu(x, alpha=1.0):
+    """Exponential linear unit: ``x`` where ``x > 0``, ``alpha * (exp(x) - 1)`` elsewhere.
+
+    Args:
+        x: A float Variable or array.
+        alpha: The parameter ``alpha`` (a scalar).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.elu(np.array([-1.0, 0.0, 2.0])).array
+        array([-0.63212056,  0.        ,  2.        ])
+    """
+    return ELU(alpha).apply((x,))[0]

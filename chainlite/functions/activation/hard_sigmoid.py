@@ -1,0 +1,45 @@
+"""Elementwise hard sigmoid, a piecewise-linear sigmoid."""
+import numpy
+
+from chainlite import function_node
+
+
+class HardSigmoid(function_node.FunctionNode):
+
+    _float_inputs = True
+    _arg_names = ('x',)
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        return numpy.clip(x * 0.2 + 0.5, 0, 1),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        x = x.array
+        # Slope 0.2 strictly inside (-2.5, 2.5), 0 outside: a constant array keeps double
+        # backprop exact.
+        slope = ((x > -2.5) & (x < 2.5)).astype(x.dtype)
+        slope *= 0.2
+        return gy * slope,
+
+
+def hard_sigmoid(x):
+    """Elementwise hard sigmoid: ``clip(0.2 * x + 0.5, 0, 1)``.
+
+    The gradient is 0.2 on the open interval ``(-2.5, 2.5)`` and 0 elsewhere.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype, with values in [0, 1].
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.hard_sigmoid(np.array([-3.0, 0.0, 1.0, 3.0])).array
+        array([0. , 0.5, 0.7, 1. ])
+    """
+    return HardSigmoid().apply((x,))[0]

@@ -1,0 +1,48 @@
+"""Leaky rectified linear unit."""
+import numpy
+
+from chainlite import function_node
+
+
+class LeakyReLU(function_node.FunctionNode):
+
+    _float_inputs = True
+    _arg_names = ('x',)
+
+    def __init__(self, slope=0.2):
+        self.slope = slope
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        # A slope cast to x's dtype: a NumPy float64 scalar would promote float16/32.
+        return numpy.where(x >= 0, x, x * x.dtype.type(self.slope)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        x = x.array
+        # The per-element slope (1 or `slope`) is piecewise constant: a constant array keeps
+        # double backprop exact.
+        return gy * numpy.where(x >= 0, x.dtype.type(1), x.dtype.type(self.slope)),
+
+
+def leaky_relu(x, slope=0.2):
+    """Leaky rectified linear unit: ``x`` where ``x >= 0``, ``slope * x`` elsewhere.
+
+    The gradient at 0 is 1.
+
+    Args:
+        x: A float Variable or array.
+        slope: The slope ``a`` for negative inputs (a scalar).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.leaky_relu(np.array([-2.0, 0.0, 3.0]), slope=0.5).array
+        array([-1.,  0.,  3.])
+    """
+    return LeakyReLU(slope).apply((x,))[0]

@@ -1,0 +1,53 @@
+"""Log of the softmax along an axis."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.math import exp
+from chainlite.functions.math import sum as sum_
+
+
+class LogSoftmax(function_node.FunctionNode):
+
+    _float_inputs = True
+    _arg_names = ('x',)
+
+    def __init__(self, axis=1):
+        self.axis = axis
+
+    def forward(self, inputs):
+        x, = inputs
+        axis = self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
+        self.retain_outputs((0,))
+        # x - logsumexp(x), shifted by the maximum: no overflow, and no log of an underflowed
+        # softmax (log(softmax(x)) would give -inf where this gives the exact value).
+        y = x - x.max(axis=axis, keepdims=True)
+        y -= numpy.log(numpy.exp(y).sum(axis=axis, keepdims=True))
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        # gx = gy - softmax(x) * sum(gy); softmax(x) = exp(y), with y a Variable, so the
+        # second derivative flows through it.
+        return gy - exp.exp(y) * sum_.sum(gy, axis=self.axis, keepdims=True),
+
+
+def log_softmax(x, axis=1):
+    """Log of the softmax along ``axis``: ``x - logsumexp(x, axis)``, computed stably.
+
+    Args:
+        x: A float Variable or array with at least ``axis + 1`` dimensions.
+        axis: The axis along which the softmax is taken (negative values count from the
+            end).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> np.exp(F.log_softmax(np.log(np.array([[1.0, 3.0]]))).array)
+        array([[0.25, 0.75]])
+    """
+    return LogSoftmax(axis).apply((x,))[0]

@@ -1,0 +1,56 @@
+"""Rectified linear unit."""
+import numpy
+
+from chainlite import function_node
+
+
+class ReLU(function_node.FunctionNode):
+
+    _float_inputs = True
+    _arg_names = ('x',)
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        return numpy.maximum(x, 0),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return _ReLUGrad(y.array > 0).apply((gy,))
+
+
+class _ReLUGrad(function_node.FunctionNode):
+    # gx = gy * (y > 0) in one node; the mask is constant, so this node is linear in gy and
+    # its own backward is itself.
+
+    def __init__(self, mask):
+        self.mask = mask
+
+    def forward(self, inputs):
+        gy, = inputs
+        return gy * self.mask,
+
+    def backward(self, indexes, grad_outputs):
+        g, = grad_outputs
+        return _ReLUGrad(self.mask).apply((g,))
+
+
+def relu(x):
+    """Rectified linear unit, ``max(0, x)``, elementwise.
+
+    The gradient at 0 is 0.
+
+    Args:
+        x: A float Variable or array.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.relu(np.array([-1.0, 0.5, 2.0])).array
+        array([0. , 0.5, 2. ])
+    """
+    return ReLU().apply((x,))[0]

@@ -1,0 +1,29 @@
+"""Scaled exponential linear unit."""
+from chainlite.functions.activation import elu
+
+
+class SELU(elu.ELU):
+    # ELU with a scale, under its own name for error messages.
+    pass
+
+
+def selu(x, alpha=1.6732632423543772, scale=1.0507009873554805):
+    """Scaled exponential linear unit: ``scale * elu(x, alpha)``.
+
+    The defaults are the self-normalizing constants of Klambauer et al. (2017).
+
+    Args:
+        x: A float Variable or array.
+        alpha: The parameter ``alpha`` (a scalar).
+        scale: The parameter ``lambda`` that scales the output (a scalar).
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.selu(np.array([-1.0, 0.0, 2.0])).array
+        array([-1.11133074,  0.        ,  2.10140197])
+    """
+    return SELU(alpha, scale).apply((x,))[0]

@@ -1,0 +1,50 @@
+"""Elementwise softplus, a smooth rectifier."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.activation import sigmoid
+
+
+class Softplus(function_node.FunctionNode):
+
+    _float_inputs = True
+    _arg_names = ('x',)
+
+    def __init__(self, beta=1.0):
+        self.beta = beta
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        t = x.dtype.type
+        bx = x * t(self.beta)
+        # log(1 + exp(bx)) = max(bx, 0) + log1p(exp(-|bx|)): exp never overflows, and the
+        # small term keeps its precision for large |bx|.
+        y = numpy.maximum(bx, 0) + numpy.log1p(numpy.exp(-abs(bx)))
+        return y * t(1 / self.beta),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        # dy/dx = sigmoid(beta * x), differentiable again through sigmoid's own node.
+        return gy * sigmoid.sigmoid(x * x.dtype.type(self.beta)),
+
+
+def softplus(x, beta=1.0):
+    """Elementwise softplus, ``log(1 + exp(beta * x)) / beta``, computed stably.
+
+    Args:
+        x: A float Variable or array.
+        beta: The parameter ``beta`` (a nonzero scalar); larger values bring the curve
+            closer to ``max(0, x)``.
+
+    Returns:
+        A Variable of the same shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.softplus(np.array([-2.0, 0.0, 2.0])).array
+        array([0.12692801, 0.69314718, 2.12692801])
+    """
+    return Softplus(beta).apply((x,))[0]

@@ -1,0 +1,1 @@
+"""Connection functions (linear, convolutions, embeddings)."""

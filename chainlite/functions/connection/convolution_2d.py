@@ -1,0 +1,49 @@
+"""Two-dimensional convolution: the N-dimensional one with two spatial axes."""
+from chainlite.functions.connection import convolution_nd
+
+
+class Convolution2DFunction(convolution_nd.ConvolutionND):
+    # ConvolutionND fixed to two spatial axes, under Chainer's name for messages.
+
+    def __init__(self, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+        super().__init__(2, stride, pad, cover_all, dilate, groups)
+
+
+def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, *, dilate=1, groups=1):
+    """Two-dimensional convolution (cross-correlation) of a batch of images with filters.
+
+    Window positions start at ``(-ph, -pw)`` and move by the stride; entries in the padding
+    are 0. The output size is ``h_O = (h_I + 2 ph - dkh) // sy + 1`` with the dilated
+    filter height ``dkh = kh + (kh - 1) (dy - 1)`` (``(h_I + 2 ph - dkh + sy - 1) // sy + 1``
+    with ``cover_all``), and likewise for the width. With ``groups > 1`` the channels are
+    split into groups and output group ``g`` sees only input group ``g``.
+
+    Args:
+        x: A float Variable or array of shape ``(n, c_I, h_I, w_I)``.
+        W: The filters, of shape ``(c_O, c_I / groups, kh, kw)`` and ``x``'s dtype.
+        b: The bias, of shape ``(c_O,)`` (optional).
+        stride: An int or a pair ``(sy, sx)``.
+        pad: An int or a pair ``(ph, pw)``: zeros added on both sides.
+        cover_all: Add window positions (into extra zero padding at the bottom and right)
+            so that every input pixel is covered.
+        dilate: An int or a pair ``(dy, dx)``: the spacing of the filter taps.
+        groups: The number of channel groups; ``c_I`` and ``c_O`` must be multiples of it.
+
+    Returns:
+        A Variable of shape ``(n, c_O, h_O, w_O)``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
+        >>> W = np.ones((1, 1, 2, 2))
+        >>> F.convolution_2d(x, W, stride=2).array
+        array([[[[10., 18.],
+                 [42., 50.]]]])
+        >>> F.convolution_2d(np.ones((8, 3, 32, 32)), np.ones((16, 3, 3, 3)), pad=1).shape
+        (8, 16, 32, 32)
+    """
+    stride, pad, dilate = convolution_nd.check_parameters(
+        'convolution_2d', 2, stride, pad, dilate, groups)
+    func = Convolution2DFunction(stride, pad, cover_all, dilate, groups)
+    return func.apply((x, W) if b is None else (x, W, b))[0]

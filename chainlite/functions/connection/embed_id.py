@@ -1,0 +1,105 @@
+"""Embedding lookup: rows of a matrix picked by integer ids."""
+from chainlite import backend
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class EmbedIDFunction(function_node.FunctionNode):
+
+    def __init__(self, ignore_label=None):
+        self.ignore_label = ignore_label
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'W'))
+        x, W = in_types
+        type_check.expect(x.dtype.kind == 'i', x.ndim >= 1,
+                          W.dtype.kind == 'f', W.ndim == 2)
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, W = inputs
+        ignored = _check_ids(x, len(W), self.ignore_label)
+        if ignored is None:
+            return W.take(x, axis=0),
+        xp = backend.get_array_module(x)
+        y = W.take(xp.where(ignored, 0, x), axis=0)
+        y[ignored] = 0
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        gW, = _EmbedIDGrad(self.inputs[1].shape, self.ignore_label).apply((x, gy))
+        return None, gW
+
+
+class _EmbedIDGrad(function_node.FunctionNode):
+    # Adds each gy row into the row of W its id picked; its own gradient is embed_id again.
+
+    def __init__(self, w_shape, ignore_label):
+        self.w_shape = w_shape
+        self.ignore_label = ignore_label
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, gy = inputs
+        xp = backend.get_array_module(gy)
+        ids = x.ravel()
+        rows = gy.reshape(len(ids), self.w_shape[1])
+        if self.ignore_label is not None:
+            kept = ids != self.ignore_label
+            ids, rows = ids[kept], rows[kept]
+        gW = xp.zeros(self.w_shape, gy.dtype)
+        if len(ids):
+            # Rows with one id are summed together: sort by id, then one reduceat.
+            order = xp.argsort(ids, kind='stable')
+            ids = ids[order]
+            starts = xp.flatnonzero(xp.concatenate(([True], ids[1:] != ids[:-1])))
+            gW[ids[starts]] = xp.add.reduceat(rows[order], starts, axis=0)
+        return gW,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        ggW, = grad_outputs
+        return None, EmbedIDFunction(self.ignore_label).apply((x, ggW))[0]
+
+
+def _check_ids(x, n_rows, ignore_label):
+    # Out-of-range ids would wrap around (negative) or fail deep in NumPy: say what is wrong.
+    ignored = None if ignore_label is None else x == ignore_label
+    bad = (x < 0) | (x >= n_rows)
+    if ignored is not None:
+        bad &= ~ignored
+    if bad.any():
+        raise ValueError('embed_id: every id must satisfy 0 <= x < len(W) = %d (or equal '
+                         'ignore_label=%r); got %d' % (n_rows, ignore_label, x[bad][0]))
+    return ignored if ignored is not None and ignored.any() else None
+
+
+def embed_id(x, W, ignore_label=None):
+    """Word embedding: row ``x[i]`` of ``W`` for every id, a linear function of one-hot ids.
+
+    Only ``W`` gets a gradient; rows picked by several ids get the sum of their gradients.
+
+    Args:
+        x: An integer Variable or array of ids, of any shape with at least one axis.
+        W: A float Variable or array of shape ``(n_ids, size)``: one embedding per row.
+        ignore_label: An id (or None) whose positions give zero vectors and send no
+            gradient to ``W``.
+
+    Returns:
+        A Variable of shape ``x.shape + (size,)``, of ``W``'s dtype.
+
+    Raises:
+        ValueError: If an id other than ``ignore_label`` lies outside ``[0, n_ids)``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> W = np.array([[0., 0.], [1., 1.], [2., 2.]])
+        >>> F.embed_id(np.array([2, 1, -1]), W, ignore_label=-1).array
+        array([[2., 2.],
+               [1., 1.],
+               [0., 0.]])
+    """
+    return EmbedIDFunction(ignore_label).apply((x, W))[0]

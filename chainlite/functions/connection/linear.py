@@ -1,0 +1,83 @@
+"""Linear (fully connected) transformation ``y = x W^T + b``."""
+import math
+
+from chainlite import function_node
+from chainlite.functions.array import reshape
+from chainlite.functions.math import matmul
+from chainlite.functions.math import sum as sum_
+from chainlite.utils import type_check
+
+
+class LinearFunction(function_node.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        n_in = in_types.size()
+        type_check.expect(2 <= n_in, n_in <= 3)
+        type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
+        x, W = in_types[:2]
+        type_check.expect(x.dtype.kind == 'f', W.dtype == x.dtype, x.ndim == 2, W.ndim == 2,
+                          x.shape[1] == W.shape[1])
+        if len(in_types) == 3:
+            b = in_types[2]
+            type_check.expect(b.dtype == x.dtype, b.ndim == 1, b.shape[0] == W.shape[0])
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))  # b is not needed by backward
+        x, W = inputs[:2]
+        y = x @ W.T  # BLAS reads the transposed W in place
+        if len(inputs) == 3:
+            y += inputs[2]
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(matmul.matmul(gy, W))
+        if 1 in indexes:
+            ret.append(matmul.matmul(gy, x, transa=True))
+        if 2 in indexes:
+            ret.append(sum_.sum(gy, axis=0))
+        return tuple(ret)
+
+
+def linear(x, W, b=None, n_batch_axes=1):
+    """Linear function (affine transformation): ``y = x W^T + b``.
+
+    The first ``n_batch_axes`` axes of ``x`` are batch axes; the others are flattened into
+    one axis of length ``N``, which must match ``W``'s second axis.
+
+    Args:
+        x: A float Variable or array of shape ``(s_1, ..., s_n)`` with
+            ``s_{n_batch_axes + 1} * ... * s_n == N``.
+        W: The weight, a Variable or array of shape ``(M, N)`` and ``x``'s dtype.
+        b: The bias, of shape ``(M,)`` (optional).
+        n_batch_axes: The number of batch axes (at least 1).
+
+    Returns:
+        A Variable of shape ``(s_1, ..., s_{n_batch_axes}, M)``.
+
+    Raises:
+        ValueError: If ``n_batch_axes`` is not positive.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.array([[1.0, 2.0]])
+        >>> W = np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 2.0]])
+        >>> F.linear(x, W, np.array([0.0, 0.5, -1.0])).array
+        array([[1. , 3.5, 3. ]])
+        >>> F.linear(np.ones((2, 3, 4, 2)), W, n_batch_axes=3).shape
+        (2, 3, 4, 3)
+    """
+    if n_batch_axes <= 0:
+        raise ValueError('linear: n_batch_axes must be greater than 0, got %r'
+                         % (n_batch_axes,))
+    batch_shape = tuple(x.shape[:n_batch_axes])
+    if n_batch_axes > 1 or x.ndim > 2:
+        x = reshape.reshape(x, (math.prod(batch_shape), math.prod(x.shape[n_batch_axes:])))
+    y, = LinearFunction().apply((x, W) if b is None else (x, W, b))
+    if n_batch_axes > 1:
+        y = reshape.reshape(y, batch_shape + (y.shape[1],))
+    return y

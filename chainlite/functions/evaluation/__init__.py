@@ -1,0 +1,1 @@
+"""Evaluation functions (accuracy and friends)."""

@@ -1,0 +1,45 @@
+"""Elementwise absolute difference of two arrays."""
+import numpy
+
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class AbsoluteError(function_node.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x0', 'x1'))
+        x0, x1 = in_types
+        type_check.expect(x0.dtype.kind == 'f', x0.dtype == x1.dtype, x0.shape == x1.shape)
+
+    def forward(self, inputs):
+        x0, x1 = inputs
+        diff = x0 - x1
+        self.sign = numpy.sign(diff)  # the gradient; constant, so double backprop gives 0
+        return numpy.abs(diff),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        gx0 = gy * self.sign
+        return gx0, -gx0
+
+
+def absolute_error(x0, x1):
+    """Elementwise absolute error, ``|x0 - x1|``.
+
+    Its gradient at ``x0 == x1`` is taken as 0.
+
+    Args:
+        x0: A float Variable or array.
+        x1: A Variable or array of the shape and dtype of ``x0``.
+
+    Returns:
+        A Variable of the shape and dtype of ``x0``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.absolute_error(np.array([1.0, 2.0]), np.array([0.0, 4.0])).array
+        array([1., 2.])
+    """
+    return AbsoluteError().apply((x0, x1))[0]

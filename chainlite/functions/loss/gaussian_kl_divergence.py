@@ -1,0 +1,63 @@
+"""KL divergence of a diagonal Gaussian from the standard normal."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.math import exp
+from chainlite.utils import type_check
+
+
+class GaussianKLDivergence(function_node.FunctionNode):
+
+    def __init__(self, reduce='sum'):
+        self.reduce = reduce
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('mean', 'ln_var'))
+        mean, ln_var = in_types
+        type_check.expect(mean.dtype.kind == 'f', mean.dtype == ln_var.dtype,
+                          mean.shape == ln_var.shape)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        mean, ln_var = inputs
+        loss = (mean * mean + numpy.exp(ln_var) - ln_var - 1) * 0.5
+        if self.reduce == 'sum':
+            return numpy.asarray(loss.sum(), mean.dtype),
+        if self.reduce == 'mean':
+            return numpy.asarray(loss.mean(), mean.dtype),
+        return loss.astype(mean.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        mean, ln_var = self.get_retained_inputs()
+        gy, = grad_outputs
+        if self.reduce == 'mean':
+            gy = gy * (1.0 / max(mean.size, 1))
+        return gy * mean, gy * (exp.exp(ln_var) - 1.0) * 0.5
+
+
+def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
+    """KL divergence of ``N(mean, exp(ln_var))`` (diagonal) from ``N(0, I)``.
+
+    Elementwise, ``(mean ** 2 + exp(ln_var) - ln_var - 1) / 2``.
+
+    Args:
+        mean: A float Variable or array: the means.
+        ln_var: A Variable or array of the shape and dtype of ``mean``: the log variances.
+        reduce: ``'sum'`` or ``'mean'`` of the elementwise values, or ``'no'``.
+
+    Returns:
+        A Variable of the dtype of ``mean``: a scalar, or of its shape with ``reduce='no'``.
+
+    Raises:
+        ValueError: For an invalid ``reduce``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.gaussian_kl_divergence(np.array([0.0, 2.0]), np.zeros(2)).array
+        array(2.)
+    """
+    if reduce not in ('sum', 'mean', 'no'):
+        raise ValueError("gaussian_kl_divergence: reduce must be 'sum', 'mean' or 'no', got %r"
+                         % (reduce,))
+    return GaussianKLDivergence(reduce).apply((mean, ln_var))[0]

@@ -1,0 +1,45 @@
+"""Mean of the absolute differences of two arrays."""
+import numpy
+
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class MeanAbsoluteError(function_node.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x0', 'x1'))
+        x0, x1 = in_types
+        type_check.expect(x0.dtype.kind == 'f', x0.dtype == x1.dtype, x0.shape == x1.shape)
+
+    def forward(self, inputs):
+        x0, x1 = inputs
+        diff = x0 - x1
+        self.sign = numpy.sign(diff)  # the gradient; constant, so double backprop gives 0
+        return (numpy.abs(diff).sum() / max(diff.size, 1)).astype(x0.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        gx0 = gy * (self.sign * (1.0 / max(self.sign.size, 1))).astype(gy.dtype, copy=False)
+        return gx0, -gx0
+
+
+def mean_absolute_error(x0, x1):
+    """Mean absolute error, ``mean(|x0 - x1|)``.
+
+    Its gradient at ``x0 == x1`` is taken as 0.
+
+    Args:
+        x0: A float Variable or array.
+        x1: A Variable or array of the shape and dtype of ``x0``.
+
+    Returns:
+        A scalar Variable of the dtype of ``x0``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.mean_absolute_error(np.array([1.0, 2.0]), np.array([0.0, 4.0])).array
+        array(1.5)
+    """
+    return MeanAbsoluteError().apply((x0, x1))[0]

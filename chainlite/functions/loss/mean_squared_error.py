@@ -1,0 +1,43 @@
+"""Mean of the squared differences of two arrays."""
+from chainlite import function_node
+from chainlite.utils import type_check
+
+
+class MeanSquaredError(function_node.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x0', 'x1'))
+        x0, x1 = in_types
+        type_check.expect(x0.dtype.kind == 'f', x0.dtype == x1.dtype, x0.shape == x1.shape)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        diff = (x0 - x1).ravel()
+        # A dot product sums the squares without a temporary array.
+        return (diff.dot(diff) / max(diff.size, 1)).astype(x0.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        gx0 = gy * (x0 - x1) * (2.0 / max(x0.size, 1))
+        return gx0, -gx0
+
+
+def mean_squared_error(x0, x1):
+    """Mean squared error, ``mean((x0 - x1) ** 2)``.
+
+    Args:
+        x0: A float Variable or array.
+        x1: A Variable or array of the shape and dtype of ``x0``.
+
+    Returns:
+        A scalar Variable of the dtype of ``x0``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.mean_squared_error(np.array([1.0, 2.0]), np.array([0.0, 4.0])).array
+        array(2.5)
+    """
+    return MeanSquaredError().apply((x0, x1))[0]

@@ -1,0 +1,81 @@
+"""Sigmoid followed by binary cross entropy, computed stably from the logits."""
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.activation import tanh
+from chainlite.utils import type_check
+
+
+class SigmoidCrossEntropy(function_node.FunctionNode):
+
+    def __init__(self, normalize=True, reduce='mean'):
+        self.normalize = normalize
+        self.reduce = reduce
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 't'))
+        x, t = in_types
+        type_check.expect(x.dtype.kind == 'f', t.dtype.kind == 'i', x.shape == t.shape)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, t = inputs
+        if t.size and not ((t >= -1) & (t <= 1)).all():
+            raise ValueError('sigmoid_cross_entropy: each label t must be 0, 1 or -1 (ignored)')
+        valid = t != -1
+        # log(1 + exp(x)) - x * t, without overflow for large |x|.
+        loss = numpy.log1p(numpy.exp(-numpy.abs(x))) - x * (t - (x >= 0))
+        loss *= valid
+        if self.reduce == 'no':
+            self.coeff = None
+            return loss.astype(x.dtype, copy=False),
+        count = valid.sum() if self.normalize else len(x)
+        self.coeff = 1.0 / max(int(count), 1)
+        return numpy.asarray(loss.sum() * self.coeff, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, t = self.get_retained_inputs()
+        gy, = grad_outputs
+        t = t.array
+        dtype = x.dtype
+        valid = (t != -1).astype(dtype)
+        target = (t * (t != -1)).astype(dtype)
+        if self.coeff is not None:
+            valid *= dtype.type(self.coeff)
+        # sigmoid(x) = (1 + tanh(x / 2)) / 2, differentiable to any order.
+        sig = tanh.tanh(x * 0.5) * 0.5 + 0.5
+        return gy * ((sig - target) * valid), None
+
+
+def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
+    """Cross entropy of ``sigmoid(x)`` against binary labels ``t``.
+
+    The loss of one element is ``-(t log sigmoid(x) + (1 - t) log(1 - sigmoid(x)))``,
+    computed from ``x`` without overflow.
+
+    Args:
+        x: A float Variable or array of logits.
+        t: An integer Variable or array of the shape of ``x`` with labels 0 or 1; elements
+            with ``-1`` are ignored. It gets no gradient.
+        normalize: With ``reduce='mean'``, divide the summed loss by the number of labels
+            that are not ignored if True, else by ``len(x)``.
+        reduce: ``'mean'`` for a scalar, ``'no'`` for the loss of each element (0 where
+            ignored).
+
+    Returns:
+        A Variable of the dtype of ``x``.
+
+    Raises:
+        ValueError: For an invalid ``reduce`` or a label other than -1, 0 and 1.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.array([[0.0, 2.0]])
+        >>> F.sigmoid_cross_entropy(x, np.array([[1, -1]]), reduce='no').array
+        array([[0.69314718, 0.        ]])
+    """
+    if reduce not in ('mean', 'no'):
+        raise ValueError("sigmoid_cross_entropy: reduce must be 'mean' or 'no', got %r"
+                         % (reduce,))
+    return SigmoidCrossEntropy(normalize, reduce).apply((x, t))[0]

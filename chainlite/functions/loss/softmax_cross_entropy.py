@@ -1,0 +1,297 @@
+"""Softmax followed by cross entropy, fused: log-sum-exp once, no one-hot matrix."""
+import numpy
+
+from chainlite import backend
+from chainlite import function_node
+from chainlite import variable
+from chainlite.functions.array import broadcast
+from chainlite.functions.array import reshape
+from chainlite.functions.math import exp
+from chainlite.functions.math import logsumexp
+from chainlite.functions.math import sum as sum_mod
+from chainlite.utils import type_check
+
+_EPS = 1e-7  # keeps log(t) finite in the KL divergence where a soft target is 0
+
+
+def _compute_dtype(dtype):
+    # float16 sums and logs lose too much: compute in float32 and cast the results back.
+    return numpy.float32 if dtype == numpy.float16 else dtype
+
+
+def _row_shape(x_shape):
+    # The class axis (1) kept with length 1: the shape of one value per softmax.
+    return (x_shape[0], 1) + tuple(x_shape[2:])
+
+
+def _take_labels(a, t):
+    # a[n, t[n, ...], ...] with the shape of t.
+    xp = backend.get_array_module(a)
+    if a.ndim == 2:
+        return a[xp.arange(len(t)), t]
+    return xp.take_along_axis(a, xp.expand_dims(t, 1), axis=1).reshape(t.shape)
+
+
+def _sub_at_labels(a, t, v):
+    # a[n, t[n, ...], ...] -= v in place; one element per softmax, so no index repeats.
+    xp = backend.get_array_module(a)
+    if a.ndim == 2:
+        a[xp.arange(len(t)), t] -= v
+        return
+    idx = xp.expand_dims(t, 1)
+    xp.put_along_axis(a, idx, xp.take_along_axis(a, idx, axis=1) - v.reshape(idx.shape),
+                      axis=1)
+
+
+def _exp_and_sum(x):
+    # e = exp(x - max), s = sum(e) over the classes: the softmax is e / s.
+    m = x.max(axis=1, keepdims=True)
+    e = x - m
+    numpy.exp(e, out=e)
+    if e.ndim == 2 and e.shape[1]:
+        # A matrix-vector product sums rows several times faster than a reduction does.
+        xp = backend.get_array_module(e)
+        return m, e, (e @ xp.ones((e.shape[1], 1), e.dtype))
+    return m, e, e.sum(axis=1, keepdims=True)
+
+
+class SoftmaxCrossEntropy(function_node.FunctionNode):
+
+    def __init__(self, normalize=True, cache_score=True, class_weight=None, ignore_label=-1,
+                 reduce='mean', soft_target_loss='cross-entropy'):
+        self.normalize = normalize
+        self.cache_score = cache_score
+        self.class_weight = class_weight
+        self.ignore_label = ignore_label
+        self.reduce = reduce
+        self.soft_target_loss = soft_target_loss
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 't'))
+        x, t = in_types
+        type_check.expect(x.dtype.kind == 'f', x.ndim >= 2)
+        kind = type_check.eval(t.dtype.kind)
+        if kind == 'f' and type_check.eval(t.ndim) == type_check.eval(x.ndim):
+            # Soft targets: one probability distribution per softmax.
+            type_check.expect(x.shape == t.shape)
+        elif kind in 'iu':
+            type_check.expect(t.ndim == x.ndim - 1, x.shape[0] == t.shape[0],
+                              x.shape[2:] == t.shape[1:])
+        else:
+            # Float labels are not class indices (and a shape unlike x's is no soft target).
+            type_check.expect(t.dtype.kind == 'i')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, t = inputs
+        if t.dtype.kind == 'f':
+            return self._forward_soft(x, t)
+        cdtype = _compute_dtype(x.dtype)
+        xc = x.astype(cdtype, copy=False)
+        n_class = x.shape[1]
+        xp = backend.get_array_module(x)
+
+        # S: the weight of each softmax's loss (ignored ones 0), None when all are 1.
+        S = None
+        count = t.size
+        if t.size:
+            tmin, tmax = t.min(), t.max()
+            # All in range and ignore_label out of it (the usual -1): nothing is ignored.
+            if not (tmin >= 0 and tmax < n_class) or 0 <= self.ignore_label < n_class:
+                valid = t != self.ignore_label
+                tv = t[valid]
+                if tv.size and not (tv.min() >= 0 and tv.max() < n_class):
+                    raise ValueError(
+                        'softmax_cross_entropy: each label t must satisfy 0 <= t < '
+                        'x.shape[1] = %d or t == ignore_label = %d; got labels from %d to %d'
+                        % (n_class, self.ignore_label, tv.min(), tv.max()))
+                count = tv.size
+                t = xp.where(valid, t, 0)
+                S = valid.astype(cdtype)
+        if self.class_weight is not None:
+            w = self._class_weight(n_class, cdtype)[t]
+            S = w if S is None else S * w
+        self._labels = t
+        self._S = S
+
+        m, e, s = _exp_and_sum(xc)
+        if self.cache_score:
+            self._cache = e, s
+        nll = (m + numpy.log(s)).reshape(t.shape)
+        nll -= _take_labels(xc, t)
+        if S is not None:
+            nll *= S
+        if self.reduce == 'mean':
+            denominator = count if self.normalize else len(x)
+            self._coeff = 1.0 / max(denominator, 1)
+            return xp.asarray(nll.sum() * self._coeff, x.dtype),
+        self._coeff = None
+        return nll.astype(x.dtype, copy=False),
+
+    def _forward_soft(self, x, t):
+        cdtype = _compute_dtype(x.dtype)
+        xc = x.astype(cdtype, copy=False)
+        t = t.astype(cdtype, copy=False)
+        m, e, s = _exp_and_sum(xc)
+        if self.cache_score:
+            self._cache = e, s
+        log_y = xc - m
+        log_y -= numpy.log(s)
+        if self.soft_target_loss == 'kl-divergence':
+            loss = (t * (numpy.log(t + _EPS) - log_y)).sum(axis=1)
+        else:
+            loss = -(t * log_y).sum(axis=1)
+        self._labels = t
+        self._S = t.sum(axis=1, keepdims=True)  # the softmax's gradient scales with it
+        if self.reduce == 'mean':
+            self._coeff = 1.0 / max(x.size // max(x.shape[1], 1), 1)
+            return numpy.asarray(loss.sum() * self._coeff, x.dtype),
+        self._coeff = None
+        return loss.astype(x.dtype, copy=False),
+
+    def _class_weight(self, n_class, dtype):
+        w = self.class_weight
+        if w.shape != (n_class,):
+            raise ValueError('softmax_cross_entropy: class_weight must have the shape '
+                             '(x.shape[1],) = (%d,), got %s' % (n_class, w.shape))
+        return w.astype(dtype, copy=False)
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        grad = _SoftmaxCrossEntropyGrad(self._labels, self._S, self._coeff,
+                                        getattr(self, '_cache', None))
+        return grad.apply((x, gy))[0], None
+
+
+class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
+    # gx = coeff * gy * (S * softmax(x) - Q): Q is the one-hot labels times S, or the soft
+    # targets (whose sum is S). Differentiable in x and gy through the softmax's Jacobian.
+
+    def __init__(self, labels, S, coeff, cache):
+        self.labels = labels
+        self.S = S
+        self.coeff = coeff
+        self.cache = cache
+
+    def _scale(self, gy, x_shape, dtype):
+        # coeff * gy, one value per softmax (or a scalar).
+        gy = gy.astype(dtype, copy=False)
+        if self.coeff is not None:
+            return gy * self.coeff
+        return gy.reshape(_row_shape(x_shape))
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        cdtype = _compute_dtype(x.dtype)
+        if self.cache is not None:
+            e, s = self.cache
+        else:
+            _, e, s = _exp_and_sum(x.astype(cdtype, copy=False))
+        g = self._scale(gy, x.shape, cdtype)
+        S = self.S
+        sc = g if S is None else g * (S if S.ndim == x.ndim else S.reshape(_row_shape(x.shape)))
+        gx = e * (sc / s)
+        t = self.labels
+        if t.dtype.kind == 'f':
+            gx -= t * g
+        else:
+            if sc.ndim:
+                sc = numpy.broadcast_to(sc, _row_shape(x.shape)).reshape(t.shape)
+            _sub_at_labels(gx, t, sc)
+        return gx.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        xp = backend.get_array_module(x.array)
+        shape, dtype = x.shape, x.dtype
+        rows = _row_shape(shape)
+        S = xp.ones(rows, dtype) if self.S is None else self.S.astype(dtype, copy=False)
+        if S.ndim != len(shape):
+            S = S.reshape(rows)
+        t = self.labels
+        if t.dtype.kind == 'f':
+            Q = t.astype(dtype, copy=False)
+        else:
+            Q = xp.zeros(shape, dtype)
+            xp.put_along_axis(Q, xp.expand_dims(t, 1), S, axis=1)
+        lse = reshape.reshape(logsumexp.logsumexp(x, axis=1), rows)
+        p = exp.exp(x - broadcast.broadcast_to(lse, shape))
+        g = gy * self.coeff if self.coeff is not None else reshape.reshape(gy, rows)
+        ret = [None, None]
+        if 0 in indexes:
+            u = ggx * broadcast.broadcast_to(g * S, shape)
+            pu = sum_mod.sum(p * u, axis=1, keepdims=True)
+            ret[0] = p * (u - broadcast.broadcast_to(pu, shape))
+        if 1 in indexes:
+            h = ggx * (p * broadcast.broadcast_to(S, shape) - Q)
+            if self.coeff is not None:
+                ret[1] = sum_mod.sum(h) * self.coeff
+            else:
+                ret[1] = sum_mod.sum(h, axis=1)
+        return tuple(ret)
+
+
+def softmax_cross_entropy(x, t, normalize=True, cache_score=True, class_weight=None,
+                          ignore_label=-1, reduce='mean', enable_double_backprop=False,
+                          soft_target_loss='cross-entropy'):
+    """Cross entropy of the softmax of ``x`` (over axis 1) against labels ``t``.
+
+    The loss of one softmax is ``-log(softmax(x)[n, t[n]])``, computed from a single
+    log-sum-exp. For ``x`` of shape ``(N, C, d1, ...)``, ``t`` has the shape
+    ``(N, d1, ...)`` and there is one softmax per position. The result is always
+    differentiable twice (``enable_double_backprop`` is accepted for compatibility).
+
+    Args:
+        x: A float Variable or array of unnormalized log probabilities, ``(N, C, ...)``.
+        t: Integer labels of shape ``(N, ...)`` with ``0 <= t < C`` or
+            ``t == ignore_label``; or, with a float dtype and the shape of ``x``, soft
+            targets (a probability distribution over axis 1). ``t`` gets no gradient.
+        normalize: With ``reduce='mean'``, divide the summed loss by the number of labels
+            that are not ignored if True, else by ``N``.
+        cache_score: Keep the softmax from forward for backward (faster, more memory).
+        class_weight: A float array of shape ``(C,)``: the loss of a label ``c`` is
+            multiplied by ``class_weight[c]`` (integer labels only).
+        ignore_label: The label value whose losses are 0 and which is not counted.
+        reduce: ``'mean'`` for a scalar loss, ``'no'`` for one loss per label (0 where
+            ignored), of the shape of ``t`` (of ``(N, d1, ...)`` for soft targets).
+        enable_double_backprop: Accepted for Chainer compatibility; if True, the softmax is
+            not cached.
+        soft_target_loss: ``'cross-entropy'`` (``-sum(t * log softmax(x))``) or
+            ``'kl-divergence'`` (``sum(t * (log t - log softmax(x)))``) for soft targets.
+
+    Returns:
+        A Variable of the dtype of ``x``: a scalar, or an array with ``reduce='no'``.
+
+    Raises:
+        ValueError: For an invalid ``reduce`` or ``soft_target_loss``, a label out of range,
+            or a ``class_weight`` of the wrong shape.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.array([[0.0, 0.0], [2.0, 0.0]])
+        >>> t = np.array([1, -1], np.int32)
+        >>> F.softmax_cross_entropy(x, t).array
+        array(0.69314718)
+    """
+    if reduce not in ('mean', 'no'):
+        raise ValueError("softmax_cross_entropy: reduce must be 'mean' or 'no', got %r"
+                         % (reduce,))
+    if soft_target_loss not in ('cross-entropy', 'kl-divergence'):
+        raise ValueError("softmax_cross_entropy: soft_target_loss must be 'cross-entropy' or "
+                         "'kl-divergence', got %r" % (soft_target_loss,))
+    if class_weight is not None:
+        if not hasattr(class_weight, 'ndim') or hasattr(class_weight, 'creator'):
+            raise ValueError('softmax_cross_entropy: class_weight must be an array, not %s'
+                             % type(class_weight).__name__)
+        if class_weight.ndim != 1 or class_weight.dtype.kind != 'f':
+            raise ValueError('softmax_cross_entropy: class_weight must be a 1-d float array')
+    if t.__class__ is numpy.ndarray:
+        # A bare array input costs FunctionNode.apply an exception and its slow road.
+        t = variable.Variable(t, requires_grad=False)
+    func = SoftmaxCrossEntropy(normalize, cache_score and not enable_double_backprop,
+                               class_weight, ignore_label, reduce, soft_target_loss)
+    return func.apply((x, t))[0]

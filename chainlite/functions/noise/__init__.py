@@ -1,0 +1,1 @@
+"""Noise injection functions."""

@@ -1,0 +1,223 @@
+"""Batch normalization with the statistics of the current batch."""
+import string
+
+import numpy
+
+from chainlite import backend
+from chainlite import function_node
+from chainlite import variable
+from chainlite.functions import _axis
+from chainlite.functions.array import broadcast
+from chainlite.functions.array import reshape
+from chainlite.functions.math import mean as mean_mod
+from chainlite.utils import type_check
+
+
+def _compute_dtype(dtype):
+    # As Chainer: float16 statistics are accumulated and applied in float32.
+    return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+
+
+def _subscripts(ndim, axis):
+    # einsum reduces over non-trailing axes in one pass, and the product of two operands
+    # without a temporary: several times faster than ndarray.sum(axis=(0, 2, 3)).
+    s = string.ascii_letters[:ndim]
+    return s, ''.join([c for i, c in enumerate(s) if i not in axis])
+
+
+def _kept_shape(shape, axis):
+    return tuple([1 if i in axis else n for i, n in enumerate(shape)])
+
+
+class BatchNormalization(function_node.FunctionNode):
+
+    def __init__(self, eps, running_mean, running_var, decay, axis):
+        self.eps = eps
+        self.running_mean = running_mean
+        self.running_var = running_var
+        self.decay = decay
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'gamma', 'beta'))
+        x, gamma, beta = in_types
+        type_check.expect(
+            x.dtype.kind == 'f',
+            gamma.dtype == x.dtype,
+            beta.dtype == x.dtype,
+            gamma.shape == beta.shape,
+            x.ndim == len(self.axis) + gamma.ndim,
+        )
+        key = [i for i in range(type_check.eval(x.ndim)) if i not in self.axis]
+        for j, i in enumerate(key):
+            type_check.expect(x.shape[i] == gamma.shape[j])
+        for name, stat in (('running_mean', self.running_mean),
+                           ('running_var', self.running_var)):
+            if stat is not None:
+                shape = type_check.make_variable(stat.shape, name + '.shape')
+                type_check.expect(gamma.shape == shape)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        xp = backend.get_array_module(x)
+        dtype = _compute_dtype(x.dtype)
+        kept = _kept_shape(x.shape, self.axis)
+        s, o = _subscripts(x.ndim, self.axis)
+        m = x.size // max(gamma.size, 1)
+        xc = x.astype(dtype, copy=False)
+        mean = xp.einsum(s + '->' + o, xc) / m
+        xc = xc - mean.reshape(kept)
+        var = xp.einsum('%s,%s->%s' % (s, s, o), xc, xc) / m
+        inv_std = 1 / xp.sqrt(var + self.eps)
+        xc *= inv_std.reshape(kept)  # xc is our own buffer: it becomes x_hat in place
+        y = xc * gamma.astype(dtype, copy=False).reshape(kept)
+        y += beta.astype(dtype, copy=False).reshape(kept)
+        self.x_hat, self.inv_std, self.m = xc, inv_std, m
+        if self.running_mean is not None:
+            self.running_mean *= self.decay
+            self.running_mean += (1 - self.decay) * mean
+        if self.running_var is not None:
+            # The running variance is unbiased (Bessel's correction), as in Chainer.
+            adjust = m / max(m - 1., 1.)
+            self.running_var *= self.decay
+            self.running_var += (1 - self.decay) * adjust * var
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma = self.get_retained_inputs()
+        gy, = grad_outputs
+        return _BatchNormalizationGrad(self).apply((x, gamma, gy))
+
+
+class _BatchNormalizationGrad(function_node.FunctionNode):
+    # (x, gamma, gy) -> (gx, ggamma, gbeta) in one pass over the saved x_hat.
+
+    def __init__(self, bn):
+        self.eps, self.axis, self.m = bn.eps, bn.axis, bn.m
+        self.x_hat, self.inv_std = bn.x_hat, bn.inv_std
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        x, gamma, gy = inputs
+        xp = backend.get_array_module(x)
+        x_hat, m = self.x_hat, self.m
+        kept = _kept_shape(x.shape, self.axis)
+        s, o = _subscripts(x.ndim, self.axis)
+        gy = gy.astype(x_hat.dtype, copy=False)
+        gbeta = xp.einsum(s + '->' + o, gy)
+        ggamma = xp.einsum('%s,%s->%s' % (s, s, o), gy, x_hat)
+        # gx = gamma * inv_std * (gy - (x_hat * ggamma + gbeta) / m), with one new array.
+        gx = x_hat * (ggamma / m).reshape(kept)
+        gx += (gbeta / m).reshape(kept)
+        xp.subtract(gy, gx, out=gx)
+        gx *= (gamma.astype(x_hat.dtype, copy=False) * self.inv_std).reshape(kept)
+        return (gx.astype(x.dtype, copy=False), ggamma.astype(gamma.dtype, copy=False),
+                gbeta.astype(gamma.dtype, copy=False))
+
+    def backward(self, indexes, grad_outputs):
+        # Second derivatives in closed form, from differentiable functions of x, gamma and gy
+        # (the statistics are recomputed from x), so higher orders work too. Per channel,
+        # with E the mean over the reduced axes, s = 1/std and x_hat = (x - E[x]) * s:
+        #   gx = gamma * s * (gy - x_hat * E[gy x_hat] - E[gy]),
+        #   ggamma = m * E[gy x_hat], gbeta = m * E[gy].
+        x, gamma, gy = self.get_retained_inputs()
+        a, p, q = grad_outputs  # upstream gradients of gx, ggamma and gbeta
+        axis, m = self.axis, self.m
+        kept = _kept_shape(x.shape, axis)
+
+        def E(v):
+            return mean_mod.mean(v, axis=axis, keepdims=True)
+
+        xc = x - E(x)
+        s = (E(xc * xc) + self.eps) ** -0.5
+        x_hat = xc * s
+        g = reshape.reshape(gamma, kept)
+        gy_x = E(gy * x_hat)
+        gy_m = E(gy)
+        if p is not None:
+            p = reshape.reshape(p, kept)
+        if q is not None:
+            q = reshape.reshape(q, kept)
+
+        # Upstream gradient reaching x_hat (u) and the factor multiplying s (w).
+        u = None if p is None else p * gy
+        if a is not None:
+            a_x, a_m = E(a * x_hat), E(a)
+            w = E(a * gy) - a_x * gy_x - a_m * gy_m
+            t = g * s * (a * gy_x + gy * a_x)
+            u = -t if u is None else u - t
+        ret = []
+        if 0 in indexes:
+            gx = None
+            if u is not None:
+                gx = s * (u - E(u) - x_hat * E(u * x_hat))
+            if a is not None:
+                gs = s * s * x_hat * (g * w)
+                gx = -gs if gx is None else gx - gs
+            ret.append(gx)
+        if 1 in indexes:
+            ret.append(None if a is None else reshape.reshape(s * w * float(m), gamma.shape))
+        if 2 in indexes:
+            ggy = None
+            if a is not None:
+                ggy = g * s * (a - x_hat * a_x - a_m)
+            if p is not None:
+                ggy = p * x_hat if ggy is None else ggy + p * x_hat
+            if q is not None:
+                ggy = q if ggy is None else ggy + q
+            if ggy is not None and ggy.shape != x.shape:
+                ggy = broadcast.broadcast_to(ggy, x.shape)
+            ret.append(ggy)
+        return tuple(ret)
+
+
+def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var=None,
+                        decay=0.9, axis=None):
+    """Batch normalization: normalizes ``x`` with the mean and variance of the batch.
+
+    ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, where ``mean`` and ``var`` (the
+    biased variance) are taken over ``axis``. By default the axes are the first one (the
+    batch) and those after the channel axes, whose shape is ``gamma.shape``: for a
+    ``(N, C, H, W)`` input and ``(C,)`` parameters, the statistics are per channel over
+    ``(0, 2, 3)``. The batch statistics are used whatever ``chainlite.config.train`` says.
+
+    Args:
+        x: A float Variable or array.
+        gamma: The scale, of the channel shape and of ``x``'s dtype.
+        beta: The shift, of the same shape and dtype.
+        eps: Added to the variance for numerical stability.
+        running_mean: None, or an array of the channel shape, updated in place to
+            ``decay * running_mean + (1 - decay) * mean``.
+        running_var: None, or an array updated in place to ``decay * running_var +
+            (1 - decay) * m / (m - 1) * var``: the unbiased variance of the ``m`` values
+            per channel, as in Chainer.
+        decay: The decay rate of the running averages.
+        axis: The axes to normalize over (an int or a tuple of ints), or None for the
+            default described above. The remaining axes, in order, have ``gamma``'s shape.
+
+    Returns:
+        A Variable of ``x``'s shape and dtype. Its gradient is computed in one fused pass,
+        and is itself differentiable.
+
+    Example:
+        >>> import numpy as np
+        >>> x = np.array([[1.0, 10.0], [3.0, 30.0]])
+        >>> running_mean = np.zeros(2)
+        >>> y = batch_normalization(x, np.ones(2), np.zeros(2), eps=0.0,
+        ...                         running_mean=running_mean)
+        >>> y.array
+        array([[-1., -1.],
+               [ 1.,  1.]])
+        >>> running_mean
+        array([0.2, 2. ])
+    """
+    x_ndim = x.ndim
+    if axis is None:
+        axis = (0,) + tuple(range(gamma.ndim + 1, x_ndim))
+    else:
+        axis = _axis.normalize_axes(axis, x_ndim, 'BatchNormalization')
+    running_mean = variable.as_array(running_mean)
+    running_var = variable.as_array(running_var)
+    node = BatchNormalization(eps, running_mean, running_var, decay, axis)
+    return node.apply((x, gamma, beta))[0]

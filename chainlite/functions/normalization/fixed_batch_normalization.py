@@ -1,0 +1,103 @@
+"""Batch normalization with given (fixed) statistics."""
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.array import reshape
+from chainlite.functions.math import sum as sum_mod
+from chainlite.utils import type_check
+
+
+class FixedBatchNormalization(function_node.FunctionNode):
+
+    def __init__(self, eps, axis):
+        self.eps = eps
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))
+        x, gamma, beta, mean, var = in_types
+        type_check.expect(
+            x.dtype.kind == 'f',
+            gamma.dtype == x.dtype,
+            beta.dtype == x.dtype,
+            mean.dtype == x.dtype,
+            var.dtype == x.dtype,
+            gamma.shape == beta.shape,
+            gamma.shape == mean.shape,
+            gamma.shape == var.shape,
+            x.ndim == len(self.axis) + gamma.ndim,
+        )
+        key = [i for i in range(type_check.eval(x.ndim)) if i not in self.axis]
+        for j, i in enumerate(key):
+            type_check.expect(x.shape[i] == gamma.shape[j])
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 3, 4))
+        x, gamma, beta, mean, var = inputs
+        kept = tuple([1 if i in self.axis else n for i, n in enumerate(x.shape)])
+        # y = x * coef + (beta - mean * coef): two passes over x, one new array.
+        coef = gamma / (var + self.eps) ** 0.5
+        y = x * coef.reshape(kept)
+        y += (beta - mean * coef).reshape(kept)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma, mean, var = self.get_retained_inputs()
+        gy, = grad_outputs
+        axis = self.axis
+        kept = tuple([1 if i in axis else n for i, n in enumerate(x.shape)])
+        inv_std = (var + self.eps) ** -0.5
+        gbeta = sum_mod.sum(gy, axis=axis) if {2, 3} & set(indexes) else None
+        ggamma = None
+        if {1, 4} & set(indexes):
+            x_hat = (x - reshape.reshape(mean, kept)) * reshape.reshape(inv_std, kept)
+            ggamma = sum_mod.sum(gy * x_hat, axis=axis)
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(gy * reshape.reshape(gamma * inv_std, kept))
+            elif i == 1:
+                ret.append(ggamma)
+            elif i == 2:
+                ret.append(gbeta)
+            elif i == 3:
+                ret.append(-gamma * inv_std * gbeta)
+            else:
+                # d y / d var = -gamma * x_hat * inv_std ** 2 / 2
+                ret.append(gamma * inv_std * inv_std * ggamma * -0.5)
+        return tuple(ret)
+
+
+def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
+    """Batch normalization with the mean and variance given, as at test time.
+
+    ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, per channel; the axes are chosen as
+    in :func:`~chainlite.functions.normalization.batch_normalization.batch_normalization`.
+    Gradients flow to all five inputs.
+
+    Args:
+        x: A float Variable or array.
+        gamma: The scale, of the channel shape and of ``x``'s dtype.
+        beta: The shift, of the same shape and dtype.
+        mean: The mean to subtract, of the same shape and dtype.
+        var: The variance to divide by (after adding ``eps`` and taking the square root).
+        eps: Added to the variance for numerical stability.
+        axis: The axes the statistics were taken over (an int or a tuple of ints), or None
+            for the first axis and those after the channel axes.
+
+    Returns:
+        A Variable of ``x``'s shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> x = np.array([[1.0, 10.0], [3.0, 30.0]])
+        >>> y = fixed_batch_normalization(x, np.ones(2), np.zeros(2), np.array([2.0, 20.0]),
+        ...                               np.array([1.0, 100.0]), eps=0.0)
+        >>> y.array
+        array([[-1., -1.],
+               [ 1.,  1.]])
+    """
+    if axis is None:
+        axis = (0,) + tuple(range(gamma.ndim + 1, x.ndim))
+    else:
+        axis = _axis.normalize_axes(axis, x.ndim, 'FixedBatchNormalization')
+    return FixedBatchNormalization(eps, axis).apply((x, gamma, beta, mean, var))[0]

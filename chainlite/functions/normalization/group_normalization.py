@@ -1,0 +1,111 @@
+"""Group normalization: channels split into groups, each normalized per sample."""
+import numpy
+
+from chainlite import backend
+from chainlite import function_node
+from chainlite.functions.array import reshape
+from chainlite.functions.math import mean as mean_mod
+from chainlite.functions.math import sum as sum_mod
+from chainlite.utils import type_check
+
+
+class GroupNormalization(function_node.FunctionNode):
+
+    def __init__(self, groups, eps):
+        self.groups = groups
+        self.eps = eps
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'gamma', 'beta'))
+        x, gamma, beta = in_types
+        type_check.expect(
+            x.dtype.kind == 'f',
+            x.ndim >= 2,
+            gamma.ndim == 1,
+            gamma.dtype == x.dtype,
+            beta.dtype == x.dtype,
+            gamma.shape == beta.shape,
+            x.shape[1] == gamma.shape[0],
+        )
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        channels = x.shape[1]
+        if channels % self.groups:
+            raise ValueError('GroupNormalization: groups (%d) must divide the number of '
+                             'channels (%d)' % (self.groups, channels))
+        xp = backend.get_array_module(x)
+        # float16 statistics in float32, as Chainer's batch normalization does.
+        dtype = numpy.float32 if x.dtype == numpy.float16 else x.dtype
+        rows = x.shape[0] * self.groups
+        xc = x.astype(dtype, copy=False).reshape(rows, -1)
+        xc = xc - xc.mean(axis=1, keepdims=True)
+        var = xp.einsum('ij,ij->i', xc, xc) / max(xc.shape[1], 1)
+        xc *= (1 / xp.sqrt(var + self.eps))[:, None]
+        kept = (1, channels) + (1,) * (x.ndim - 2)
+        y = xc.reshape(x.shape) * gamma.reshape(kept)
+        y += beta.reshape(kept)
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        # Built from differentiable functions of x (the statistics are recomputed), so the
+        # gradient can be differentiated again.
+        x, gamma = self.get_retained_inputs()
+        gy, = grad_outputs
+        shape = x.shape
+        rows = shape[0] * self.groups
+        axis = (0,) + tuple(range(2, len(shape)))
+
+        def E(v):
+            return mean_mod.mean(v, axis=1, keepdims=True)
+
+        xg = reshape.reshape(x, (rows, x.size // max(rows, 1)))
+        xc = xg - E(xg)
+        inv_std = (E(xc * xc) + self.eps) ** -0.5
+        x_hat = xc * inv_std
+        ret = []
+        if 0 in indexes:
+            kept = (1, shape[1]) + (1,) * (len(shape) - 2)
+            g = reshape.reshape(gy * reshape.reshape(gamma, kept), xg.shape)
+            gx = inv_std * (g - E(g) - x_hat * E(g * x_hat))
+            ret.append(reshape.reshape(gx, shape))
+        if 1 in indexes:
+            ret.append(sum_mod.sum(gy * reshape.reshape(x_hat, shape), axis=axis))
+        if 2 in indexes:
+            ret.append(sum_mod.sum(gy, axis=axis))
+        return tuple(ret)
+
+
+def group_normalization(x, groups, gamma, beta, eps=1e-5):
+    """Group normalization: per sample, the channels of each group share one mean and variance.
+
+    The ``C`` channels of ``x`` (its second axis) are split into ``groups`` groups of
+    consecutive channels; each group of each sample is normalized by the mean and (biased)
+    variance of all its values, then ``gamma`` and ``beta`` scale and shift each channel.
+
+    Args:
+        x: A float Variable or array of shape ``(N, C, ...)``.
+        groups (int): The number of groups; it must divide ``C``.
+        gamma: The scale, of shape ``(C,)`` and ``x``'s dtype.
+        beta: The shift, of the same shape and dtype.
+        eps: Added to the variance for numerical stability.
+
+    Returns:
+        A Variable of ``x``'s shape and dtype.
+
+    Raises:
+        TypeError: If ``groups`` is not an int.
+        ValueError: If ``groups`` is not positive or does not divide the number of channels.
+
+    Example:
+        >>> import numpy as np
+        >>> x = np.array([[[1.0], [3.0], [10.0], [30.0]]])
+        >>> group_normalization(x, 2, np.ones(4), np.zeros(4), eps=0.0).array[0, :, 0]
+        array([-1.,  1., -1.,  1.])
+    """
+    if not isinstance(groups, (int, numpy.integer)) or isinstance(groups, bool):
+        raise TypeError('group_normalization: groups must be an int, got %r' % (groups,))
+    if groups < 1:
+        raise ValueError('group_normalization: groups must be positive, got %d' % groups)
+    return GroupNormalization(int(groups), eps).apply((x, gamma, beta))[0]

@@ -1,0 +1,59 @@
+"""L2 normalization along given axes."""
+from chainlite import function_node
+from chainlite.functions import _axis
+from chainlite.functions.math import sqrt as sqrt_mod
+from chainlite.functions.math import sum as sum_mod
+from chainlite.utils import type_check
+
+
+class NormalizeL2(function_node.FunctionNode):
+
+    def __init__(self, eps, axis):
+        self.eps = eps
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
+        norm = (x * x).sum(axis=self.axis, keepdims=True)
+        norm **= 0.5  # a fresh array: fine to update in place
+        norm += self.eps
+        return x / norm,
+
+    def backward(self, indexes, grad_outputs):
+        # With n = |x| and d = n + eps: gx = gy / d - x * sum(gy * x) / (d ** 2 * n), from
+        # differentiable functions of x so the gradient can be differentiated again.
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        n = sqrt_mod.sqrt(sum_mod.sum(x * x, axis=self.axis, keepdims=True))
+        d = n + self.eps
+        return gy / d - x * (sum_mod.sum(gy * x, axis=self.axis, keepdims=True) / (d * d * n)),
+
+
+def normalize(x, eps=1e-5, axis=1):
+    """L2 normalization: ``x`` divided by its Euclidean norm along ``axis`` (plus ``eps``).
+
+    ``y = x / (sqrt(sum(x ** 2, axis)) + eps)``; the norm is not reduced away, so ``y`` has
+    the shape of ``x``.
+
+    Args:
+        x: A float Variable or array.
+        eps: Added to the norm, so that a zero vector gives zeros instead of NaN.
+        axis: An int or a tuple of ints: the axes the norm is taken over.
+
+    Returns:
+        A Variable of ``x``'s shape and dtype. Its gradient is not finite where the norm is
+        zero.
+
+    Example:
+        >>> import numpy as np
+        >>> normalize(np.array([[3.0, 4.0], [0.0, 2.0]]), eps=0.0).array
+        array([[0.6, 0.8],
+               [0. , 1. ]])
+    """
+    return NormalizeL2(eps, axis).apply((x,))[0]

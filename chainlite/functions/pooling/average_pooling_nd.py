@@ -1,0 +1,92 @@
+"""N-dimensional spatial average pooling."""
+from chainlite import backend
+from chainlite import function_node
+from chainlite.functions.pooling import _pooling
+from chainlite.utils import type_check
+
+
+class AveragePoolingND(function_node.FunctionNode):
+
+    def __init__(self, ndim, ksize, stride=None, pad=0, pad_value=0):
+        label = self.label
+        self.ndim = ndim
+        self.ksize = _pooling.as_tuple(ksize, ndim, 'ksize', label)
+        self.stride = self.ksize if stride is None else _pooling.as_tuple(
+            stride, ndim, 'stride', label)
+        self.pad = _pooling.as_tuple(pad, ndim, 'pad', label)
+        _pooling.check_args(self.ksize, self.stride, self.pad, label)
+        if pad_value is not None and not (isinstance(pad_value, (int, float))
+                                          and pad_value == 0):
+            raise ValueError('%s: pad_value must be 0 or None, got %r' % (label, pad_value))
+        self.pad_value = pad_value
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x, = in_types
+        type_check.expect(x.dtype.kind == 'f', x.ndim == 2 + self.ndim)
+        for i, (k, p) in enumerate(zip(self.ksize, self.pad)):
+            type_check.expect(x.shape[2 + i] + 2 * p >= k)
+
+    def forward(self, inputs):
+        x, = inputs
+        self._windows = _pooling.Windows.pooling(x.shape[2:], self.ksize, self.stride,
+                                                 self.pad, False)
+        return _pooling.window_sum(x, self._windows) / self._divisor(x),
+
+    def _divisor(self, a):
+        # The window size, or (pad_value=None) the number of input elements in each window.
+        if self.pad_value is None and any(self.pad):
+            return _pooling.valid_counts(self._windows, a.dtype, backend.get_array_module(a))
+        return self._windows.size
+
+    def backward(self, indexes, grad_outputs):
+        return _AveragePoolingNDGrad(self).apply(grad_outputs)
+
+
+class _AveragePoolingNDGrad(function_node.FunctionNode):
+    # Spreads gy / divisor over each window; its own gradient is the same average pooling.
+
+    def __init__(self, pooling):
+        self.pooling = pooling
+
+    def forward(self, inputs):
+        gy, = inputs
+        f = self.pooling
+        return _pooling.spread(gy / f._divisor(gy), f._windows),
+
+    def backward(self, indexes, grad_outputs):
+        f = self.pooling
+        return AveragePoolingND(f.ndim, f.ksize, f.stride, f.pad, f.pad_value).apply(
+            grad_outputs)
+
+
+def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
+    """N-dimensional spatial average pooling: the mean of every window, channel by channel.
+
+    The number of spatial axes N is ``x.ndim - 2``. Windows start at ``-pad`` and move by
+    ``stride``; there are ``(d + 2 * p - k) // s + 1`` of them along each axis (no
+    ``cover_all`` mode, as in Chainer).
+
+    Args:
+        x: A float Variable or array of shape ``(n, c, d_1, ..., d_N)``.
+        ksize: Window size: an int or a tuple of N ints.
+        stride: Stride: an int, a tuple of N ints, or None (the window size).
+        pad: Padding on each side: an int or a tuple of N ints.
+        pad_value: 0 (the padding counts as zeros, so averages near the border lean towards
+            zero) or None (the padding is left out: each window is averaged over the input
+            elements it covers).
+
+    Returns:
+        A Variable of shape ``(n, c, out_1, ..., out_N)``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = np.array([[[1., 3., 5.]]])
+        >>> F.average_pooling_nd(x, 2, stride=1, pad=1).array
+        array([[[0.5, 2. , 4. , 2.5]]])
+        >>> F.average_pooling_nd(x, 2, stride=1, pad=1, pad_value=None).array
+        array([[[1., 2., 4., 5.]]])
+    """
+    ndim = max(len(x.shape) - 2, 1)
+    return AveragePoolingND(ndim, ksize, stride, pad, pad_value).apply((x,))[0]

@@ -1,0 +1,1 @@
+"""Recurrent neural-network functions."""

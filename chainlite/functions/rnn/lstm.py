@@ -1,0 +1,194 @@
+"""Long short-term memory cell as an activation function, with Chainer's gate layout."""
+import numpy
+
+from chainlite import backend
+from chainlite import function_node
+from chainlite.functions.activation import tanh as tanh_module
+from chainlite.functions.array import concat
+from chainlite.functions.array import reshape
+from chainlite.functions.array import stack
+from chainlite.utils import type_check
+
+
+def _gates(x):
+    # Chainer interleaves the gates unit by unit: column 4 * j + k is gate k (a, i, f, o) of
+    # unit j. Works on arrays and on Variables (reshape and basic indexing: views).
+    shape = (x.shape[0], x.shape[1] // 4, 4) + tuple(x.shape[2:])
+    r = x.reshape(shape) if isinstance(x, numpy.ndarray) else reshape.reshape(x, shape)
+    return [r[:, :, k] for k in range(4)]
+
+
+def _sigmoid(x):
+    # Through tanh: no overflow warning for large negative x, and valid for Variables too.
+    return numpy.tanh(x * 0.5) * 0.5 + 0.5
+
+
+def _sigmoid_variable(x):
+    return tanh_module.tanh(x * 0.5) * 0.5 + 0.5
+
+
+def _rows(v, n):
+    # The first n rows of a Variable, without a node when that is all of them.
+    return v if v.shape[0] == n else v[:n]
+
+
+class LSTM(function_node.FunctionNode):
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('c_prev', 'x'))
+        c, x = in_types
+        type_check.expect(
+            c.dtype.kind == 'f',
+            x.dtype == c.dtype,
+            c.ndim >= 2,
+            x.ndim == c.ndim,
+            x.shape[0] <= c.shape[0],
+            x.shape[1] == 4 * c.shape[1],
+        )
+        for d in range(2, type_check.eval(c.ndim)):
+            type_check.expect(x.shape[d] == c.shape[d])
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        c_prev, x = inputs
+        batch = len(x)
+        a, i, f, o = _gates(x)
+        a = numpy.tanh(a)
+        i = _sigmoid(i)
+        f = _sigmoid(f)
+        o = _sigmoid(o)
+        if batch == len(c_prev):
+            c = a * i + f * c_prev
+            h = o * numpy.tanh(c)
+        else:
+            # Rows past the batch of x belong to sequences that ended: they keep their state.
+            xp = backend.get_array_module(x)
+            c = xp.empty_like(c_prev)
+            c[:batch] = a * i + f * c_prev[:batch]
+            c[batch:] = c_prev[batch:]
+            h = o * numpy.tanh(c[:batch])
+        self.retain_outputs((0,))
+        return c, h
+
+    def backward(self, indexes, grad_outputs):
+        c_prev, x = self.get_retained_inputs()
+        gc, gh = grad_outputs
+        xp = backend.get_array_module(x.array)
+        if gc is None:
+            gc = xp.zeros_like(c_prev.array)
+        if gh is None:
+            gh = xp.zeros_like(c_prev.array[:len(x)])
+        return _LSTMGrad(self.output_data[0]).apply((c_prev, x, gc, gh))
+
+
+class _LSTMGrad(function_node.FunctionNode):
+    # (c_prev, x, gc, gh) -> (gc_prev, gx) in one node; the new cell state is passed in as an
+    # array to save recomputing it, and rebuilt from the inputs in this node's backward.
+
+    def __init__(self, c_next):
+        self.c_next = c_next
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2, 3))
+        c_prev, x, gc, gh = inputs
+        batch = len(x)
+        xp = backend.get_array_module(x)
+        a, i, f, o = _gates(x)
+        ta = numpy.tanh(a)
+        si = _sigmoid(i)
+        sf = _sigmoid(f)
+        so = _sigmoid(o)
+        tc = numpy.tanh(self.c_next[:batch])
+        gcb = gc[:batch] + gh * so * (1 - tc * tc)
+        gx = xp.empty_like(x)
+        ga, gi, gf, go = _gates(gx)  # views into gx
+        ga[...] = gcb * si * (1 - ta * ta)
+        gi[...] = gcb * ta * si * (1 - si)
+        gf[...] = gcb * c_prev[:batch] * sf * (1 - sf)
+        go[...] = gh * tc * so * (1 - so)
+        if batch == len(c_prev):
+            gc_prev = gcb * sf
+        else:
+            gc_prev = xp.empty_like(c_prev)
+            gc_prev[:batch] = gcb * sf
+            gc_prev[batch:] = gc[batch:]
+        return gc_prev, gx
+
+    def backward(self, indexes, grad_outputs):
+        # With K = dL/dgcb and gC = dL/dc (c rebuilt from c_prev and x), the products below
+        # are the derivatives of L = <ggc_prev, gc_prev> + <ggx, gx> by the chain rule.
+        c_prev, x, gc, gh = self.get_retained_inputs()
+        ggc_prev, ggx = grad_outputs
+        batch, rows = x.shape[0], c_prev.shape[0]
+        xp = backend.get_array_module(x.array)
+        if ggc_prev is None:
+            ggc_prev = xp.zeros_like(c_prev.array)
+        if ggx is None:
+            ggx = xp.zeros_like(x.array)
+        cp = _rows(c_prev, batch)
+        a, i, f, o = _gates(x)
+        ta = tanh_module.tanh(a)
+        si = _sigmoid_variable(i)
+        sf = _sigmoid_variable(f)
+        so = _sigmoid_variable(o)
+        dta = 1 - ta * ta
+        dsi = si * (1 - si)
+        dsf = sf * (1 - sf)
+        dso = so * (1 - so)
+        tc = tanh_module.tanh(ta * si + sf * cp)
+        dtc = 1 - tc * tc
+        gcb = _rows(gc, batch) + gh * so * dtc
+        gga, ggi, ggf, ggo = _gates(ggx)
+        ggcp = ggc_prev if batch == rows else ggc_prev[:batch]
+
+        K = ggcp * sf + gga * si * dta + ggi * ta * dsi + ggf * cp * dsf
+        gC = gh * dtc * (ggo * dso - 2 * K * so * tc)
+        g_cp = gC * sf + ggf * gcb * dsf
+        g_a = dta * (gcb * (ggi * dsi - 2 * gga * si * ta) + gC * si)
+        g_i = dsi * (gcb * (gga * dta + ggi * ta * (1 - 2 * si)) + gC * ta)
+        g_f = dsf * (gcb * (ggcp + ggf * cp * (1 - 2 * sf)) + gC * cp)
+        g_o = gh * dso * (K * dtc + ggo * tc * (1 - 2 * so))
+        g_x = reshape.reshape(stack.stack([g_a, g_i, g_f, g_o], axis=2), x.shape)
+        g_gc = K
+        g_gh = K * so * dtc + ggo * tc * dso
+        if batch < rows:
+            rest = ggc_prev[batch:]
+            g_cp = concat.concat([g_cp, xp.zeros_like(c_prev.array[batch:])], axis=0)
+            g_gc = concat.concat([g_gc, rest], axis=0)
+        return g_cp, g_x, g_gc, g_gh
+
+
+def lstm(c_prev, x):
+    """Long short-term memory unit with a forget gate, as an activation function.
+
+    ``x`` holds the pre-activations of the four gates, interleaved unit by unit as in
+    Chainer: column ``4 * j + k`` of ``x`` is gate ``k`` of unit ``j``, in the order
+    ``a`` (cell input), ``i`` (input gate), ``f`` (forget gate), ``o`` (output gate); i.e.
+    ``x.reshape(B, N, 4)[:, :, k]``. Then
+
+        ``c = tanh(a) * sigmoid(i) + c_prev * sigmoid(f)``, ``h = tanh(c) * sigmoid(o)``.
+
+    The batch of ``x`` may be smaller than that of ``c_prev`` (sequences sorted by decreasing
+    length): only the first ``len(x)`` rows of the cell state are updated, the others are
+    passed through unchanged, and ``h`` has ``len(x)`` rows.
+
+    Args:
+        c_prev: The previous cell state, a float Variable or array of shape ``(B, N, ...)``.
+        x: The gate pre-activations, shape ``(B_x, 4 * N, ...)`` with ``B_x <= B`` and the
+            dtype of ``c_prev``.
+
+    Returns:
+        A tuple ``(c, h)`` of Variables: the new cell state (the shape of ``c_prev``) and the
+        output ``(B_x, N, ...)``.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> c, h = F.lstm(np.zeros((3, 2)), np.zeros((2, 8)))
+        >>> c.shape, h.shape
+        ((3, 2), (2, 2))
+        >>> c, h = F.lstm(np.ones((1, 1)), np.array([[0.0, 0.0, 50.0, 0.0]]))
+        >>> c.array  # tanh(0) * 0.5 + 1 * sigmoid(50)
+        array([[1.]])
+    """
+    return LSTM().apply((c_prev, x))

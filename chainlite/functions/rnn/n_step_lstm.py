@@ -1,0 +1,114 @@
+"""Stacked uni- and bidirectional LSTMs over sequences of shrinking batch size."""
+from chainlite.functions.array import reshape
+from chainlite.functions.array import stack
+from chainlite.functions.math import matmul
+from chainlite.functions.rnn import _n_step
+from chainlite.functions.rnn import lstm as lstm_module
+
+
+def _interleave(params):
+    # Four (N, ...) parameters to one (4N, ...) in the unit-by-unit gate order of F.lstm.
+    s = stack.stack(params, axis=1)
+    return reshape.reshape(s, (s.shape[0] * 4,) + s.shape[2:])
+
+
+def _cell(w, b):
+    # W_0..W_3 act on x, W_4..W_7 on h, for the gates i, f, a, o (cuDNN's order); F.lstm
+    # wants a, i, f, o.
+    Wx = _interleave([w[2], w[0], w[1], w[3]])
+    Wh = _interleave([w[6], w[4], w[5], w[7]])
+    bx = _interleave([b[2], b[0], b[1], b[3]]) + _interleave([b[6], b[4], b[5], b[7]])
+
+    def step(p, h, c):
+        c, h = lstm_module.lstm(c, p + matmul.matmul(h, Wh, transb=True))
+        return h, c
+
+    return Wx, bx, step
+
+
+def _n_step_lstm(name, n_layers, dropout_ratio, hx, cx, ws, bs, xs, directions):
+    return _n_step.run(name, _cell, 8, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
+                       directions, use_cell=True)
+
+
+def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs):
+    """Stacked unidirectional LSTM over a batch of sequences.
+
+    For each layer, with ``W_0 .. W_7`` and ``b_0 .. b_7`` its weights and biases:
+
+        ``i_t = sigmoid(W_0 x_t + W_4 h_{t-1} + b_0 + b_4)``,
+        ``f_t = sigmoid(W_1 x_t + W_5 h_{t-1} + b_1 + b_5)``,
+        ``a_t = tanh(W_2 x_t + W_6 h_{t-1} + b_2 + b_6)``,
+        ``o_t = sigmoid(W_3 x_t + W_7 h_{t-1} + b_3 + b_7)``,
+        ``c_t = f_t c_{t-1} + i_t a_t``, ``h_t = o_t tanh(c_t)``.
+
+    (This is the order Chainer computes, cuDNN's; Chainer's docstring swaps ``W_2`` and
+    ``W_3``.) The input of layer ``k > 0`` is the output ``h_t`` of layer ``k - 1``, passed
+    through dropout in training mode (``chainlite.config.train``), with masks drawn from
+    ``numpy.random``.
+
+    Args:
+        n_layers: The number of layers ``S``.
+        dropout_ratio: The dropout ratio in ``[0, 1)`` between layers.
+        hx: The initial hidden states, ``(S, B, N)``, or None for zeros.
+        cx: The initial cell states, ``(S, B, N)``, or None for zeros.
+        ws: ``S`` lists of eight weight matrices: ``ws[k][j]`` is ``W_j`` of layer ``k``,
+            ``(N, I)`` for ``ws[0][0:4]`` (``I`` the input size), ``(N, N)`` otherwise.
+        bs: ``S`` lists of eight biases of shape ``(N,)``.
+        xs: A list of ``T`` inputs: ``xs[t]`` is ``(B_t, I)``, with
+            ``B = B_0 >= B_1 >= ...`` (sequences sorted by decreasing length, then
+            transposed, e.g. with ``F.transpose_sequence``).
+
+    Returns:
+        A tuple ``(hy, cy, ys)``: the final hidden and cell states ``(S, B, N)`` (for each
+        sequence, those after its last step) and a tuple of the ``T`` outputs ``ys[t]`` of
+        the last layer, ``(B_t, N)``. All share the inputs' dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> xs = [np.ones((b, 3), np.float32) for b in (3, 2, 1)]
+        >>> ws = [[np.full((2, 3 if j < 4 else 2), 0.1, np.float32) for j in range(8)]]
+        >>> bs = [[np.zeros(2, np.float32) for j in range(8)]]
+        >>> hy, cy, ys = F.n_step_lstm(1, 0.0, None, None, ws, bs, xs)
+        >>> hy.shape, cy.shape, [y.shape for y in ys]
+        ((1, 3, 2), (1, 3, 2), [(3, 2), (2, 2), (1, 2)])
+    """
+    return _n_step_lstm('n_step_lstm', n_layers, dropout_ratio, hx, cx, ws, bs, xs, 1)
+
+
+def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs):
+    """Stacked bidirectional LSTM over a batch of sequences.
+
+    Each layer runs the recurrence of :func:`n_step_lstm` forward in time (weights
+    ``ws[2 * k]``) and backward in time (``ws[2 * k + 1]``); its output is the concatenation
+    ``[h_forward_t; h_backward_t]``, the input of the next layer.
+
+    Args:
+        n_layers: The number of layers ``S``.
+        dropout_ratio: The dropout ratio in ``[0, 1)`` between layers.
+        hx: The initial hidden states, ``(2S, B, N)`` (row ``2 * k + d`` for layer ``k`` and
+            direction ``d``, 0 forward, 1 backward), or None for zeros.
+        cx: The initial cell states, like ``hx``, or None for zeros.
+        ws: ``2S`` lists of eight weight matrices: ``ws[2 * k + d][j]``; ``(N, I)`` for
+            ``j < 4`` in layer 0, ``(N, 2N)`` for ``j < 4`` in later layers, ``(N, N)`` for
+            ``j >= 4``.
+        bs: ``2S`` lists of eight biases of shape ``(N,)``.
+        xs: A list of ``T`` inputs ``(B_t, I)`` with non-increasing ``B_t``.
+
+    Returns:
+        A tuple ``(hy, cy, ys)``: the final states ``(2S, B, N)`` (for the backward direction,
+        those after the first time step) and the ``T`` outputs ``(B_t, 2N)`` of the last
+        layer.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> xs = [np.ones((b, 3)) for b in (2, 1)]
+        >>> ws = [[np.full((2, 3 if j < 4 else 2), 0.1) for j in range(8)] for d in (0, 1)]
+        >>> bs = [[np.zeros(2) for j in range(8)] for d in (0, 1)]
+        >>> hy, cy, ys = F.n_step_bilstm(1, 0.0, None, None, ws, bs, xs)
+        >>> hy.shape, [y.shape for y in ys]
+        ((2, 2, 2), [(2, 4), (1, 4)])
+    """
+    return _n_step_lstm('n_step_bilstm', n_layers, dropout_ratio, hx, cx, ws, bs, xs, 2)

@@ -1,0 +1,178 @@
+"""deconvolution_nd, deconvolution_1d and deconvolution_3d against a per-tap scatter loop."""
+import itertools
+import re
+
+import numpy
+import pytest
+
+import chainlite
+from chainlite import gradient_check
+from chainlite.functions.connection.convolution_nd import convolution_nd
+from chainlite.functions.connection.deconvolution_2d import deconvolution_2d
+from chainlite.functions.connection.deconvolution_nd import deconvolution_1d
+from chainlite.functions.connection.deconvolution_nd import deconvolution_3d
+from chainlite.functions.connection.deconvolution_nd import deconvolution_nd
+from chainlite.utils import type_check
+
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+TOL = {numpy.float16: {'atol': 2e-2, 'rtol': 2e-2},
+       numpy.float32: {'atol': 1e-5, 'rtol': 1e-5},
+       numpy.float64: {'atol': 1e-12, 'rtol': 1e-12}}
+# (x.shape, W.shape, keyword arguments)
+CASES = [
+    ((2, 3, 4), (3, 2, 3), {}),
+    ((1, 2, 3), (2, 2, 3), dict(stride=2, pad=1, outsize=(4,))),      # needs cover_all
+    ((2, 4, 3), (4, 3, 2), dict(dilate=2, groups=2, stride=(3,))),
+    ((1, 2, 2, 3, 2), (2, 3, 2, 2, 3), {}),
+    ((2, 2, 2, 2, 3), (2, 1, 3, 2, 2), dict(stride=(2, 1, 3), pad=(1, 0, 1), dilate=(1, 2, 1),
+                                             groups=2, outsize=(4, 4, 7))),
+    ((1, 1, 2, 2, 1, 2), (1, 2, 2, 1, 2, 2), dict(stride=2)),
+]
+IDS = ['1d', '1d outsize cover_all', '1d dilate groups', '3d', '3d all', '4d']
+
+
+def _uniform(shape, dtype=numpy.float64, seed=0):
+    # Deconvolution is bilinear in (x, W): smooth everywhere, any values will do.
+    return numpy.random.RandomState(seed).uniform(-1, 1, shape).astype(dtype)
+
+
+def _tuple(v, n):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
+
+
+def _reference(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+    # Adds x[n, ci, pos] * W[ci, co, tap] at output position pos * s + tap * d - p.
+    x, W = x.astype(numpy.float64), W.astype(numpy.float64)
+    nd = x.ndim - 2
+    s, p, d = _tuple(stride, nd), _tuple(pad, nd), _tuple(dilate, nd)
+    size, ksize = x.shape[2:], W.shape[2:]
+    if outsize is None:
+        outsize = tuple(s[i] * (size[i] - 1) + (ksize[i] - 1) * d[i] + 1 - 2 * p[i]
+                        for i in range(nd))
+    cg, og = W.shape[0] // groups, W.shape[1]
+    y = numpy.zeros((x.shape[0], og * groups) + tuple(outsize))
+    for ci in range(W.shape[0]):
+        g = ci // cg
+        for pos in itertools.product(*[range(n) for n in size]):
+            for tap in itertools.product(*[range(k) for k in ksize]):
+                idx = tuple(pos[i] * s[i] + tap[i] * d[i] - p[i] for i in range(nd))
+                if all(0 <= idx[i] < outsize[i] for i in range(nd)):
+                    y[(slice(None), slice(g * og, (g + 1) * og)) + idx] += numpy.outer(
+                        x[(slice(None), ci) + pos], W[(ci, slice(None)) + tap])
+    if b is not None:
+        y += b.astype(numpy.float64).reshape((1, -1) + (1,) * nd)
+    return y
+
+
+def _inputs(x_shape, W_shape, groups=1, dtype=numpy.float64):
+    return (_uniform(x_shape, dtype), _uniform(W_shape, dtype, 1),
+            _uniform(W_shape[1] * groups, dtype, 2))
+
+
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('x_shape, W_shape, kwargs', CASES, ids=IDS)
+def test_forward(x_shape, W_shape, kwargs, dtype):
+    x, W, b = _inputs(x_shape, W_shape, kwargs.get('groups', 1), dtype)
+    y = deconvolution_nd(chainlite.Variable(x), chainlite.Variable(W), chainlite.Variable(b),
+                         **kwargs)
+    expected = _reference(x, W, b, **kwargs)
+    assert y.shape == expected.shape
+    assert y.dtype == dtype
+    numpy.testing.assert_allclose(y.array, expected, **TOL[dtype])
+    numpy.testing.assert_allclose(deconvolution_nd(x, W, **kwargs).array,
+                                  _reference(x, W, **kwargs), **TOL[dtype])
+
+
+@pytest.mark.parametrize('x_shape, W_shape, kwargs', CASES, ids=IDS)
+def test_backward(x_shape, W_shape, kwargs):
+    x, W, b = _inputs(x_shape, W_shape, kwargs.get('groups', 1))
+    gy = _uniform(_reference(x, W, **kwargs).shape, seed=3)
+    gradient_check.check_backward(lambda *a: deconvolution_nd(*a, **kwargs), (x, W, b), (gy,))
+    gradient_check.check_backward(lambda *a: deconvolution_nd(*a, **kwargs), (x, W), (gy,))
+
+
+@pytest.mark.parametrize('x_shape, W_shape, kwargs', CASES, ids=IDS)
+def test_double_backward(x_shape, W_shape, kwargs):
+    x, W, b = _inputs(x_shape, W_shape, kwargs.get('groups', 1))
+    gy = _uniform(_reference(x, W, **kwargs).shape, seed=3)
+    ggs = (_uniform(x.shape, seed=4), _uniform(W.shape, seed=5), _uniform(b.shape, seed=6))
+    gradient_check.check_double_backward(
+        lambda *a: deconvolution_nd(*a, **kwargs), (x, W, b), (gy,), ggs)
+
+
+@pytest.mark.parametrize('x_shape, W_shape, kwargs', CASES, ids=IDS)
+def test_transpose_of_the_convolution(x_shape, W_shape, kwargs):
+    # <deconv(x), z> == <x, conv(z)>, with cover_all where outsize asks for it.
+    x, W, _ = _inputs(x_shape, W_shape, kwargs.get('groups', 1))
+    y = deconvolution_nd(x, W, **kwargs)
+    z = _uniform(y.shape, seed=3)
+    options = {k: v for k, v in kwargs.items() if k in ('stride', 'pad', 'dilate', 'groups')}
+    gz = convolution_nd(z, W, **options)
+    if gz.shape != x.shape:
+        gz = convolution_nd(z, W, cover_all=True, **options)
+    numpy.testing.assert_allclose((y.array * z).sum(), (x * gz.array).sum(), rtol=1e-12)
+
+
+def test_two_spatial_axes_match_deconvolution_2d():
+    x, W, b = _inputs((2, 4, 3, 3), (4, 3, 3, 2), 2)
+    kwargs = dict(stride=(2, 1), pad=1, outsize=(6, 3), dilate=(1, 2), groups=2)
+    numpy.testing.assert_allclose(deconvolution_nd(x, W, b, **kwargs).array,
+                                  deconvolution_2d(x, W, b, **kwargs).array, rtol=1e-12)
+
+
+@pytest.mark.parametrize('func, x_shape, W_shape', [
+    (deconvolution_1d, (2, 3, 4), (3, 2, 3)),
+    (deconvolution_3d, (1, 2, 2, 3, 2), (2, 3, 2, 2, 3)),
+])
+def test_1d_and_3d_are_deconvolution_nd(func, x_shape, W_shape):
+    x, W, b = _inputs(x_shape, W_shape)
+    # Positional arguments in Chainer's order: stride, pad, outsize, dilate, groups.
+    y = func(x, W, b, 2, 1, None, 1, 1)
+    numpy.testing.assert_allclose(y.array, _reference(x, W, b, 2, 1), atol=1e-12)
+
+
+@pytest.mark.parametrize('func, x', [(deconvolution_1d, numpy.ones((1, 1, 3, 3))),
+                                     (deconvolution_3d, numpy.ones((1, 1, 3, 3)))])
+def test_1d_and_3d_reject_other_dimensions(func, x):
+    with pytest.raises(ValueError, match=func.__name__):
+        func(x, numpy.ones((1, 1, 2, 2)))
+
+
+def test_float32_in_float32_out():
+    x, W, b = (chainlite.Variable(a) for a in _inputs((2, 2, 2, 3, 2), (2, 2, 2, 2, 2), 2,
+                                                       numpy.float32))
+    y = deconvolution_nd(x, W, b, stride=2, groups=2)
+    assert y.dtype == numpy.float32
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert x.grad.dtype == W.grad.dtype == b.grad.dtype == numpy.float32
+
+
+def test_arrays_and_variables_accepted():
+    x, W, b = _inputs((1, 2, 3), (2, 2, 2))
+    expected = _reference(x, W, b)
+    for args in ((x, W, b), (chainlite.Variable(x), W, b), (x, chainlite.Variable(W), b)):
+        y = deconvolution_nd(*args)
+        assert isinstance(y, chainlite.Variable)
+        numpy.testing.assert_allclose(y.array, expected, atol=1e-12)
+
+
+@pytest.mark.parametrize('x, W, b, kwargs', [
+    (numpy.ones((1, 2, 3)), numpy.ones((2, 2, 2, 2)), None, {}),
+    (numpy.ones((1, 3, 3)), numpy.ones((2, 2, 2)), None, {}),
+    (numpy.ones((1, 2, 3)), numpy.ones((2, 2, 2)), numpy.ones(3), {}),
+    (numpy.ones((1, 2, 3), numpy.float32), numpy.ones((2, 2, 2)), None, {}),
+    (numpy.ones((1, 2, 3)), numpy.ones((2, 2, 2)), None, dict(stride=2, outsize=(8,))),
+    (numpy.ones((1, 2, 1, 1, 1)), numpy.ones((2, 2, 1, 1, 1)), None, dict(pad=1)),
+], ids=['W ndim', 'channels', 'bias', 'dtype', 'outsize', 'empty output'])
+def test_invalid_inputs(x, W, b, kwargs):
+    msg = re.escape('Invalid operation is performed in: DeconvolutionND (Forward)')
+    with pytest.raises(type_check.InvalidType, match=msg):
+        deconvolution_nd(x, W, b, **kwargs)
+
+
+@pytest.mark.parametrize('kwargs', [dict(stride=0), dict(pad=-1), dict(dilate=(1, 0, 1)),
+                                    dict(groups=0), dict(outsize=(2, 2))])
+def test_bad_parameters_are_value_errors(kwargs):
+    with pytest.raises(ValueError, match='deconvolution_nd'):
+        deconvolution_nd(numpy.ones((1, 1, 2, 2, 2)), numpy.ones((1, 1, 2, 2, 2)), **kwargs)
