@@ -4,183 +4,184 @@ Each function lives in its own module under a category folder, as in Chainer; th
 re-exports the public names. (``max``, ``min`` and ``sum`` shadow the builtins here, as in
 Chainer's ``chainer.functions``.)
 """
-from chainlite.functions.activation.clipped_relu import clipped_relu  # noqa: F401
-from chainlite.functions.activation.crelu import crelu  # noqa: F401
-from chainlite.functions.activation.elu import elu  # noqa: F401
-from chainlite.functions.activation.gelu import gelu  # noqa: F401
-from chainlite.functions.activation.hard_sigmoid import hard_sigmoid  # noqa: F401
-from chainlite.functions.activation.leaky_relu import leaky_relu  # noqa: F401
-from chainlite.functions.activation.log_softmax import log_softmax  # noqa: F401
-from chainlite.functions.activation.maxout import maxout  # noqa: F401
-from chainlite.functions.activation.prelu import prelu  # noqa: F401
-from chainlite.functions.activation.relu import relu  # noqa: F401
-from chainlite.functions.activation.relu6 import relu6  # noqa: F401
-from chainlite.functions.activation.selu import selu  # noqa: F401
-from chainlite.functions.activation.sigmoid import sigmoid  # noqa: F401
-from chainlite.functions.activation.softmax import softmax  # noqa: F401
-from chainlite.functions.activation.softplus import softplus  # noqa: F401
-from chainlite.functions.activation.swish import swish  # noqa: F401
-from chainlite.functions.activation.tanh import tanh  # noqa: F401
-from chainlite.functions.array.broadcast import broadcast_to  # noqa: F401
-from chainlite.functions.array.broadcast import broadcast  # noqa: F401
-from chainlite.functions.array.cast import cast  # noqa: F401
-from chainlite.functions.array.concat import concat  # noqa: F401
-from chainlite.functions.array.copy import copy  # noqa: F401
-from chainlite.functions.array.depth2space import depth2space  # noqa: F401
-from chainlite.functions.array.diagonal import diagonal  # noqa: F401
-from chainlite.functions.array.dstack import dstack  # noqa: F401
-from chainlite.functions.array.expand_dims import expand_dims  # noqa: F401
-from chainlite.functions.array.flatten import flatten  # noqa: F401
-from chainlite.functions.array.flip import flip  # noqa: F401
-from chainlite.functions.array.fliplr import fliplr  # noqa: F401
-from chainlite.functions.array.flipud import flipud  # noqa: F401
-from chainlite.functions.array.get_item import get_item  # noqa: F401
-from chainlite.functions.array.hstack import hstack  # noqa: F401
-from chainlite.functions.array.im2col import im2col  # noqa: F401
-from chainlite.functions.array.moveaxis import moveaxis  # noqa: F401
-from chainlite.functions.array.pad import pad  # noqa: F401
-from chainlite.functions.array.pad_sequence import pad_sequence  # noqa: F401
-from chainlite.functions.array.permutate import permutate  # noqa: F401
-from chainlite.functions.array.repeat import repeat  # noqa: F401
-from chainlite.functions.array.reshape import reshape  # noqa: F401
-from chainlite.functions.array.resize_images import resize_images  # noqa: F401
-from chainlite.functions.array.rollaxis import rollaxis  # noqa: F401
-from chainlite.functions.array.scatter_add import scatter_add  # noqa: F401
-from chainlite.functions.array.select_item import select_item  # noqa: F401
-from chainlite.functions.array.separate import separate  # noqa: F401
-from chainlite.functions.array.space2depth import space2depth  # noqa: F401
-from chainlite.functions.array.spatial_transformer_grid import spatial_transformer_grid  # noqa: F401
-from chainlite.functions.array.split_axis import split_axis  # noqa: F401
-from chainlite.functions.array.squeeze import squeeze  # noqa: F401
-from chainlite.functions.array.stack import stack  # noqa: F401
-from chainlite.functions.array.sum_to import sum_to  # noqa: F401
-from chainlite.functions.array.swapaxes import swapaxes  # noqa: F401
-from chainlite.functions.array.tile import tile  # noqa: F401
-from chainlite.functions.array.transpose import transpose  # noqa: F401
-from chainlite.functions.array.transpose_sequence import transpose_sequence  # noqa: F401
-from chainlite.functions.array.vstack import vstack  # noqa: F401
-from chainlite.functions.array.where import where  # noqa: F401
-from chainlite.functions.connection.bilinear import bilinear  # noqa: F401
-from chainlite.functions.connection.convolution_2d import convolution_2d  # noqa: F401
-from chainlite.functions.connection.convolution_nd import convolution_nd  # noqa: F401
-from chainlite.functions.connection.convolution_nd import convolution_1d  # noqa: F401
-from chainlite.functions.connection.convolution_nd import convolution_3d  # noqa: F401
-from chainlite.functions.connection.deconvolution_2d import deconvolution_2d  # noqa: F401
-from chainlite.functions.connection.deconvolution_nd import deconvolution_nd  # noqa: F401
-from chainlite.functions.connection.deconvolution_nd import deconvolution_1d  # noqa: F401
-from chainlite.functions.connection.deconvolution_nd import deconvolution_3d  # noqa: F401
-from chainlite.functions.connection.embed_id import embed_id  # noqa: F401
-from chainlite.functions.connection.linear import linear  # noqa: F401
-from chainlite.functions.evaluation.accuracy import accuracy  # noqa: F401
-from chainlite.functions.evaluation.binary_accuracy import binary_accuracy  # noqa: F401
-from chainlite.functions.evaluation.classification_summary import classification_summary  # noqa: F401
-from chainlite.functions.evaluation.classification_summary import precision  # noqa: F401
-from chainlite.functions.evaluation.classification_summary import recall  # noqa: F401
-from chainlite.functions.evaluation.classification_summary import fbeta_score  # noqa: F401
-from chainlite.functions.evaluation.classification_summary import f1_score  # noqa: F401
-from chainlite.functions.loss.absolute_error import absolute_error  # noqa: F401
-from chainlite.functions.loss.bernoulli_nll import bernoulli_nll  # noqa: F401
-from chainlite.functions.loss.contrastive import contrastive  # noqa: F401
-from chainlite.functions.loss.gaussian_kl_divergence import gaussian_kl_divergence  # noqa: F401
-from chainlite.functions.loss.gaussian_nll import gaussian_nll  # noqa: F401
-from chainlite.functions.loss.hinge import hinge  # noqa: F401
-from chainlite.functions.loss.huber_loss import huber_loss  # noqa: F401
-from chainlite.functions.loss.mean_absolute_error import mean_absolute_error  # noqa: F401
-from chainlite.functions.loss.mean_squared_error import mean_squared_error  # noqa: F401
-from chainlite.functions.loss.sigmoid_cross_entropy import sigmoid_cross_entropy  # noqa: F401
-from chainlite.functions.loss.softmax_cross_entropy import softmax_cross_entropy  # noqa: F401
-from chainlite.functions.loss.squared_error import squared_error  # noqa: F401
-from chainlite.functions.loss.triplet import triplet  # noqa: F401
-from chainlite.functions.math.absolute import absolute  # noqa: F401
-from chainlite.functions.math.add import add  # noqa: F401
-from chainlite.functions.math.arccos import arccos  # noqa: F401
-from chainlite.functions.math.arcsin import arcsin  # noqa: F401
-from chainlite.functions.math.arctan import arctan  # noqa: F401
-from chainlite.functions.math.arctan2 import arctan2  # noqa: F401
-from chainlite.functions.math.arctanh import arctanh  # noqa: F401
-from chainlite.functions.math.argmax import argmax  # noqa: F401
-from chainlite.functions.math.argmin import argmin  # noqa: F401
-from chainlite.functions.math.average import average  # noqa: F401
-from chainlite.functions.math.batch_det import batch_det  # noqa: F401
-from chainlite.functions.math.batch_inv import batch_inv  # noqa: F401
-from chainlite.functions.math.batch_l2_norm_squared import batch_l2_norm_squared  # noqa: F401
-from chainlite.functions.math.batch_matmul import batch_matmul  # noqa: F401
-from chainlite.functions.math.bias import bias  # noqa: F401
-from chainlite.functions.math.ceil import ceil  # noqa: F401
-from chainlite.functions.math.cholesky import cholesky  # noqa: F401
-from chainlite.functions.math.clip import clip  # noqa: F401
-from chainlite.functions.math.cos import cos  # noqa: F401
-from chainlite.functions.math.cosh import cosh  # noqa: F401
-from chainlite.functions.math.cumprod import cumprod  # noqa: F401
-from chainlite.functions.math.cumsum import cumsum  # noqa: F401
-from chainlite.functions.math.det import det  # noqa: F401
-from chainlite.functions.math.digamma import digamma  # noqa: F401
-from chainlite.functions.math.einsum import einsum  # noqa: F401
-from chainlite.functions.math.erf import erf  # noqa: F401
-from chainlite.functions.math.erfc import erfc  # noqa: F401
-from chainlite.functions.math.erfcinv import erfcinv  # noqa: F401
-from chainlite.functions.math.erfcx import erfcx  # noqa: F401
-from chainlite.functions.math.erfinv import erfinv  # noqa: F401
-from chainlite.functions.math.exp import exp  # noqa: F401
-from chainlite.functions.math.expm1 import expm1  # noqa: F401
-from chainlite.functions.math.fft import fft  # noqa: F401
-from chainlite.functions.math.fix import fix  # noqa: F401
-from chainlite.functions.math.floor import floor  # noqa: F401
-from chainlite.functions.math.fmod import fmod  # noqa: F401
-from chainlite.functions.math.identity import identity  # noqa: F401
-from chainlite.functions.math.ifft import ifft  # noqa: F401
-from chainlite.functions.math.inv import inv  # noqa: F401
-from chainlite.functions.math.lgamma import lgamma  # noqa: F401
-from chainlite.functions.math.linear_interpolate import linear_interpolate  # noqa: F401
-from chainlite.functions.math.log import log  # noqa: F401
-from chainlite.functions.math.log10 import log10  # noqa: F401
-from chainlite.functions.math.log1p import log1p  # noqa: F401
-from chainlite.functions.math.log2 import log2  # noqa: F401
-from chainlite.functions.math.log_ndtr import log_ndtr  # noqa: F401
-from chainlite.functions.math.logsumexp import logsumexp  # noqa: F401
-from chainlite.functions.math.matmul import matmul  # noqa: F401
-from chainlite.functions.math.max import max  # noqa: F401
-from chainlite.functions.math.maximum import maximum  # noqa: F401
-from chainlite.functions.math.mean import mean  # noqa: F401
-from chainlite.functions.math.min import min  # noqa: F401
-from chainlite.functions.math.minimum import minimum  # noqa: F401
-from chainlite.functions.math.ndtr import ndtr  # noqa: F401
-from chainlite.functions.math.ndtri import ndtri  # noqa: F401
-from chainlite.functions.math.polygamma import polygamma  # noqa: F401
-from chainlite.functions.math.prod import prod  # noqa: F401
-from chainlite.functions.math.rsqrt import rsqrt  # noqa: F401
-from chainlite.functions.math.scale import scale  # noqa: F401
-from chainlite.functions.math.sign import sign  # noqa: F401
-from chainlite.functions.math.sin import sin  # noqa: F401
-from chainlite.functions.math.sinh import sinh  # noqa: F401
-from chainlite.functions.math.sparse_matmul import sparse_matmul  # noqa: F401
-from chainlite.functions.math.sqrt import sqrt  # noqa: F401
-from chainlite.functions.math.square import square  # noqa: F401
-from chainlite.functions.math.squared_difference import squared_difference  # noqa: F401
-from chainlite.functions.math.sum import sum  # noqa: F401
-from chainlite.functions.math.tan import tan  # noqa: F401
-from chainlite.functions.math.tensordot import tensordot  # noqa: F401
-from chainlite.functions.math.zeta import zeta  # noqa: F401
-from chainlite.functions.noise.dropout import dropout  # noqa: F401
-from chainlite.functions.noise.gaussian import gaussian  # noqa: F401
-from chainlite.functions.noise.simplified_dropconnect import simplified_dropconnect  # noqa: F401
-from chainlite.functions.normalization.batch_normalization import batch_normalization  # noqa: F401
-from chainlite.functions.normalization.fixed_batch_normalization import fixed_batch_normalization  # noqa: F401
-from chainlite.functions.normalization.group_normalization import group_normalization  # noqa: F401
-from chainlite.functions.normalization.layer_normalization import layer_normalization  # noqa: F401
-from chainlite.functions.normalization.local_response_normalization import local_response_normalization  # noqa: F401
-from chainlite.functions.normalization.normalize import normalize  # noqa: F401
-from chainlite.functions.pooling.average_pooling_2d import average_pooling_2d  # noqa: F401
-from chainlite.functions.pooling.average_pooling_nd import average_pooling_nd  # noqa: F401
-from chainlite.functions.pooling.max_pooling_2d import max_pooling_2d  # noqa: F401
-from chainlite.functions.pooling.max_pooling_nd import max_pooling_nd  # noqa: F401
-from chainlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d  # noqa: F401
-from chainlite.functions.pooling.unpooling_2d import unpooling_2d  # noqa: F401
-from chainlite.functions.pooling.upsampling_2d import upsampling_2d  # noqa: F401
-from chainlite.functions.rnn.lstm import lstm  # noqa: F401
-from chainlite.functions.rnn.n_step_gru import n_step_gru  # noqa: F401
-from chainlite.functions.rnn.n_step_gru import n_step_bigru  # noqa: F401
-from chainlite.functions.rnn.n_step_lstm import n_step_lstm  # noqa: F401
-from chainlite.functions.rnn.n_step_lstm import n_step_bilstm  # noqa: F401
-from chainlite.functions.rnn.n_step_rnn import n_step_rnn  # noqa: F401
-from chainlite.functions.rnn.n_step_rnn import n_step_birnn  # noqa: F401
+# ruff: noqa: F401  (re-exports)
+from chainlite.functions.activation.clipped_relu import clipped_relu
+from chainlite.functions.activation.crelu import crelu
+from chainlite.functions.activation.elu import elu
+from chainlite.functions.activation.gelu import gelu
+from chainlite.functions.activation.hard_sigmoid import hard_sigmoid
+from chainlite.functions.activation.leaky_relu import leaky_relu
+from chainlite.functions.activation.log_softmax import log_softmax
+from chainlite.functions.activation.maxout import maxout
+from chainlite.functions.activation.prelu import prelu
+from chainlite.functions.activation.relu import relu
+from chainlite.functions.activation.relu6 import relu6
+from chainlite.functions.activation.selu import selu
+from chainlite.functions.activation.sigmoid import sigmoid
+from chainlite.functions.activation.softmax import softmax
+from chainlite.functions.activation.softplus import softplus
+from chainlite.functions.activation.swish import swish
+from chainlite.functions.activation.tanh import tanh
+from chainlite.functions.array.broadcast import broadcast_to
+from chainlite.functions.array.broadcast import broadcast
+from chainlite.functions.array.cast import cast
+from chainlite.functions.array.concat import concat
+from chainlite.functions.array.copy import copy
+from chainlite.functions.array.depth2space import depth2space
+from chainlite.functions.array.diagonal import diagonal
+from chainlite.functions.array.dstack import dstack
+from chainlite.functions.array.expand_dims import expand_dims
+from chainlite.functions.array.flatten import flatten
+from chainlite.functions.array.flip import flip
+from chainlite.functions.array.fliplr import fliplr
+from chainlite.functions.array.flipud import flipud
+from chainlite.functions.array.get_item import get_item
+from chainlite.functions.array.hstack import hstack
+from chainlite.functions.array.im2col import im2col
+from chainlite.functions.array.moveaxis import moveaxis
+from chainlite.functions.array.pad import pad
+from chainlite.functions.array.pad_sequence import pad_sequence
+from chainlite.functions.array.permutate import permutate
+from chainlite.functions.array.repeat import repeat
+from chainlite.functions.array.reshape import reshape
+from chainlite.functions.array.resize_images import resize_images
+from chainlite.functions.array.rollaxis import rollaxis
+from chainlite.functions.array.scatter_add import scatter_add
+from chainlite.functions.array.select_item import select_item
+from chainlite.functions.array.separate import separate
+from chainlite.functions.array.space2depth import space2depth
+from chainlite.functions.array.spatial_transformer_grid import spatial_transformer_grid
+from chainlite.functions.array.split_axis import split_axis
+from chainlite.functions.array.squeeze import squeeze
+from chainlite.functions.array.stack import stack
+from chainlite.functions.array.sum_to import sum_to
+from chainlite.functions.array.swapaxes import swapaxes
+from chainlite.functions.array.tile import tile
+from chainlite.functions.array.transpose import transpose
+from chainlite.functions.array.transpose_sequence import transpose_sequence
+from chainlite.functions.array.vstack import vstack
+from chainlite.functions.array.where import where
+from chainlite.functions.connection.bilinear import bilinear
+from chainlite.functions.connection.convolution_2d import convolution_2d
+from chainlite.functions.connection.convolution_nd import convolution_nd
+from chainlite.functions.connection.convolution_nd import convolution_1d
+from chainlite.functions.connection.convolution_nd import convolution_3d
+from chainlite.functions.connection.deconvolution_2d import deconvolution_2d
+from chainlite.functions.connection.deconvolution_nd import deconvolution_nd
+from chainlite.functions.connection.deconvolution_nd import deconvolution_1d
+from chainlite.functions.connection.deconvolution_nd import deconvolution_3d
+from chainlite.functions.connection.embed_id import embed_id
+from chainlite.functions.connection.linear import linear
+from chainlite.functions.evaluation.accuracy import accuracy
+from chainlite.functions.evaluation.binary_accuracy import binary_accuracy
+from chainlite.functions.evaluation.classification_summary import classification_summary
+from chainlite.functions.evaluation.classification_summary import precision
+from chainlite.functions.evaluation.classification_summary import recall
+from chainlite.functions.evaluation.classification_summary import fbeta_score
+from chainlite.functions.evaluation.classification_summary import f1_score
+from chainlite.functions.loss.absolute_error import absolute_error
+from chainlite.functions.loss.bernoulli_nll import bernoulli_nll
+from chainlite.functions.loss.contrastive import contrastive
+from chainlite.functions.loss.gaussian_kl_divergence import gaussian_kl_divergence
+from chainlite.functions.loss.gaussian_nll import gaussian_nll
+from chainlite.functions.loss.hinge import hinge
+from chainlite.functions.loss.huber_loss import huber_loss
+from chainlite.functions.loss.mean_absolute_error import mean_absolute_error
+from chainlite.functions.loss.mean_squared_error import mean_squared_error
+from chainlite.functions.loss.sigmoid_cross_entropy import sigmoid_cross_entropy
+from chainlite.functions.loss.softmax_cross_entropy import softmax_cross_entropy
+from chainlite.functions.loss.squared_error import squared_error
+from chainlite.functions.loss.triplet import triplet
+from chainlite.functions.math.absolute import absolute
+from chainlite.functions.math.add import add
+from chainlite.functions.math.arccos import arccos
+from chainlite.functions.math.arcsin import arcsin
+from chainlite.functions.math.arctan import arctan
+from chainlite.functions.math.arctan2 import arctan2
+from chainlite.functions.math.arctanh import arctanh
+from chainlite.functions.math.argmax import argmax
+from chainlite.functions.math.argmin import argmin
+from chainlite.functions.math.average import average
+from chainlite.functions.math.batch_det import batch_det
+from chainlite.functions.math.batch_inv import batch_inv
+from chainlite.functions.math.batch_l2_norm_squared import batch_l2_norm_squared
+from chainlite.functions.math.batch_matmul import batch_matmul
+from chainlite.functions.math.bias import bias
+from chainlite.functions.math.ceil import ceil
+from chainlite.functions.math.cholesky import cholesky
+from chainlite.functions.math.clip import clip
+from chainlite.functions.math.cos import cos
+from chainlite.functions.math.cosh import cosh
+from chainlite.functions.math.cumprod import cumprod
+from chainlite.functions.math.cumsum import cumsum
+from chainlite.functions.math.det import det
+from chainlite.functions.math.digamma import digamma
+from chainlite.functions.math.einsum import einsum
+from chainlite.functions.math.erf import erf
+from chainlite.functions.math.erfc import erfc
+from chainlite.functions.math.erfcinv import erfcinv
+from chainlite.functions.math.erfcx import erfcx
+from chainlite.functions.math.erfinv import erfinv
+from chainlite.functions.math.exp import exp
+from chainlite.functions.math.expm1 import expm1
+from chainlite.functions.math.fft import fft
+from chainlite.functions.math.fix import fix
+from chainlite.functions.math.floor import floor
+from chainlite.functions.math.fmod import fmod
+from chainlite.functions.math.identity import identity
+from chainlite.functions.math.ifft import ifft
+from chainlite.functions.math.inv import inv
+from chainlite.functions.math.lgamma import lgamma
+from chainlite.functions.math.linear_interpolate import linear_interpolate
+from chainlite.functions.math.log import log
+from chainlite.functions.math.log10 import log10
+from chainlite.functions.math.log1p import log1p
+from chainlite.functions.math.log2 import log2
+from chainlite.functions.math.log_ndtr import log_ndtr
+from chainlite.functions.math.logsumexp import logsumexp
+from chainlite.functions.math.matmul import matmul
+from chainlite.functions.math.max import max
+from chainlite.functions.math.maximum import maximum
+from chainlite.functions.math.mean import mean
+from chainlite.functions.math.min import min
+from chainlite.functions.math.minimum import minimum
+from chainlite.functions.math.ndtr import ndtr
+from chainlite.functions.math.ndtri import ndtri
+from chainlite.functions.math.polygamma import polygamma
+from chainlite.functions.math.prod import prod
+from chainlite.functions.math.rsqrt import rsqrt
+from chainlite.functions.math.scale import scale
+from chainlite.functions.math.sign import sign
+from chainlite.functions.math.sin import sin
+from chainlite.functions.math.sinh import sinh
+from chainlite.functions.math.sparse_matmul import sparse_matmul
+from chainlite.functions.math.sqrt import sqrt
+from chainlite.functions.math.square import square
+from chainlite.functions.math.squared_difference import squared_difference
+from chainlite.functions.math.sum import sum
+from chainlite.functions.math.tan import tan
+from chainlite.functions.math.tensordot import tensordot
+from chainlite.functions.math.zeta import zeta
+from chainlite.functions.noise.dropout import dropout
+from chainlite.functions.noise.gaussian import gaussian
+from chainlite.functions.noise.simplified_dropconnect import simplified_dropconnect
+from chainlite.functions.normalization.batch_normalization import batch_normalization
+from chainlite.functions.normalization.fixed_batch_normalization import fixed_batch_normalization
+from chainlite.functions.normalization.group_normalization import group_normalization
+from chainlite.functions.normalization.layer_normalization import layer_normalization
+from chainlite.functions.normalization.local_response_normalization import local_response_normalization
+from chainlite.functions.normalization.normalize import normalize
+from chainlite.functions.pooling.average_pooling_2d import average_pooling_2d
+from chainlite.functions.pooling.average_pooling_nd import average_pooling_nd
+from chainlite.functions.pooling.max_pooling_2d import max_pooling_2d
+from chainlite.functions.pooling.max_pooling_nd import max_pooling_nd
+from chainlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d
+from chainlite.functions.pooling.unpooling_2d import unpooling_2d
+from chainlite.functions.pooling.upsampling_2d import upsampling_2d
+from chainlite.functions.rnn.lstm import lstm
+from chainlite.functions.rnn.n_step_gru import n_step_gru
+from chainlite.functions.rnn.n_step_gru import n_step_bigru
+from chainlite.functions.rnn.n_step_lstm import n_step_lstm
+from chainlite.functions.rnn.n_step_lstm import n_step_bilstm
+from chainlite.functions.rnn.n_step_rnn import n_step_rnn
+from chainlite.functions.rnn.n_step_rnn import n_step_birnn
