@@ -169,7 +169,8 @@ from chainlite.functions.normalization.batch_normalization import batch_normaliz
 from chainlite.functions.normalization.fixed_batch_normalization import fixed_batch_normalization
 from chainlite.functions.normalization.group_normalization import group_normalization
 from chainlite.functions.normalization.layer_normalization import layer_normalization
-from chainlite.functions.normalization.local_response_normalization import local_response_normalization
+from chainlite.functions.normalization.local_response_normalization import (
+    local_response_normalization)
 from chainlite.functions.normalization.normalize import normalize
 from chainlite.functions.pooling.average_pooling_2d import average_pooling_2d
 from chainlite.functions.pooling.average_pooling_nd import average_pooling_nd
