@@ -34,6 +34,11 @@ from chainlite.backprop import grad  # noqa: F401
 from chainlite import functions  # noqa: F401
 from chainlite.functions.math import basic_math as _basic_math
 from chainlite import gradient_check  # noqa: F401
+from chainlite import link  # noqa: F401
+from chainlite.link import Chain  # noqa: F401
+from chainlite.link import ChainList  # noqa: F401
+from chainlite.link import Link  # noqa: F401
+from chainlite.link import Sequential  # noqa: F401
 from chainlite import testing  # noqa: F401
 from chainlite import links  # noqa: F401
 from chainlite import optimizers  # noqa: F401

@@ -1,0 +1,648 @@
+"""Links: building blocks with parameters (``Link``), and their containers (``Chain``,
+``ChainList``, ``Sequential``).
+
+Parameters, persistent values and child links are registered in one place,
+``Link.__setattr__`` inside ``init_scope()``, in declaration order; everything else (paths,
+copies, serialization, gradients) walks those registries. The walks are loops over the
+tree, never recursion over the computational graph.
+"""
+from __future__ import annotations
+
+import contextlib
+import copy
+import warnings
+from typing import Any, Callable, Iterator, Optional
+
+import numpy
+
+from chainlite import backend
+from chainlite import variable
+
+
+class Link:
+    """A building block of models: a set of parameters and a ``forward`` that uses them.
+
+    Register parameters (and, in a :class:`Chain`, child links) by assigning them inside
+    ``with self.init_scope():``; calling the link runs :meth:`forward`.
+
+    Args:
+        **params: Chainer's old style of declaring parameters, ``name=shape`` or
+            ``name=(shape, dtype)``; prefer ``init_scope``.
+
+    Example:
+        >>> import numpy as np, chainlite, chainlite.functions as F
+        >>> class Affine(chainlite.Link):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.W = chainlite.Parameter(np.eye(2, dtype=np.float32))
+        ...     def forward(self, x):
+        ...         return F.matmul(x, self.W)
+        >>> [name for name, _ in Affine().namedparams()]
+        ['/W']
+    """
+
+    def __init__(self, **params: Any) -> None:
+        self._params: list = []
+        self._persistent: list = []
+        self._within_init_scope = False
+        self.name: Optional[str] = None
+        for name, value in params.items():
+            shape, dtype = value if (isinstance(value, tuple) and len(value) == 2 and
+                                     isinstance(value[0], tuple)) else (value, numpy.float32)
+            self.add_param(name, shape, dtype=dtype)
+
+    # -- registration --------------------------------------------------------------------------
+
+    @property
+    def within_init_scope(self) -> bool:
+        """True inside ``with self.init_scope():``, where assignments register."""
+        return getattr(self, '_within_init_scope', False)
+
+    @contextlib.contextmanager
+    def init_scope(self) -> Iterator[None]:
+        """A scope in which assigned Parameters (and child Links) are registered."""
+        old = self.within_init_scope
+        self._within_init_scope = True
+        try:
+            yield
+        finally:
+            self._within_init_scope = old
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.within_init_scope and isinstance(value, variable.Parameter):
+            if name not in self._params:
+                self._params.append(name)
+            value.name = name
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        for registry in (self._params, self._persistent):
+            if name in registry:
+                registry.remove(name)
+        super().__delattr__(name)
+
+    def _check_new_name(self, name: str, what: str) -> None:
+        if name in self.__dict__:
+            raise AttributeError('cannot register a new %s %s: attribute exists'
+                                 % (what, name))
+
+    def add_param(self, name: str, shape: Any = None, dtype: Any = numpy.float32,
+                  initializer: Any = None) -> None:
+        """Registers a new parameter (Chainer's older alternative to ``init_scope``).
+
+        Args:
+            name: The attribute name.
+            shape: Its shape; None leaves it uninitialised until ``initialize``.
+            dtype: Its dtype when ``initializer`` gives none.
+            initializer: An initializer, array or scalar; NaN-filled if None.
+        """
+        self._check_new_name(name, 'parameter')
+        if initializer is None:
+            initializer = _NaN(dtype)
+        with self.init_scope():
+            setattr(self, name, variable.Parameter(initializer, shape))
+
+    def add_persistent(self, name: str, value: Any) -> None:
+        """Registers a persistent value: an array or scalar that is serialized but not learned.
+
+        Args:
+            name: The attribute name.
+            value: Its initial value.
+        """
+        self._check_new_name(name, 'persistent value')
+        self._persistent.append(name)
+        setattr(self, name, value)
+
+    def register_persistent(self, name: str) -> None:
+        """Marks an existing attribute as persistent."""
+        if not hasattr(self, name):
+            raise AttributeError('cannot register non-existent attribute %s as a persistent '
+                                 'value' % name)
+        if name not in self._persistent:
+            self._persistent.append(name)
+
+    # -- calling -------------------------------------------------------------------------------
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        forward = getattr(self, 'forward', None)
+        if forward is None:
+            raise TypeError('%s has no forward method: define forward(self, ...) to compute '
+                            'its output' % type(self).__name__)
+        return forward(*args, **kwargs)
+
+    # -- walking the tree ----------------------------------------------------------------------
+
+    def _own_params(self, include_uninit: bool) -> Iterator:
+        d = self.__dict__
+        for name in self._params:
+            p = d[name]
+            if include_uninit or p.is_initialized:
+                yield name, p
+
+    def children(self) -> Iterator['Link']:
+        """The child links (none for a plain Link)."""
+        return iter(())
+
+    def _named_children(self) -> Iterator:
+        return iter(())
+
+    def params(self, include_uninit: bool = True) -> Iterator[variable.Parameter]:
+        """All parameters of this link and its descendants, in registration order."""
+        for _, p in self.namedparams(include_uninit):
+            yield p
+
+    def namedparams(self, include_uninit: bool = True) -> Iterator:
+        """``(path, Parameter)`` pairs, with paths like ``/l1/W`` (``/0/W`` in a ChainList)."""
+        stack = [('', self)]
+        while stack:
+            prefix, link = stack.pop()
+            for name, p in link._own_params(include_uninit):
+                yield prefix + '/' + name, p
+            stack.extend([(prefix + '/' + name, child)
+                          for name, child in link._named_children()][::-1])
+
+    def links(self, skipself: bool = False) -> Iterator['Link']:
+        """This link (unless ``skipself``) and all its descendants."""
+        for _, link in self.namedlinks(skipself):
+            yield link
+
+    def namedlinks(self, skipself: bool = False) -> Iterator:
+        """``(path, Link)`` pairs: ``('/', self)`` first, then ``/l1``, ``/l1/sub``, ..."""
+        if not skipself:
+            yield '/', self
+        # Depth first, children in order: a stack with each level pushed in reverse.
+        stack = [('/' + name, child) for name, child in self._named_children()][::-1]
+        while stack:
+            path, link = stack.pop()
+            yield path, link
+            stack.extend([(path + '/' + name, child)
+                          for name, child in link._named_children()][::-1])
+
+    # -- gradients and updates -----------------------------------------------------------------
+
+    def cleargrads(self) -> None:
+        """Sets every parameter's gradient to None (call before each ``backward``)."""
+        for p in self.params():
+            p.cleargrad()
+
+    def zerograds(self) -> None:
+        """Fills every gradient with zeros. Deprecated in Chainer: use :meth:`cleargrads`."""
+        warnings.warn('Link.zerograds is deprecated. Use Link.cleargrads instead.',
+                      DeprecationWarning, stacklevel=2)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', DeprecationWarning)
+            for p in self.params():
+                p.zerograd()
+
+    def addgrads(self, link: 'Link') -> None:
+        """Adds the gradients of another link with the same structure to this link's."""
+        theirs = dict(link.namedparams())
+        for path, p in self.namedparams():
+            p.addgrad(theirs[path])
+
+    def enable_update(self) -> None:
+        """Lets optimizers update every parameter of this link (and descendants)."""
+        self._set_update(True)
+
+    def disable_update(self) -> None:
+        """Freezes every parameter of this link (and descendants) for optimizers."""
+        self._set_update(False)
+
+    def _set_update(self, enabled: bool) -> None:
+        for p in self.params():
+            rule = p.update_rule
+            if rule is not None:
+                rule.enabled = enabled
+
+    @property
+    def update_enabled(self) -> bool:
+        """True if some parameter would be updated by its optimizer."""
+        for p in self.params():
+            rule = p.update_rule
+            if rule is not None and rule.enabled:
+                return True
+        return False
+
+    def count_params(self) -> int:
+        """The number of scalars in all initialised parameters (uninitialised ones warn)."""
+        n = 0
+        for path, p in self.namedparams():
+            if p.is_initialized:
+                n += p.size
+            else:
+                warnings.warn('Parameter \'%s\' has not been initialized, so the resulting count '
+                              'will not include the number of parameters in it.' % path)
+        return n
+
+    # -- copies --------------------------------------------------------------------------------
+
+    def copy(self, mode: str = 'share') -> 'Link':
+        """A copy of this link.
+
+        Args:
+            mode: ``'share'``: new Parameter objects sharing the arrays (gradients not
+                shared); ``'copy'``: a deep copy; ``'init'``: a deep copy whose parameters are
+                re-initialised with their initializers.
+
+        Returns:
+            The copy, with ``name`` None.
+        """
+        if mode == 'share':
+            ret = copy.copy(self)
+            ret._params = list(self._params)
+            ret._persistent = list(self._persistent)
+            d = ret.__dict__
+            for name in ret._params:
+                p = copy.copy(d[name])
+                p.cleargrad()
+                d[name] = p
+            ret._copy_children(mode)
+        elif mode == 'copy':
+            ret = copy.deepcopy(self)
+        elif mode == 'init':
+            ret = copy.deepcopy(self)
+            for p in ret.params(include_uninit=False):
+                p.initialize(p.shape)
+        else:
+            raise ValueError("Link.copy: mode must be 'share', 'copy' or 'init', got %r"
+                             % (mode,))
+        ret.name = None
+        return ret
+
+    def _copy_children(self, mode: str) -> None:
+        pass
+
+    def copyparams(self, link: 'Link', copy_persistent: bool = True) -> None:
+        """Copies the parameter values (and persistents) of another link into this one."""
+        theirs = dict(link.namedparams())
+        for path, p in self.namedparams():
+            p.copydata(theirs[path])
+        if copy_persistent:
+            their_links = dict(link.namedlinks())
+            for path, mine in self.namedlinks():
+                other = their_links[path]
+                for name in mine._persistent:
+                    value = getattr(other, name)
+                    current = getattr(mine, name)
+                    if isinstance(current, numpy.ndarray) and isinstance(value, numpy.ndarray):
+                        numpy.copyto(current, value)
+                    else:
+                        setattr(mine, name, copy.copy(value))
+
+    def repeat(self, n_repeat: int, mode: str = 'init') -> 'Sequential':
+        """A :class:`Sequential` of ``n_repeat`` copies of this link (see :meth:`copy`)."""
+        ret = Sequential()
+        for _ in range(max(n_repeat, 0)):
+            ret.append(self.copy(mode))
+        return ret
+
+    # -- devices and serialization -------------------------------------------------------------
+
+    @property
+    def xp(self):
+        """The array module of the parameters (``numpy``)."""
+        return numpy
+
+    @property
+    def device(self) -> backend.Device:
+        """The device holding the parameters."""
+        return backend.get_device('@numpy')
+
+    def to_cpu(self) -> 'Link':
+        """Moves the parameters to the CPU (they are there already). Returns self."""
+        return self.to_device('@numpy')
+
+    def to_gpu(self, device: Any = None) -> 'Link':
+        """Raises: CUDA is not available to chainlite."""
+        from chainlite.backends import cuda
+        cuda.check_cuda_available()
+        return self  # pragma: no cover
+
+    def to_device(self, device: Any) -> 'Link':
+        """Moves parameters and persistent arrays to ``device``. Returns self."""
+        dev = backend.get_device(device)
+        for p in self.params():
+            p.to_device(dev)
+        for link in self.links():
+            d = link.__dict__
+            for name in link._persistent:
+                if isinstance(d[name], numpy.ndarray):
+                    d[name] = dev.send(d[name])
+        return self
+
+    def serialize(self, serializer: Callable) -> None:
+        """Saves or loads parameters, persistents and children through ``serializer``.
+
+        Loading into an uninitialised parameter initialises it with the loaded shape.
+        """
+        d = self.__dict__
+        for name in self._params:
+            p = d[name]
+            data = serializer(name, p.array)
+            if p.array is None and data is not None:
+                p.initialize(data.shape)
+                numpy.copyto(p.array, data)
+        for name in self._persistent:
+            d[name] = serializer(name, d[name])
+        for name, child in self._named_children():
+            child.serialize(serializer[name])
+
+    # -- text ----------------------------------------------------------------------------------
+
+    def printable_specs(self) -> Iterator:
+        """``(name, value)`` pairs shown by ``str(link)``; links override it."""
+        return iter(())
+
+    def __str__(self) -> str:
+        specs = ', '.join('%s=%s' % (k, v) for k, v in self.printable_specs())
+        return '%s(%s)' % (type(self).__name__, specs)
+
+
+class _NaN:
+    # The initializer add_param uses by default (Chainer fills such parameters with NaN).
+    def __init__(self, dtype: Any) -> None:
+        self.dtype = numpy.dtype(dtype)
+
+    def __call__(self, array: numpy.ndarray) -> None:
+        array.fill(numpy.nan)
+
+
+class Chain(Link):
+    """A link made of child links (and possibly parameters of its own).
+
+    Child links assigned inside ``init_scope()`` are registered, in order, and their
+    parameters appear under their attribute names (``/l1/W``).
+
+    Args:
+        **links: Chainer's older way of adding children (``Chain(l1=L.Linear(3, 4))``).
+
+    Example:
+        >>> import numpy as np, chainlite
+        >>> class MLP(chainlite.Chain):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.l1 = chainlite.Link()
+        ...             with self.l1.init_scope():
+        ...                 self.l1.W = chainlite.Parameter(np.zeros((2, 3), np.float32))
+        >>> [path for path, _ in MLP().namedparams()]
+        ['/l1/W']
+    """
+
+    def __init__(self, **links: Link) -> None:
+        super().__init__()
+        self._children: list = []
+        for name, link in links.items():
+            self.add_link(name, link)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.within_init_scope and isinstance(value, Link):
+            if name in self.__dict__ and name not in self._children:
+                raise AttributeError('cannot register a new link %s: attribute exists' % name)
+            value.name = name
+            if name not in self._children:
+                self._children.append(name)
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._children:
+            self._children.remove(name)
+        super().__delattr__(name)
+
+    def __getitem__(self, name: str) -> Any:
+        """The attribute ``name`` (Chainer's ``chain['l1']``)."""
+        return getattr(self, name)
+
+    def add_link(self, name: str, link: Link) -> None:
+        """Registers a child link (Chainer's older alternative to ``init_scope``)."""
+        if name in self.__dict__:
+            raise AttributeError('cannot register a new link %s: attribute exists' % name)
+        if not isinstance(link, Link):
+            raise TypeError('cannot register a non-link object as a child')
+        with self.init_scope():
+            setattr(self, name, link)
+
+    def children(self) -> Iterator[Link]:
+        """The child links, in registration order."""
+        d = self.__dict__
+        for name in self._children:
+            yield d[name]
+
+    def _named_children(self) -> Iterator:
+        d = self.__dict__
+        for name in self._children:
+            yield name, d[name]
+
+    def _copy_children(self, mode: str) -> None:
+        self._children = list(self._children)
+        d = self.__dict__
+        for name in self._children:
+            child = d[name].copy(mode)
+            child.name = name
+            d[name] = child
+
+    def __str__(self) -> str:
+        lines = ['%s(' % type(self).__name__]
+        for name, child in self._named_children():
+            text = str(child).replace('\n', '\n  ')
+            lines.append('  (%s): %s,' % (name, text))
+        lines.append(')')
+        return '\n'.join(lines)
+
+
+class ChainList(Link):
+    """A link holding child links in a list: ``namedparams`` paths are ``/0/W``, ``/1/W``...
+
+    Args:
+        *links: The initial children.
+
+    Example:
+        >>> import chainlite
+        >>> layers = chainlite.ChainList(chainlite.Link(), chainlite.Link())
+        >>> len(layers), layers[1].name
+        (2, '1')
+    """
+
+    def __init__(self, *links: Link) -> None:
+        super().__init__()
+        self._children: list = []
+        for link in links:
+            self.add_link(link)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.within_init_scope and isinstance(value, Link):
+            raise TypeError('cannot register a new link within a "with chainlist.init_scope():" '
+                            'block: use append() instead')
+        super().__setattr__(name, value)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._children[index]
+
+    def __iter__(self) -> Iterator[Link]:
+        return iter(self._children)
+
+    def __len__(self) -> int:
+        return len(self._children)
+
+    def append(self, link: Link) -> None:
+        """Adds a child link at the end."""
+        self.add_link(link)
+
+    def add_link(self, link: Link) -> None:
+        """Adds a child link at the end (its name becomes its index)."""
+        if not isinstance(link, Link):
+            raise TypeError('ChainList.add_link: a Link is expected, got %s'
+                            % type(link).__name__)
+        link.name = str(len(self._children))
+        self._children.append(link)
+
+    def children(self) -> Iterator[Link]:
+        """The child links, in order."""
+        return iter(list(self._children))
+
+    def _named_children(self) -> Iterator:
+        for i, child in enumerate(self._children):
+            yield str(i), child
+
+    def _copy_children(self, mode: str) -> None:
+        children = []
+        for i, child in enumerate(self._children):
+            c = child.copy(mode)
+            c.name = str(i)
+            children.append(c)
+        self._children = children
+
+    def __str__(self) -> str:
+        lines = ['%s(' % type(self).__name__]
+        for name, child in self._named_children():
+            lines.append('  (%s): %s,' % (name, str(child).replace('\n', '\n  ')))
+        lines.append(')')
+        return '\n'.join(lines)
+
+
+class Sequential(ChainList):
+    """Layers applied one after the other: links and plain functions (e.g. ``F.relu``).
+
+    A layer's tuple output is passed to the next layer as separate arguments.
+
+    Args:
+        *layers: Links or callables.
+
+    Example:
+        >>> import numpy as np, chainlite, chainlite.functions as F
+        >>> model = chainlite.Sequential(F.relu, lambda x: x * 2)
+        >>> model(np.array([-1.0, 3.0])).array
+        array([0., 6.])
+    """
+
+    def __init__(self, *layers: Any) -> None:
+        super().__init__()
+        self._layers: list = []
+        for layer in layers:
+            self.append(layer)
+
+    def append(self, layer: Any) -> None:
+        """Adds a layer (a Link or a callable) at the end."""
+        self.insert(len(self._layers), layer)
+
+    def extend(self, layers: Any) -> None:
+        """Adds several layers at the end."""
+        for layer in layers:
+            self.append(layer)
+
+    def insert(self, index: int, layer: Any) -> None:
+        """Inserts a layer at ``index``."""
+        if not callable(layer):
+            raise TypeError('Sequential: layers must be Links or callables, got %s'
+                            % type(layer).__name__)
+        self._layers.insert(index, layer)
+        self._relink()
+
+    def remove(self, layer: Any) -> None:
+        """Removes the first occurrence of ``layer``."""
+        self._layers.remove(layer)
+        self._relink()
+
+    def pop(self, index: int = -1) -> Any:
+        """Removes and returns the layer at ``index``."""
+        layer = self._layers.pop(index)
+        self._relink()
+        return layer
+
+    def index(self, layer: Any) -> int:
+        """The position of ``layer``."""
+        return self._layers.index(layer)
+
+    def count(self, layer: Any) -> int:
+        """How many times ``layer`` appears."""
+        return self._layers.count(layer)
+
+    def count_by_layer_type(self, type_name: str) -> int:
+        """How many layers have the class (or function) name ``type_name``."""
+        return sum(1 for layer in self._layers if _layer_name(layer) == type_name)
+
+    def remove_by_layer_type(self, type_name: str) -> None:
+        """Removes every layer whose class (or function) name is ``type_name``."""
+        self._layers = [layer for layer in self._layers if _layer_name(layer) != type_name]
+        self._relink()
+
+    def flatten(self) -> 'Sequential':
+        """A Sequential whose nested Sequentials are expanded in place."""
+        ret = Sequential()
+        for layer in self._layers:
+            if isinstance(layer, Sequential):
+                ret.extend(layer.flatten()._layers)
+            else:
+                ret.append(layer)
+        return ret
+
+    def _relink(self) -> None:
+        # Parameter paths follow the positions of the links among the layers.
+        self._children = []
+        for layer in self._layers:
+            if isinstance(layer, Link):
+                ChainList.add_link(self, layer)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return Sequential(*self._layers[index])
+        return self._layers[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._layers)
+
+    def __len__(self) -> int:
+        return len(self._layers)
+
+    def __add__(self, other: Any) -> 'Sequential':
+        if not isinstance(other, Sequential):
+            return NotImplemented
+        return Sequential(*(self._layers + other._layers))
+
+    def __mul__(self, n: int) -> 'Sequential':
+        return self.repeat(n)
+
+    def forward(self, *x: Any) -> Any:
+        """Applies the layers in order."""
+        for layer in self._layers:
+            x = layer(*x) if isinstance(x, tuple) else layer(x)
+        return x
+
+    def _copy_children(self, mode: str) -> None:
+        layers = [layer.copy(mode) if isinstance(layer, Link) else layer
+                  for layer in self._layers]
+        self._layers = layers
+        self._relink()
+
+    def __str__(self) -> str:
+        lines = ['%s(' % type(self).__name__]
+        for i, layer in enumerate(self._layers):
+            text = str(layer) if isinstance(layer, Link) else _layer_name(layer)
+            lines.append('  (%d): %s,' % (i, text.replace('\n', '\n  ')))
+        lines.append(')')
+        return '\n'.join(lines)
+
+
+def _layer_name(layer: Any) -> str:
+    return getattr(layer, '__name__', type(layer).__name__)

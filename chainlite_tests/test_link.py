@@ -1,0 +1,337 @@
+"""Link, Chain, ChainList and Sequential: registration, paths, gradients, copies, serialization."""
+import copy
+
+import numpy
+import pytest
+
+import chainlite
+import chainlite.functions as F
+
+
+class Affine(chainlite.Link):
+    def __init__(self, n_in, n_out, seed=0):
+        super().__init__()
+        rs = numpy.random.RandomState(seed)
+        with self.init_scope():
+            self.W = chainlite.Parameter(rs.randn(n_out, n_in).astype(numpy.float32))
+            self.b = chainlite.Parameter(numpy.zeros(n_out, numpy.float32))
+
+    def forward(self, x):
+        return F.linear(x, self.W, self.b)
+
+
+class MLP(chainlite.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = Affine(3, 4, seed=1)
+            self.l2 = Affine(4, 2, seed=2)
+
+    def forward(self, x):
+        return self.l2(F.relu(self.l1(x)))
+
+
+class WithPersistent(chainlite.Link):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.p = chainlite.Parameter(numpy.ones(2, numpy.float32))
+        self.add_persistent('mean', numpy.zeros(2, numpy.float32))
+        self.add_persistent('count', 0)
+
+
+def _x():
+    return numpy.arange(6, dtype=numpy.float32).reshape(2, 3) / 6
+
+
+def test_init_scope_registers_parameters_in_declaration_order():
+    link = Affine(3, 4)
+    assert link._params == ['W', 'b']
+    assert link.W.name == 'W'
+
+
+def test_parameter_assigned_outside_init_scope_is_not_registered():
+    link = chainlite.Link()
+    link.p = chainlite.Parameter(numpy.zeros(1, numpy.float32))
+    assert list(link.params()) == []
+
+
+def test_namedparams_and_namedlinks_paths():
+    m = MLP()
+    assert [p for p, _ in m.namedparams()] == ['/l1/W', '/l1/b', '/l2/W', '/l2/b']
+    assert [p for p, _ in m.namedlinks()] == ['/', '/l1', '/l2']
+    assert [p for p, _ in m.namedlinks(skipself=True)] == ['/l1', '/l2']
+    assert list(m.children()) == [m.l1, m.l2]
+    assert m['l1'] is m.l1
+
+
+def test_nested_chain_paths_depth_first():
+    outer = chainlite.Chain()
+    with outer.init_scope():
+        outer.a = MLP()
+        outer.b = Affine(2, 2)
+    assert [p for p, _ in outer.namedlinks()] == ['/', '/a', '/a/l1', '/a/l2', '/b']
+    assert [p for p, _ in outer.namedparams()][:2] == ['/a/l1/W', '/a/l1/b']
+
+
+def test_call_runs_forward_and_backward_reaches_parameters():
+    m = MLP()
+    y = m(_x())
+    assert y.shape == (2, 2)
+    F.sum(y).backward()
+    assert m.l1.W.grad.shape == (4, 3) and m.l2.b.grad.shape == (2,)
+
+
+def test_call_without_forward_is_a_clear_error():
+    with pytest.raises(TypeError, match='forward'):
+        chainlite.Link()(1)
+
+
+def test_old_code_overriding_call_still_works():
+    class Old(chainlite.Chain):
+        def __call__(self, x):
+            return x * 2
+
+    assert Old()(chainlite.Variable(numpy.array([1.0]))).array[0] == 2.0
+
+
+def test_cleargrads_and_zerograds():
+    m = MLP()
+    F.sum(m(_x())).backward()
+    m.cleargrads()
+    assert all(p.grad is None for p in m.params())
+    with pytest.warns(DeprecationWarning, match='zerograds'):
+        m.zerograds()
+    assert all((p.grad == 0).all() for p in m.params())
+
+
+def test_addgrads_adds_the_other_links_gradients():
+    a, b = MLP(), MLP()
+    for m in (a, b):
+        m.cleargrads()
+        F.sum(m(_x())).backward()
+    expected = a.l1.W.grad + b.l1.W.grad
+    a.addgrads(b)
+    numpy.testing.assert_allclose(a.l1.W.grad, expected)
+
+
+def test_copy_share_copy_init():
+    m = MLP()
+    F.sum(m(_x())).backward()
+    shared = m.copy('share')
+    assert shared.l1.W is not m.l1.W and shared.l1.W.array is m.l1.W.array
+    assert shared.l1.W.grad is None and m.l1.W.grad is not None
+    deep = m.copy('copy')
+    assert deep.l1.W.array is not m.l1.W.array
+    numpy.testing.assert_array_equal(deep.l1.W.array, m.l1.W.array)
+    assert shared.name is None and deep.name is None
+    with pytest.raises(ValueError, match='mode'):
+        m.copy('bad')
+
+
+def test_copy_init_reinitialises_with_the_initializer():
+    link = chainlite.Link()
+    link.add_param('w', (3,), initializer=2.0)
+    link.w.array[...] = 7
+    fresh = link.copy('init')
+    numpy.testing.assert_array_equal(fresh.w.array, [2.0, 2.0, 2.0])
+
+
+def test_copyparams_copies_values_and_persistents():
+    a, b = WithPersistent(), WithPersistent()
+    b.p.array[...] = 5
+    b.mean[...] = 3
+    b.count = 4
+    a.copyparams(b)
+    numpy.testing.assert_array_equal(a.p.array, [5, 5])
+    numpy.testing.assert_array_equal(a.mean, [3, 3])
+    assert a.count == 4 and a.p.array is not b.p.array
+
+
+def test_add_param_and_persistent_and_errors():
+    link = chainlite.Link()
+    link.add_param('w', (2, 3))
+    assert link.w.shape == (2, 3) and numpy.isnan(link.w.array).all()
+    link.add_param('lazy')
+    assert not link.lazy.is_initialized
+    with pytest.raises(AttributeError, match='exists'):
+        link.add_param('w', (1,))
+    link.add_persistent('n', 0)
+    with pytest.raises(AttributeError, match='exists'):
+        link.add_persistent('n', 1)
+    link.other = 3
+    link.register_persistent('other')
+    assert link._persistent == ['n', 'other']
+    with pytest.raises(AttributeError):
+        link.register_persistent('missing')
+
+
+def test_params_excludes_uninitialised_on_request():
+    link = chainlite.Link()
+    link.add_param('a', (2,))
+    link.add_param('b')
+    assert len(list(link.params())) == 2
+    assert [p.name for p in link.params(include_uninit=False)] == ['a']
+
+
+def test_count_params_warns_for_uninitialised():
+    link = chainlite.Link()
+    link.add_param('a', (2, 3))
+    assert link.count_params() == 6
+    link.add_param('b')
+    with pytest.warns(UserWarning, match="'/b' has not been initialized"):
+        assert link.count_params() == 6
+
+
+def test_delattr_unregisters():
+    m = MLP()
+    del m.l2
+    assert [p for p, _ in m.namedlinks()] == ['/', '/l1']
+    link = Affine(2, 2)
+    del link.b
+    assert link._params == ['W']
+
+
+def test_enable_disable_update_toggle_update_rules():
+    class Rule:
+        enabled = True
+
+    m = MLP()
+    for p in m.params():
+        p.update_rule = Rule()
+    m.disable_update()
+    assert not m.update_enabled
+    m.l1.enable_update()
+    assert m.update_enabled and m.l1.W.update_rule.enabled and not m.l2.W.update_rule.enabled
+
+
+class _DictSerializer:
+    # Saves into, or loads from, a flat dict with '/'-joined keys, like the npz serializers.
+    def __init__(self, store, path='', load=False):
+        self.store, self.path, self.load = store, path, load
+
+    def __getitem__(self, key):
+        return _DictSerializer(self.store, self.path + key + '/', self.load)
+
+    def __call__(self, key, value):
+        if self.load:
+            loaded = self.store[self.path + key]
+            if isinstance(value, numpy.ndarray):
+                numpy.copyto(value, loaded)
+                return value
+            return loaded
+        self.store[self.path + key] = copy.copy(value)
+        return value
+
+
+def test_serialize_uses_chainer_keys_and_round_trips():
+    m = MLP()
+    store = {}
+    m.serialize(_DictSerializer(store))
+    assert sorted(store) == ['l1/W', 'l1/b', 'l2/W', 'l2/b']
+    other = MLP()
+    other.l1.W.array[...] = 0
+    other.serialize(_DictSerializer(store, load=True))
+    numpy.testing.assert_array_equal(other.l1.W.array, m.l1.W.array)
+
+
+def test_serialize_persistents_and_lazy_parameter_initialisation():
+    src = WithPersistent()
+    src.mean[...] = 2
+    src.count = 9
+    store = {}
+    src.serialize(_DictSerializer(store))
+    assert sorted(store) == ['count', 'mean', 'p']
+    dst = chainlite.Link()
+    dst.add_param('p')                 # uninitialised: the loaded shape initialises it
+    dst.add_persistent('mean', numpy.zeros(2, numpy.float32))
+    dst.add_persistent('count', 0)
+    dst.serialize(_DictSerializer(store, load=True))
+    assert dst.p.shape == (2,) and dst.count == 9
+    numpy.testing.assert_array_equal(dst.mean, [2, 2])
+
+
+def test_chainlist_paths_append_and_indexing():
+    cl = chainlite.ChainList(Affine(2, 3), Affine(3, 2))
+    cl.append(Affine(2, 1))
+    assert len(cl) == 3 and cl[2].name == '2'
+    assert [p for p, _ in cl.namedparams()][-2:] == ['/2/W', '/2/b']
+    assert list(cl) == list(cl.children())
+    with pytest.raises(TypeError, match='append'):
+        with cl.init_scope():
+            cl.x = Affine(1, 1)
+    with pytest.raises(TypeError):
+        cl.append(3)
+
+
+def test_chainlist_copy_share_keeps_structure():
+    cl = chainlite.ChainList(Affine(2, 3), Affine(3, 2))
+    c = cl.copy()
+    assert [p for p, _ in c.namedparams()] == [p for p, _ in cl.namedparams()]
+    assert c[0] is not cl[0] and c[0].W.array is cl[0].W.array
+
+
+def test_sequential_mixes_links_and_functions():
+    s = chainlite.Sequential(Affine(3, 4), F.relu, Affine(4, 2))
+    y = s(_x())
+    expected = s[2](F.relu(s[0](_x())))
+    numpy.testing.assert_allclose(y.array, expected.array)
+    assert [p for p, _ in s.namedparams()] == ['/0/W', '/0/b', '/1/W', '/1/b']
+    assert len(s) == 3 and s.index(F.relu) == 1 and s.count(F.relu) == 1
+
+
+def test_sequential_editing_renumbers_parameter_paths():
+    s = chainlite.Sequential(F.relu, Affine(2, 2))
+    s.insert(0, Affine(2, 2))
+    assert [p for p, _ in s.namedparams()] == ['/0/W', '/0/b', '/1/W', '/1/b']
+    s.remove_by_layer_type('relu')
+    assert len(s) == 2 and s.count_by_layer_type('Affine') == 2
+    popped = s.pop(0)
+    assert isinstance(popped, Affine) and len(s) == 1
+    assert isinstance(s[0:1], chainlite.Sequential)
+
+
+def test_sequential_tuple_outputs_become_arguments():
+    s = chainlite.Sequential(lambda x: (x, x * 2), lambda a, b: a + b)
+    numpy.testing.assert_array_equal(s(chainlite.Variable(numpy.array([1.0]))).array, [3.0])
+
+
+def test_sequential_add_mul_flatten_and_repeat():
+    a = chainlite.Sequential(Affine(2, 2))
+    b = chainlite.Sequential(F.relu)
+    assert len(a + b) == 2
+    tripled = a * 3
+    assert len(tripled) == 3
+    assert tripled[0][0].W.array is not a[0].W.array    # mode='init' copies
+    nested = chainlite.Sequential(a, b)
+    assert len(nested.flatten()) == 2
+    with pytest.raises(TypeError, match='callables'):
+        chainlite.Sequential(3)
+
+
+def test_repeat_makes_independent_copies():
+    seq = Affine(2, 2).repeat(3, mode='copy')
+    assert len(seq) == 3 and seq[0].W is not seq[1].W
+    assert len(Affine(2, 2).repeat(0)) == 0
+
+
+def test_str_shows_the_tree():
+    text = str(chainlite.Sequential(Affine(2, 2), F.relu))
+    assert text.splitlines()[0] == 'Sequential(' and '(1): relu,' in text
+    assert '(l1): Affine()' in str(MLP())
+
+
+def test_to_device_and_to_cpu_keep_arrays_on_numpy():
+    link = WithPersistent()
+    assert link.to_cpu() is link and link.to_device('@numpy') is link
+    assert isinstance(link.mean, numpy.ndarray) and link.xp is numpy
+    assert str(link.device) == '@numpy'
+    with pytest.raises(RuntimeError, match='install cupy'):
+        link.to_gpu()
+
+
+def test_old_style_keyword_declarations():
+    link = chainlite.Link(w=(2, 3))
+    assert link.w.shape == (2, 3)
+    chain = chainlite.Chain(child=Affine(1, 1))
+    assert [p for p, _ in chain.namedlinks()] == ['/', '/child']
