@@ -34,6 +34,26 @@ from chainlite.backprop import grad  # noqa: F401
 from chainlite import functions  # noqa: F401
 from chainlite.functions.math import basic_math as _basic_math
 from chainlite import gradient_check  # noqa: F401
+from chainlite import initializer  # noqa: F401
+from chainlite.initializer import Initializer  # noqa: F401
+from chainlite import initializers  # noqa: F401
+from chainlite import reporter  # noqa: F401
+from chainlite.reporter import DictSummary  # noqa: F401
+from chainlite.reporter import get_current_reporter  # noqa: F401
+from chainlite.reporter import report  # noqa: F401
+from chainlite.reporter import report_scope  # noqa: F401
+from chainlite.reporter import Reporter  # noqa: F401
+from chainlite.reporter import Summary  # noqa: F401
+from chainlite import serializer  # noqa: F401
+from chainlite.serializer import AbstractSerializer  # noqa: F401
+from chainlite.serializer import Deserializer  # noqa: F401
+from chainlite.serializer import Serializer  # noqa: F401
+from chainlite import serializers  # noqa: F401
+from chainlite import optimizer  # noqa: F401
+from chainlite.optimizer import GradientMethod  # noqa: F401
+from chainlite.optimizer import Optimizer  # noqa: F401
+from chainlite.optimizer import UpdateRule  # noqa: F401
+from chainlite import optimizer_hooks  # noqa: F401
 from chainlite import link  # noqa: F401
 from chainlite.link import Chain  # noqa: F401
 from chainlite.link import ChainList  # noqa: F401

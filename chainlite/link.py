@@ -443,6 +443,8 @@ class Chain(Link):
             d[name] = child
 
     def __str__(self) -> str:
+        if not self._children:
+            return Link.__str__(self)
         lines = ['%s(' % type(self).__name__]
         for name, child in self._named_children():
             text = str(child).replace('\n', '\n  ')

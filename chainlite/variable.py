@@ -686,7 +686,9 @@ class Parameter(Variable):
         elif shape is None:
             super().__init__(None, name=name)
         else:
-            super().__init__(_generate_array(initializer, shape), name=name)
+            if isinstance(shape, (int, numpy.integer)):
+                shape = (shape,)
+            super().__init__(_generate_array(initializer, tuple(shape)), name=name)
             self._init_grad()
 
     def _init_grad(self) -> None:
@@ -724,6 +726,11 @@ class Parameter(Variable):
             'model.cleargrads() before loss.backward(), or let the optimizer do it with '
             'optimizer.update(lossfun, *args).' % (name or self.name or '(unnamed)'))
 
+    def update(self) -> None:
+        """Updates the parameter with its update rule (set by an optimizer's ``setup``)."""
+        if self.update_rule is not None:
+            self.update_rule.update(self)
+
     @property
     def is_initialized(self) -> bool:
         """Whether the data has been created."""
@@ -745,7 +752,8 @@ class Parameter(Variable):
         Args:
             shape: The shape of the parameter.
         """
-        self.array = _generate_array(self.initializer, tuple(shape))
+        shape = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
+        self.array = _generate_array(self.initializer, shape)
         self._init_grad()
 
     def cleargrad(self) -> None:

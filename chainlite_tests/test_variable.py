@@ -816,3 +816,10 @@ def test_parameter_check_grad_for_update_ignores_nan_from_the_computation():
     p = chainlite.Parameter(numpy.array([-1.0], numpy.float32))
     p.grad = numpy.array([numpy.nan], numpy.float32)
     p.check_grad_for_update()
+
+
+def test_parameter_accepts_an_int_shape():
+    p = chainlite.Parameter(1.0)
+    p.initialize(3)
+    assert p.shape == (3,)
+    assert chainlite.Parameter(0.5, 2).shape == (2,)

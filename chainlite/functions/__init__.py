@@ -70,6 +70,8 @@ from chainlite.functions.connection.deconvolution_2d import deconvolution_2d
 from chainlite.functions.connection.deconvolution_nd import deconvolution_nd
 from chainlite.functions.connection.deconvolution_nd import deconvolution_1d
 from chainlite.functions.connection.deconvolution_nd import deconvolution_3d
+from chainlite.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d
+from chainlite.functions.connection.dilated_convolution_2d import dilated_convolution_2d
 from chainlite.functions.connection.embed_id import embed_id
 from chainlite.functions.connection.linear import linear
 from chainlite.functions.evaluation.accuracy import accuracy

@@ -1,0 +1,134 @@
+"""Deterministic initializers: constants and the identity matrix."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy
+
+from chainlite import backend
+from chainlite import initializer
+
+
+class Constant(initializer.Initializer):
+    """Fills an array with a scalar, or with an array broadcast to its shape.
+
+    Args:
+        fill_value: A scalar, or a NumPy array broadcastable to the arrays it fills.
+        dtype: The dtype of the arrays it makes (None: ``chainlite.config.dtype``).
+
+    Attributes:
+        fill_value: The value given.
+        dtype: The dtype given.
+
+    Raises:
+        ValueError: If ``fill_value`` is neither a scalar nor an array.
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite import initializers
+        >>> initializers.generate_array(initializers.Constant(np.arange(3)), (2, 3), np)
+        array([[0., 1., 2.],
+               [0., 1., 2.]], dtype=float32)
+    """
+
+    def __init__(self, fill_value: Any, dtype: Optional[Any] = None) -> None:
+        if not (isinstance(fill_value, numpy.ndarray) or _is_number(fill_value)):
+            raise ValueError('%s: fill_value must be a scalar or an array, got %s'
+                             % (type(self).__name__, type(fill_value).__name__))
+        self.fill_value = fill_value
+        super().__init__(dtype)
+
+    def __call__(self, array: Any) -> None:
+        self._check_dtype(array)
+        try:
+            array[...] = self.fill_value
+        except ValueError:
+            raise ValueError('%s: a fill_value of shape %s cannot fill an array of shape %s'
+                             % (type(self).__name__, numpy.shape(self.fill_value),
+                                array.shape)) from None
+
+
+def _is_number(value: Any) -> bool:
+    return numpy.isscalar(value) and not isinstance(value, (str, bytes))
+
+
+class Zero(Constant):
+    """Fills an array with zeros (the default initializer of biases).
+
+    Args:
+        dtype: The dtype of the arrays it makes (None: ``chainlite.config.dtype``).
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite import initializers
+        >>> initializers.generate_array(initializers.Zero(), (2,), np)
+        array([0., 0.], dtype=float32)
+    """
+
+    def __init__(self, dtype: Optional[Any] = None) -> None:
+        super().__init__(0.0, dtype)
+
+
+class One(Constant):
+    """Fills an array with ones.
+
+    Args:
+        dtype: The dtype of the arrays it makes (None: ``chainlite.config.dtype``).
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite import initializers
+        >>> initializers.generate_array(initializers.One(np.float64), (2,), np)
+        array([1., 1.])
+    """
+
+    def __init__(self, dtype: Optional[Any] = None) -> None:
+        super().__init__(1.0, dtype)
+
+
+class NaN(Constant):
+    """Fills an array with NaN (what a parameter's gradient holds until it is cleared).
+
+    Args:
+        dtype: The dtype of the arrays it makes (None: ``chainlite.config.dtype``).
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite import initializers
+        >>> initializers.generate_array(initializers.NaN(), (2,), np)
+        array([nan, nan], dtype=float32)
+    """
+
+    def __init__(self, dtype: Optional[Any] = None) -> None:
+        super().__init__(numpy.nan, dtype)
+
+
+class Identity(initializer.Initializer):
+    """Fills a square matrix with ``scale`` times the identity.
+
+    Args:
+        scale: The value of the diagonal.
+        dtype: The dtype of the arrays it makes (None: ``chainlite.config.dtype``).
+
+    Raises:
+        ValueError: (when called) If the array is not a square 2-d matrix.
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite import initializers
+        >>> initializers.generate_array(initializers.Identity(2.0), (2, 2), np)
+        array([[2., 0.],
+               [0., 2.]], dtype=float32)
+    """
+
+    def __init__(self, scale: float = 1.0, dtype: Optional[Any] = None) -> None:
+        self.scale = scale
+        super().__init__(dtype)
+
+    def __call__(self, array: Any) -> None:
+        self._check_dtype(array)
+        if array.ndim != 2 or array.shape[0] != array.shape[1]:
+            raise ValueError('Identity: the array must be a square matrix, got shape %s'
+                             % (array.shape,))
+        array[...] = 0
+        backend.get_array_module(array).fill_diagonal(array, self.scale)

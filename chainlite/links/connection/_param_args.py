@@ -1,0 +1,62 @@
+"""What the connection links share: initializer arguments turned into Parameters (with errors
+that name the link and the argument), per-axis tuples, and channel-count checks."""
+from typing import Any
+
+from chainlite import initializers
+from chainlite import variable
+
+
+def initializer(link: Any, argname: str, spec: Any) -> Any:
+    """The initializer ``spec`` stands for (None: LeCunNormal); errors name the argument."""
+    try:
+        return initializers._get_initializer(spec)
+    except (ValueError, TypeError) as e:
+        raise type(e)('%s: invalid %s: %s' % (type(link).__name__, argname, e)) from None
+
+
+def initialize(link: Any, argname: str, param: variable.Parameter, shape: tuple) -> None:
+    """Initializes ``param`` with the given shape; a mismatch names the link's argument."""
+    try:
+        param.initialize(shape)
+    except ValueError as e:
+        raise ValueError('%s: %s cannot initialize a parameter of shape %s: %s'
+                         % (type(link).__name__, argname, shape, e)) from None
+
+
+def bias(link: Any, nobias: bool, initial_bias: Any, size: Any) -> Any:
+    """The bias Parameter of ``size`` elements (zeros by default), or None if ``nobias``."""
+    if nobias:
+        return None
+    b = variable.Parameter(initializer(link, 'initial_bias',
+                                       0 if initial_bias is None else initial_bias))
+    if size is not None:
+        initialize(link, 'initial_bias', b, (size,))
+    return b
+
+
+def as_tuple(link: Any, argname: str, value: Any, ndim: int) -> tuple:
+    """``value`` as a tuple of ``ndim`` entries: an int is repeated, a sequence checked."""
+    if isinstance(value, (tuple, list)):
+        if len(value) != ndim:
+            raise ValueError('%s: %s must be an int or %d ints, got %r'
+                             % (type(link).__name__, argname, ndim, value))
+        return tuple(value)
+    return (value,) * ndim
+
+
+def channels_of(link: Any, x: Any) -> int:
+    """The channel count (axis 1) of the input ``x`` of a lazily initialized link."""
+    if x.ndim < 2:
+        raise ValueError('%s: the input must have a batch axis and a channel axis, got shape %s'
+                         % (type(link).__name__, x.shape))
+    return x.shape[1]
+
+
+def check_groups(link: Any, in_channels: int, out_channels: int, groups: int) -> None:
+    """Raises ValueError unless both channel counts are multiples of a positive ``groups``."""
+    if groups < 1:
+        raise ValueError('%s: groups must be positive, got %d' % (type(link).__name__, groups))
+    for name, n in (('out_channels', out_channels), ('in_channels', in_channels)):
+        if n % groups:
+            raise ValueError('%s: %s=%d is not divisible by groups=%d'
+                             % (type(link).__name__, name, n, groups))

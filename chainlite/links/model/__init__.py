@@ -1,0 +1,1 @@
+"""Model links: ready-made wrappers around a user's network, such as ``Classifier``."""

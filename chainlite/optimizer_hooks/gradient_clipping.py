@@ -1,0 +1,51 @@
+"""Rescaling of all gradients to a maximum global L2 norm."""
+from __future__ import annotations
+
+import math
+
+
+class GradientClipping:
+    """Scales all gradients down so that their joint L2 norm is at most ``threshold``.
+
+    Called once per update with the optimizer (not per parameter): the norm is taken over
+    the gradients of every initialised parameter of the target together.
+
+    Args:
+        threshold: The largest allowed L2 norm.
+
+    Attributes:
+        threshold (float): The largest allowed L2 norm.
+        timing (str): ``'pre'``: called before the update (``'post'`` is also accepted).
+
+    Example:
+        >>> import numpy as np, chainlite
+        >>> from chainlite import optimizer_hooks, optimizers
+        >>> model = chainlite.Link()
+        >>> with model.init_scope():
+        ...     model.W = chainlite.Parameter(np.zeros(2, np.float32))
+        >>> opt = optimizers.SGD().setup(model)
+        >>> model.W.grad = np.array([3.0, 4.0], np.float32)
+        >>> optimizer_hooks.GradientClipping(1.0)(opt)   # the norm 5 becomes 1
+        >>> model.W.grad
+        array([0.6, 0.8], dtype=float32)
+    """
+
+    name = 'GradientClipping'
+    timing = 'pre'
+
+    def __init__(self, threshold: float) -> None:
+        self.threshold = threshold
+
+    def __call__(self, opt) -> None:
+        grads = [p.grad for p in opt.target.params(False)]
+        grads = [g for g in grads if g is not None]
+        sqnorm = 0.0
+        for g in grads:
+            g = g.ravel()
+            sqnorm += float(g.dot(g))
+        norm = math.sqrt(sqnorm)
+        if norm <= self.threshold:
+            return
+        rate = self.threshold / norm
+        for g in grads:
+            g *= rate

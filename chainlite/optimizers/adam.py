@@ -1,0 +1,346 @@
+"""Adam and its variants AdamW, AMSGrad, AdaBound and AMSBound (one update rule for all)."""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Optional
+
+import numpy
+
+from chainlite import backend
+from chainlite import optimizer
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.alpha = 0.001
+_default_hyperparam.beta1 = 0.9
+_default_hyperparam.beta2 = 0.999
+_default_hyperparam.eps = 1e-8
+_default_hyperparam.eta = 1.0
+_default_hyperparam.weight_decay_rate = 0
+_default_hyperparam.amsgrad = False
+_default_hyperparam.adabound = False
+_default_hyperparam.final_lr = 0.1
+_default_hyperparam.gamma = 1e-3
+
+
+def _learning_rate(hp: optimizer.Hyperparameter, t: int) -> float:
+    if t == 0:
+        raise RuntimeError("Can't determine the learning rate of Adam optimizer because the "
+                           "update steps have not been started.")
+    fix1 = 1. - math.pow(hp.beta1, t)
+    fix2 = 1. - math.pow(hp.beta2, t)
+    return hp.alpha * math.sqrt(fix2) / fix1
+
+
+class AdamRule(optimizer.UpdateRule):
+    """Update rule of Adam, with decoupled weight decay and the AMSGrad and AdaBound options.
+
+    ``m += (1 - beta1) * (grad - m)``, ``v += (1 - beta2) * (grad ** 2 - v)``;
+    with ``alpha_t = alpha * sqrt(1 - beta2 ** t) / (1 - beta1 ** t)`` the step is
+    ``alpha_t / (sqrt(v) + eps)`` (``v`` replaced by its running maximum ``vhat`` under
+    AMSGrad, the step clipped to :attr:`bounds` under AdaBound), and
+    ``param -= eta * (step * m + weight_decay_rate * param)``.
+    State: ``m``, ``v`` (and ``vhat`` with ``amsgrad``). float16 parameters are updated with
+    float32 arithmetic.
+
+    Args:
+        parent_hyperparam: The Hyperparameter to fall back to (Adam's defaults if None).
+        alpha: The learning rate coefficient.
+        beta1: The decay rate of the first moment.
+        beta2: The decay rate of the second moment.
+        eps: A small value that keeps the denominator away from zero.
+        eta: A schedule multiplier of the whole step (for warm restarts).
+        weight_decay_rate: The decoupled weight decay rate (AdamW).
+        amsgrad: Use the running maximum of the second moment (AMSGrad).
+        adabound: Clip the step between bounds that converge to ``final_lr`` (AdaBound).
+        final_lr: The learning rate the AdaBound bounds converge to.
+        gamma: How fast the AdaBound bounds converge.
+    """
+
+    is_elementwise = True
+
+    def __init__(self, parent_hyperparam: Optional[optimizer.Hyperparameter] = None,
+                 alpha: Optional[float] = None, beta1: Optional[float] = None,
+                 beta2: Optional[float] = None, eps: Optional[float] = None,
+                 eta: Optional[float] = None, weight_decay_rate: Optional[float] = None,
+                 amsgrad: Optional[bool] = None, adabound: Optional[bool] = None,
+                 final_lr: Optional[float] = None, gamma: Optional[float] = None) -> None:
+        super().__init__(_default_hyperparam if parent_hyperparam is None else parent_hyperparam)
+        hp = self.hyperparam
+        for name, value in (('alpha', alpha), ('beta1', beta1), ('beta2', beta2), ('eps', eps),
+                            ('eta', eta), ('weight_decay_rate', weight_decay_rate),
+                            ('amsgrad', amsgrad), ('adabound', adabound),
+                            ('final_lr', final_lr), ('gamma', gamma)):
+            if value is not None:
+                setattr(hp, name, value)
+        # AdaBound's final_lr follows later changes of alpha relative to this value.
+        self.initial_alpha = hp.alpha
+
+    def init_state(self, param) -> None:
+        xp = backend.get_array_module(param.array)
+        self.state['m'] = xp.zeros_like(param.array)
+        self.state['v'] = xp.zeros_like(param.array)
+        if self.hyperparam.amsgrad:
+            self.state['vhat'] = xp.zeros_like(param.array)
+
+    def update_core(self, param) -> None:
+        grad, hp, p = param.grad, self.hyperparam, param.array
+        # Each entry read once: a rule's lookup falls back to the optimizer's Hyperparameter.
+        beta1, beta2, eps, eta = hp.beta1, hp.beta2, hp.eps, hp.eta
+        # float16 parameters: the arithmetic runs in float32 (the scratch array's dtype).
+        dtype = numpy.dtype(numpy.float32) if p.dtype == numpy.float16 else p.dtype
+        if eps != 0 and dtype.type(eps) == 0:
+            raise ValueError('eps of Adam optimizer is too small for %s (%s)'
+                             % (dtype.name, eps))
+        m, v = self.state['m'], self.state['v']
+        s = self.scratch(p, dtype=dtype)
+        numpy.subtract(grad, m, out=s)
+        s *= 1 - beta1
+        m += s
+        numpy.multiply(grad, grad, out=s)
+        s -= v
+        s *= 1 - beta2
+        v += s
+        if hp.amsgrad:
+            vhat = self.state['vhat']
+            numpy.maximum(vhat, v, out=vhat)
+        else:
+            vhat = v
+        numpy.sqrt(vhat, out=s)
+        s += eps
+        t = self.t
+        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
+        if hp.adabound:
+            numpy.divide(alpha_t, s, out=s)
+            numpy.clip(s, *self.bounds, out=s)
+            s *= m
+            s *= eta
+        else:
+            numpy.divide(m, s, out=s)
+            s *= eta * alpha_t
+        weight_decay_rate = hp.weight_decay_rate
+        if weight_decay_rate != 0:
+            p *= 1 - eta * weight_decay_rate
+        p -= s
+
+    @property
+    def alpha_t(self) -> float:
+        """The bias-corrected learning rate of the current step."""
+        return _learning_rate(self.hyperparam, self.t)
+
+    @property
+    def lr(self) -> float:
+        """Deprecated alias of :attr:`alpha_t`."""
+        warnings.warn('AdamRule.lr has been renamed to AdamRule.alpha_t. Use of AdamRule.lr '
+                      'is deprecated in Chainer v6.', DeprecationWarning, stacklevel=2)
+        return self.alpha_t
+
+    @property
+    def bounds(self) -> tuple:
+        """AdaBound's ``(lower, upper)`` bounds of the step at the current ``t``."""
+        if self.t == 0:
+            raise RuntimeError("Can't determine the bounds of AdaBound optimizer because the "
+                               "update steps have not been started.")
+        hp = self.hyperparam
+        final_lr = hp.final_lr * hp.alpha / self.initial_alpha
+        lower = final_lr * (1.0 - 1.0 / (hp.gamma * self.t + 1))
+        upper = final_lr * (1.0 + 1.0 / (hp.gamma * self.t))
+        return lower, upper
+
+
+class Adam(optimizer.GradientMethod):
+    """Adam (https://arxiv.org/abs/1412.6980), with the AdamW, AMSGrad and AdaBound options.
+
+    With the defaults ``eta=1`` and ``weight_decay_rate=0`` it is plain Adam; a nonzero
+    ``weight_decay_rate`` decouples weight decay from the adaptive step
+    (https://openreview.net/forum?id=rk6qdGgCZ). ``amsgrad`` uses the running maximum of the
+    second moment (https://openreview.net/forum?id=ryQu7f-RZ); ``adabound`` clips the step
+    between bounds converging to ``final_lr`` (https://openreview.net/forum?id=Bkg3g2R9FX);
+    both together give AMSBound.
+
+    Args:
+        alpha: The learning rate coefficient.
+        beta1: The decay rate of the first moment.
+        beta2: The decay rate of the second moment.
+        eps: A small value that keeps the denominator away from zero.
+        eta: A schedule multiplier of the whole step.
+        weight_decay_rate: The decoupled weight decay rate.
+        amsgrad: Use the AMSGrad variant.
+        adabound: Use the AdaBound variant.
+        final_lr: The learning rate the AdaBound bounds converge to.
+        gamma: How fast the AdaBound bounds converge.
+
+    Example:
+        >>> import numpy as np, chainlite
+        >>> from chainlite import optimizers
+        >>> p = chainlite.Parameter(np.array([1.0, 2.0], np.float32))
+        >>> p.grad = np.array([0.5, -3.0], np.float32)
+        >>> opt = optimizers.Adam(alpha=0.25)
+        >>> opt.create_update_rule().update(p)   # the first step is alpha * sign(grad)
+        >>> p.array.round(4)
+        array([0.75, 2.25], dtype=float32)
+    """
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta,
+                 weight_decay_rate: float = _default_hyperparam.weight_decay_rate,
+                 amsgrad: bool = _default_hyperparam.amsgrad,
+                 adabound: bool = _default_hyperparam.adabound,
+                 final_lr: float = _default_hyperparam.final_lr,
+                 gamma: float = _default_hyperparam.gamma) -> None:
+        super().__init__()
+        hp = self.hyperparam
+        hp.alpha = alpha
+        hp.beta1 = beta1
+        hp.beta2 = beta2
+        hp.eps = eps
+        hp.eta = eta
+        hp.weight_decay_rate = weight_decay_rate
+        hp.amsgrad = amsgrad
+        hp.adabound = adabound
+        hp.final_lr = final_lr
+        hp.gamma = gamma
+
+    alpha = optimizer.HyperparameterProxy('alpha')
+    beta1 = optimizer.HyperparameterProxy('beta1')
+    beta2 = optimizer.HyperparameterProxy('beta2')
+    eps = optimizer.HyperparameterProxy('eps')
+    eta = optimizer.HyperparameterProxy('eta')
+    weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
+    amsgrad = optimizer.HyperparameterProxy('amsgrad')
+    adabound = optimizer.HyperparameterProxy('adabound')
+    final_lr = optimizer.HyperparameterProxy('final_lr')
+    gamma = optimizer.HyperparameterProxy('gamma')
+
+    def create_update_rule(self) -> AdamRule:
+        """Returns an :class:`AdamRule` reading this optimizer's hyperparameters."""
+        return AdamRule(self.hyperparam)
+
+    @property
+    def alpha_t(self) -> float:
+        """The bias-corrected learning rate at the optimizer's step count ``t``."""
+        return _learning_rate(self.hyperparam, self.t)
+
+    @property
+    def lr(self) -> float:
+        """Deprecated alias of :attr:`alpha_t`."""
+        warnings.warn('Adam.lr has been renamed to AdamRule.alpha_t. Use of Adam.lr is '
+                      'deprecated in Chainer v6.', DeprecationWarning, stacklevel=2)
+        return self.alpha_t
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (https://openreview.net/forum?id=rk6qdGgCZ).
+
+    Args:
+        alpha: The learning rate coefficient.
+        beta1: The decay rate of the first moment.
+        beta2: The decay rate of the second moment.
+        eps: A small value that keeps the denominator away from zero.
+        eta: A schedule multiplier of the whole step.
+        weight_decay_rate: The decoupled weight decay rate.
+
+    Example:
+        >>> from chainlite import optimizers
+        >>> optimizers.AdamW(weight_decay_rate=0.01).weight_decay_rate
+        0.01
+    """
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta,
+                 weight_decay_rate: float = _default_hyperparam.weight_decay_rate) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         weight_decay_rate=weight_decay_rate)
+
+
+class AMSGrad(Adam):
+    """Adam with the running maximum of the second moment
+    (https://openreview.net/forum?id=ryQu7f-RZ).
+
+    Args:
+        alpha: The learning rate coefficient.
+        beta1: The decay rate of the first moment.
+        beta2: The decay rate of the second moment.
+        eps: A small value that keeps the denominator away from zero.
+        eta: A schedule multiplier of the whole step.
+
+    Example:
+        >>> from chainlite import optimizers
+        >>> optimizers.AMSGrad().amsgrad
+        True
+    """
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta, amsgrad=True)
+
+
+class AdaBound(Adam):
+    """Adam whose step is clipped between bounds converging to ``final_lr``
+    (https://openreview.net/forum?id=Bkg3g2R9FX).
+
+    Args:
+        alpha: The learning rate coefficient.
+        beta1: The decay rate of the first moment.
+        beta2: The decay rate of the second moment.
+        final_lr: The learning rate the bounds converge to.
+        gamma: How fast the bounds converge.
+        eps: A small value that keeps the denominator away from zero.
+        eta: A schedule multiplier of the whole step.
+
+    Example:
+        >>> from chainlite import optimizers
+        >>> opt = optimizers.AdaBound()
+        >>> opt.adabound, opt.amsgrad, opt.final_lr
+        (True, False, 0.1)
+    """
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 final_lr: float = _default_hyperparam.final_lr,
+                 gamma: float = _default_hyperparam.gamma,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         amsgrad=False, adabound=True, final_lr=final_lr, gamma=gamma)
+
+
+class AMSBound(Adam):
+    """AdaBound with AMSGrad's running maximum of the second moment
+    (https://openreview.net/forum?id=Bkg3g2R9FX).
+
+    Args:
+        alpha: The learning rate coefficient.
+        beta1: The decay rate of the first moment.
+        beta2: The decay rate of the second moment.
+        final_lr: The learning rate the bounds converge to.
+        gamma: How fast the bounds converge.
+        eps: A small value that keeps the denominator away from zero.
+        eta: A schedule multiplier of the whole step.
+
+    Example:
+        >>> from chainlite import optimizers
+        >>> opt = optimizers.AMSBound()
+        >>> opt.adabound, opt.amsgrad
+        (True, True)
+    """
+
+    def __init__(self, alpha: float = _default_hyperparam.alpha,
+                 beta1: float = _default_hyperparam.beta1,
+                 beta2: float = _default_hyperparam.beta2,
+                 final_lr: float = _default_hyperparam.final_lr,
+                 gamma: float = _default_hyperparam.gamma,
+                 eps: float = _default_hyperparam.eps,
+                 eta: float = _default_hyperparam.eta) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         amsgrad=True, adabound=True, final_lr=final_lr, gamma=gamma)
