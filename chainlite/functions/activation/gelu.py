@@ -1,7 +1,7 @@
 """Gaussian error linear unit (an addition: not in Chainer 7)."""
 import math
 
-from scipy import special
+from chainlite.functions._scipy import special
 
 from chainlite import function_node
 from chainlite.functions.math import exp

@@ -1,20 +1,22 @@
 """What erfinv, erfcinv and ndtri share: the inverse of a SciPy special function."""
 from chainlite import function_node
+from chainlite.functions._scipy import special
 
 
 class InverseSpecial(function_node.FunctionNode):
-    """``y = _special(x)``, a SciPy inverse function; subclasses set ``_special`` and write
-    backward, whose derivative ``1 / f'(y)`` is cheapest from the retained output."""
+    """``y = scipy.special.<_special>(x)``, a SciPy inverse function; subclasses name it in
+    ``_special`` and write backward, whose derivative ``1 / f'(y)`` is cheapest from the
+    retained output."""
 
     _float_inputs = True
-    _special = None
+    _special = None  # the function's name in scipy.special, also the label
 
     @property
     def label(self):
-        return self._special.__name__  # 'erfinv', 'erfcinv', 'ndtri'
+        return self._special  # 'erfinv', 'erfcinv', 'ndtri'
 
     def forward(self, inputs):
         x, = inputs
         self.retain_outputs((0,))
         # SciPy computes float16 in a wider type: cast back.
-        return self._special(x).astype(x.dtype, copy=False),
+        return getattr(special, self._special)(x).astype(x.dtype, copy=False),

@@ -1,6 +1,6 @@
 """Elementwise digamma function."""
 import numpy
-from scipy import special
+from chainlite.functions._scipy import special
 
 from chainlite import function_node
 from chainlite.functions.math import polygamma

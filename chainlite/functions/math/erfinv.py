@@ -1,8 +1,6 @@
 """Elementwise inverse error function."""
 import math
 
-from scipy import special
-
 from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
 
@@ -11,7 +9,7 @@ _HALF_SQRT_PI = math.sqrt(math.pi) / 2
 
 class ErfInv(_inverse_special.InverseSpecial):
 
-    _special = special.erfinv
+    _special = 'erfinv'
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

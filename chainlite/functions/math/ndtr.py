@@ -1,7 +1,7 @@
 """Elementwise standard normal cumulative distribution function."""
 import math
 
-from scipy import special
+from chainlite.functions._scipy import special
 
 from chainlite import function_node
 from chainlite.functions.math import exp

@@ -1,8 +1,6 @@
 """Elementwise inverse of the standard normal CDF."""
 import math
 
-from scipy import special
-
 from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
 
@@ -11,7 +9,7 @@ _SQRT_2PI = math.sqrt(2 * math.pi)
 
 class Ndtri(_inverse_special.InverseSpecial):
 
-    _special = special.ndtri
+    _special = 'ndtri'
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

@@ -1,5 +1,5 @@
 """Elementwise polygamma function."""
-from scipy import special
+from chainlite.functions._scipy import special
 
 from chainlite import function_node
 from chainlite.functions.array import sum_to

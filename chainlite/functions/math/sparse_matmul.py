@@ -1,6 +1,6 @@
 """Products of a sparse (COO) matrix and a dense one, computed with scipy.sparse."""
 import numpy
-from scipy import sparse as scipy_sparse
+from chainlite.functions._scipy import sparse as scipy_sparse
 
 from chainlite import backend
 from chainlite import function_node
