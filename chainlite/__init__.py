@@ -54,6 +54,11 @@ from chainlite.optimizer import GradientMethod  # noqa: F401
 from chainlite.optimizer import Optimizer  # noqa: F401
 from chainlite.optimizer import UpdateRule  # noqa: F401
 from chainlite import optimizer_hooks  # noqa: F401
+from chainlite import dataset  # noqa: F401
+from chainlite import datasets  # noqa: F401
+from chainlite import computational_graph  # noqa: F401
+from chainlite import iterators  # noqa: F401
+from chainlite import training  # noqa: F401
 from chainlite import link  # noqa: F401
 from chainlite.link import Chain  # noqa: F401
 from chainlite.link import ChainList  # noqa: F401

@@ -309,8 +309,9 @@ class UpdateRule:
         """Saves or loads ``t`` and the state (as ``t``, then one entry per state key).
 
         A rule that has not updated yet has no state: saving then writes ``t`` only, and
-        loading creates the state from the entries found (or leaves it for the first update
-        if the snapshot has none).
+        loading creates the state from the entries found. As in Chainer, a file written
+        before any update therefore lacks the state entries, and loading it into a stateful
+        rule raises ``KeyError`` unless the deserializer is not strict (``strict=False``).
 
         Args:
             serializer: A serializer or deserializer.

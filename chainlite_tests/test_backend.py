@@ -199,6 +199,7 @@ def test_importing_chainlite_does_not_import_scipy():
     # scipy.special costs ~120 ms and ~30 MB: it is loaded only when a special function runs.
     import subprocess
     import sys
-    code = 'import sys, chainlite, chainlite.functions, chainlite.links; print("scipy" in sys.modules)'
+    code = ('import sys, chainlite, chainlite.functions, chainlite.links, chainlite.training; '
+            'print("scipy" in sys.modules)')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == 'False'

@@ -6,10 +6,6 @@ from chainlite import function_node
 
 class Tanh(function_node.FunctionNode):
 
-    @property
-    def label(self):
-        return 'tanh'
-
     _float_inputs = True
 
     def forward(self, inputs):

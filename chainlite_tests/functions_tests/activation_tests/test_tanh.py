@@ -75,6 +75,6 @@ def test_array_input():
 
 @pytest.mark.parametrize('dtype', [numpy.int32, numpy.int64, numpy.bool_])
 def test_non_float_input_is_invalid(dtype):
-    msg = re.escape('Invalid operation is performed in: tanh (Forward)')
+    msg = re.escape('Invalid operation is performed in: Tanh (Forward)')
     with pytest.raises(type_check.InvalidType, match=msg):
         F.tanh(numpy.zeros((2, 3), dtype))

@@ -1,0 +1,26 @@
+"""Dataset classes and real data sets."""
+from chainlite.datasets.concatenated_dataset import ConcatenatedDataset  # noqa: F401
+from chainlite.datasets.dict_dataset import DictDataset  # noqa: F401
+from chainlite.datasets.image_dataset import ImageDataset  # noqa: F401
+from chainlite.datasets.image_dataset import LabeledImageDataset  # noqa: F401
+from chainlite.datasets.image_dataset import LabeledZippedImageDataset  # noqa: F401
+from chainlite.datasets.image_dataset import MultiZippedImageDataset  # noqa: F401
+from chainlite.datasets.image_dataset import ZippedImageDataset  # noqa: F401
+from chainlite.datasets.sub_dataset import get_cross_validation_datasets  # noqa: F401
+from chainlite.datasets.sub_dataset import get_cross_validation_datasets_random  # noqa: F401
+from chainlite.datasets.sub_dataset import split_dataset  # noqa: F401
+from chainlite.datasets.sub_dataset import split_dataset_n  # noqa: F401
+from chainlite.datasets.sub_dataset import split_dataset_n_random  # noqa: F401
+from chainlite.datasets.sub_dataset import split_dataset_random  # noqa: F401
+from chainlite.datasets.sub_dataset import SubDataset  # noqa: F401
+from chainlite.datasets.text_dataset import TextDataset  # noqa: F401
+from chainlite.datasets.transform_dataset import TransformDataset  # noqa: F401
+from chainlite.datasets.tuple_dataset import TupleDataset  # noqa: F401
+from chainlite.datasets.cifar import get_cifar10  # noqa: F401
+from chainlite.datasets.cifar import get_cifar100  # noqa: F401
+from chainlite.datasets.digits import get_digits  # noqa: F401
+from chainlite.datasets.fashion_mnist import get_fashion_mnist  # noqa: F401
+from chainlite.datasets.fashion_mnist import get_fashion_mnist_labels  # noqa: F401
+from chainlite.datasets.mnist import get_mnist  # noqa: F401
+from chainlite.datasets.ptb import get_ptb_words  # noqa: F401
+from chainlite.datasets.ptb import get_ptb_words_vocabulary  # noqa: F401

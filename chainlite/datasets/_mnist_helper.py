@@ -1,0 +1,89 @@
+"""Shared by the MNIST-like loaders: IDX parsing, npz caching and image preprocessing."""
+from __future__ import annotations
+
+import gzip
+import os
+import struct
+from typing import Any, Mapping, Optional, Sequence
+
+import numpy
+
+from chainlite.dataset import download
+from chainlite.datasets import tuple_dataset
+
+_IDX_UBYTE = 0x08
+
+
+def check_ndim(caller: str, ndim: int, allowed: Sequence[int] = (1, 2, 3)) -> None:
+    """Raises ValueError unless ``ndim`` is allowed (checked before anything is downloaded)."""
+    if ndim not in allowed:
+        raise ValueError('%s: ndim must be one of %s, got %r'
+                         % (caller, ', '.join(map(str, allowed)), ndim))
+
+
+def read_idx_ubyte(path: str) -> numpy.ndarray:
+    """Reads a gzipped IDX file of unsigned bytes (MNIST's format) into a uint8 array."""
+    with gzip.open(path, 'rb') as f:
+        data = f.read()
+    if len(data) < 4 or data[0] != 0 or data[1] != 0 or data[2] != _IDX_UBYTE:
+        raise ValueError('%s is not an IDX file of unsigned bytes' % path)
+    ndim = data[3]
+    header = 4 + 4 * ndim
+    shape = struct.unpack('>%dI' % ndim, data[4:header])
+    size = int(numpy.prod(shape))
+    if len(data) - header != size:
+        raise ValueError('%s: IDX header promises %s = %d bytes, the file holds %d'
+                         % (path, shape, size, len(data) - header))
+    return numpy.frombuffer(data, numpy.uint8, offset=header).reshape(shape)
+
+
+def load_npz(path: str) -> dict:
+    """Loads every array of an npz file into a dict and closes the file."""
+    with numpy.load(path, allow_pickle=False) as f:
+        return {key: f[key] for key in f.files}
+
+
+def retrieve_idx_pair(dataset_name: str, npz_name: str, mirrors: Sequence[str],
+                      sha256s: Mapping[str, Optional[str]], image_file: str,
+                      label_file: str) -> dict:
+    """Downloads an image/label pair of IDX files once and caches it as ``{'x', 'y'}`` npz."""
+
+    def creator(path: str) -> dict:
+        images, labels = (
+            read_idx_ubyte(download.cached_download([m + name for m in mirrors],
+                                                    sha256s.get(name)))
+            for name in (image_file, label_file))
+        if len(images) != len(labels):
+            raise RuntimeError('%s: %d images but %d labels: wrong pair of IDX files'
+                               % (dataset_name, len(images), len(labels)))
+        raw = {'x': images.reshape(len(images), -1), 'y': labels.reshape(-1)}
+        numpy.savez_compressed(path, **raw)
+        return raw
+
+    path = os.path.join(download.get_dataset_directory(dataset_name), npz_name)
+    return download.cache_or_load_file(path, creator, load_npz)
+
+
+def preprocess_images(caller: str, images: numpy.ndarray, labels: numpy.ndarray,
+                      withlabel: bool, ndim: int, scale: float, max_value: float,
+                      dtype: Any, label_dtype: Any, rgb_format: bool) -> Any:
+    """Shapes square grey images (one flat row each), scales them to ``[0, scale]``, pairs labels.
+
+    ``ndim`` 1 keeps rows, 2 gives ``(side, side)``, 3 gives ``(1, side, side)`` or, with
+    ``rgb_format``, the grey channel repeated three times. Returns a
+    :class:`~chainlite.datasets.TupleDataset` with labels, the image array without.
+    """
+    side = int(round(images.shape[1] ** 0.5))
+    if ndim == 2:
+        images = images.reshape(-1, side, side)
+    elif ndim == 3:
+        images = images.reshape(-1, 1, side, side)
+        if rgb_format:
+            images = numpy.broadcast_to(images, (len(images), 3, side, side))
+    else:
+        check_ndim(caller, ndim)
+    images = images.astype(dtype)
+    images *= scale / max_value
+    if not withlabel:
+        return images
+    return tuple_dataset.TupleDataset(images, labels.astype(label_dtype))

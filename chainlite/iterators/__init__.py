@@ -1,0 +1,6 @@
+"""Iterators over datasets."""
+from chainlite.iterators.multiprocess_iterator import MultiprocessIterator  # noqa: F401
+from chainlite.iterators.multithread_iterator import MultithreadIterator  # noqa: F401
+from chainlite.iterators.order_samplers import OrderSampler  # noqa: F401
+from chainlite.iterators.order_samplers import ShuffleOrderSampler  # noqa: F401
+from chainlite.iterators.serial_iterator import SerialIterator  # noqa: F401

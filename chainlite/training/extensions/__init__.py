@@ -1,0 +1,24 @@
+"""Trainer extensions."""
+from chainlite.training.extensions.computational_graph import DumpGraph  # noqa: F401
+from chainlite.training.extensions.computational_graph import dump_graph  # noqa: F401
+from chainlite.training.extensions.exponential_shift import ExponentialShift  # noqa: F401
+from chainlite.training.extensions.inverse_shift import InverseShift  # noqa: F401
+from chainlite.training.extensions.linear_shift import LinearShift  # noqa: F401
+from chainlite.training.extensions.multistep_shift import MultistepShift  # noqa: F401
+from chainlite.training.extensions.polynomial_shift import PolynomialShift  # noqa: F401
+from chainlite.training.extensions.step_shift import StepShift  # noqa: F401
+from chainlite.training.extensions.warmup_shift import WarmupShift  # noqa: F401
+from chainlite.training.extensions import snapshot_writers  # noqa: F401
+from chainlite.training.extensions._snapshot import snapshot  # noqa: F401
+from chainlite.training.extensions._snapshot import snapshot_object  # noqa: F401
+from chainlite.training.extensions.evaluator import Evaluator  # noqa: F401
+from chainlite.training.extensions.fail_on_nonnumber import FailOnNonNumber  # noqa: F401
+from chainlite.training.extensions.log_report import LogReport  # noqa: F401
+from chainlite.training.extensions.micro_average import MicroAverage  # noqa: F401
+from chainlite.training.extensions.parameter_statistics import ParameterStatistics  # noqa: F401
+from chainlite.training.extensions.plot_report import PlotReport  # noqa: F401
+from chainlite.training.extensions.print_report import PrintReport  # noqa: F401
+from chainlite.training.extensions.progress_bar import ProgressBar  # noqa: F401
+from chainlite.training.extensions.value_observation import observe_lr  # noqa: F401
+from chainlite.training.extensions.value_observation import observe_value  # noqa: F401
+from chainlite.training.extensions.variable_unchain import unchain_variables  # noqa: F401

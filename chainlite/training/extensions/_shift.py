@@ -1,0 +1,75 @@
+"""The common part of the extensions that schedule an optimizer attribute (``lr``, ...)."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy
+
+from chainlite.training import extension
+
+
+def stop_at_target(value: Any, target: Any, growing: bool) -> Any:
+    """``value``, or ``target`` once ``value`` has passed it.
+
+    The test is on the ratio, so a schedule of negative values stops at its target too.
+    """
+    if target is not None:
+        ratio = value / target
+        if ratio > 1 if growing else ratio < 1:
+            return target
+    return value
+
+
+def check_target(cls_name: str, target: Any) -> None:
+    # A zero target would divide by zero at the first call, far from the mistake.
+    if target is not None and target == 0:
+        raise ValueError('%s: target must be nonzero (or None for no target), got %r'
+                         % (cls_name, target))
+
+
+class OptimizerShift(extension.Extension):
+    """Base of the schedules: counts calls and sets the attribute to ``_value()`` after each."""
+
+    # Optimizers do not save their hyperparameters, so the count and the last value go into
+    # snapshots (Chainer's keys `_t` and `_last_value`) and initialize() restores the attribute.
+
+    def __init__(self, attr: str, init: Any, optimizer: Any) -> None:
+        self._attr = attr
+        self._init = init
+        self._optimizer = optimizer
+        self._t = 0
+        self._last_value: Optional[Any] = None
+
+    def _get_optimizer(self, trainer: Any) -> Any:
+        if self._optimizer is not None:
+            return self._optimizer
+        return trainer.updater.get_optimizer('main')
+
+    def _update_value(self, optimizer: Any, value: Any) -> None:
+        setattr(optimizer, self._attr, value)
+        self._last_value = value
+
+    def _initial_value(self) -> Any:
+        return self._init
+
+    def _value(self) -> Any:
+        raise NotImplementedError
+
+    def initialize(self, trainer: Any) -> None:
+        """Sets the attribute to its initial value, or to the last one after a resume."""
+        optimizer = self._get_optimizer(trainer)
+        if self._init is None:
+            self._init = getattr(optimizer, self._attr)
+        value = self._last_value
+        self._update_value(optimizer, self._initial_value() if value is None else value)
+
+    def __call__(self, trainer: Any) -> None:
+        """Counts one call and sets the attribute to the schedule's value for it."""
+        self._t += 1
+        self._update_value(self._get_optimizer(trainer), self._value())
+
+    def serialize(self, serializer: Any) -> None:
+        """Saves or loads the call count and the last value set."""
+        self._t = int(serializer('_t', self._t))
+        last = serializer('_last_value', self._last_value)
+        self._last_value = last.item() if isinstance(last, numpy.ndarray) else last

@@ -1,0 +1,45 @@
+"""Trainer triggers: callables of the trainer deciding when an extension runs (or training
+stops).
+
+:func:`get_trigger` turns what users write (``(1, 'epoch')``, None, a callable) into one.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from chainlite.training.triggers.early_stopping_trigger import EarlyStoppingTrigger  # noqa: F401
+from chainlite.training.triggers.interval_trigger import IntervalTrigger
+from chainlite.training.triggers.manual_schedule_trigger import ManualScheduleTrigger  # noqa: F401
+from chainlite.training.triggers.minmax_value_trigger import BestValueTrigger  # noqa: F401
+from chainlite.training.triggers.minmax_value_trigger import MaxValueTrigger  # noqa: F401
+from chainlite.training.triggers.minmax_value_trigger import MinValueTrigger  # noqa: F401
+from chainlite.training.triggers.once_trigger import OnceTrigger  # noqa: F401
+from chainlite.training.triggers.time_trigger import TimeTrigger  # noqa: F401
+
+
+def _never_fire_trigger(trainer: Any) -> bool:
+    return False
+
+
+def get_trigger(trigger: Any) -> Callable[[Any], bool]:
+    """Returns a trigger object from what users write.
+
+    Args:
+        trigger: A callable (returned as it is), None (a trigger that never fires), or a
+            ``(period, unit)`` tuple for :class:`IntervalTrigger`.
+
+    Returns:
+        A callable taking the trainer and returning a bool.
+
+    Example:
+        >>> from chainlite import training
+        >>> print(training.get_trigger((2, 'epoch')))
+        IntervalTrigger(2, 'epoch')
+        >>> training.get_trigger(None)(trainer=None)
+        False
+    """
+    if callable(trigger):
+        return trigger
+    if trigger is None:
+        return _never_fire_trigger
+    return IntervalTrigger(*trigger)

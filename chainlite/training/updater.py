@@ -1,0 +1,54 @@
+"""The interface between the trainer and what one training iteration does."""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Updater:
+    """Base class of updaters: one call of :meth:`update` is one training iteration.
+
+    An updater typically takes a minibatch from an iterator, computes the loss, and lets
+    an optimizer update the parameters. The trainer (and its triggers) read ``iteration``,
+    ``epoch``, ``epoch_detail``, ``previous_epoch_detail`` and ``is_new_epoch`` from it;
+    :class:`~chainlite.training.updaters.StandardUpdater` is the usual implementation.
+
+    Example:
+        >>> from chainlite import training
+        >>> class Counter(training.Updater):
+        ...     iteration = 0
+        ...     def update(self):
+        ...         self.iteration += 1
+        >>> u = Counter()
+        >>> u.update()
+        >>> u.iteration
+        1
+    """
+
+    def connect_trainer(self, trainer: Any) -> None:
+        """Called at the end of ``Trainer.__init__`` (nothing by default).
+
+        An updater can register extra observers with ``trainer.reporter`` here.
+
+        Args:
+            trainer: The trainer this updater belongs to.
+        """
+
+    def finalize(self) -> None:
+        """Called when the training loop ends: finalizes the iterators."""
+        raise NotImplementedError
+
+    def get_optimizer(self, name: str) -> Any:
+        """Returns the optimizer registered under ``name``."""
+        raise NotImplementedError
+
+    def get_all_optimizers(self) -> dict:
+        """Returns a dictionary of all the optimizers, by name."""
+        raise NotImplementedError
+
+    def update(self) -> None:
+        """Runs one training iteration (loading data, forward, backward, update)."""
+        raise NotImplementedError
+
+    def serialize(self, serializer: Any) -> None:
+        """Saves or loads the updater's state."""
+        raise NotImplementedError

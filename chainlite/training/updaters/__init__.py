@@ -1,0 +1,2 @@
+"""Updaters: what one training iteration does."""
+from chainlite.training.updaters.standard_updater import StandardUpdater  # noqa: F401

@@ -1,0 +1,85 @@
+import json
+import os
+import types
+import warnings
+
+import pytest
+
+from chainlite import serializers
+from chainlite.training import extensions
+from chainlite.training.extensions import plot_report
+
+
+def _fake_trainer(tmp_path):
+    updater = types.SimpleNamespace(iteration=0, epoch=0, epoch_detail=0.0)
+    return types.SimpleNamespace(updater=updater, out=str(tmp_path), observation={})
+
+
+def _run(ext, trainer, losses):
+    for loss in losses:
+        trainer.updater.iteration += 1
+        trainer.updater.epoch = trainer.updater.iteration // 2
+        trainer.observation = {'main/loss': loss, 'other': 1.0}
+        ext(trainer)
+
+
+@pytest.fixture
+def no_matplotlib(monkeypatch):
+    monkeypatch.setattr(plot_report, '_matplotlib_available', lambda: False)
+    monkeypatch.setattr(plot_report, '_warned', False)
+
+
+def test_without_matplotlib_warns_once_and_does_nothing(tmp_path, no_matplotlib):
+    with pytest.warns(UserWarning, match=r'install matplotlib \(pip install chainlite\[plot\]\)'):
+        ext = extensions.PlotReport('main/loss', trigger=(1, 'iteration'))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        again = extensions.PlotReport(['main/loss'])  # no second warning
+        assert not again.available()
+    trainer = _fake_trainer(tmp_path)
+    _run(ext, trainer, [1.0, 2.0])
+    assert os.listdir(tmp_path) == []
+    assert ext._data == {'main/loss': []}
+    # Its (empty) state still serializes, so snapshots load either way.
+    state = serializers.DictionarySerializer()
+    state.save(ext)
+    assert json.loads(str(state.target['_plot_plot.png'])) == {'main/loss': []}
+
+
+def test_arguments(no_matplotlib):
+    with pytest.warns(UserWarning):
+        ext = extensions.PlotReport(['a', 'b'], 'epoch', filename=None, file_name='old.png')
+    assert ext._file_name == 'old.png' and ext._y_keys == ('a', 'b')
+    with pytest.raises(ValueError, match='PlotReport: x_key'):
+        extensions.PlotReport(['a'], x_key='time')
+
+
+def test_draws_a_png_with_matplotlib(tmp_path):
+    pytest.importorskip('matplotlib')
+    calls = []
+
+    def postprocess(figure, axes, summary):
+        calls.append((type(figure).__name__, axes.get_xlabel()))
+
+    ext = extensions.PlotReport(['main/loss', 'missing'], 'epoch', trigger=(2, 'iteration'),
+                                postprocess=postprocess, filename='loss.png')
+    trainer = _fake_trainer(tmp_path)
+    _run(ext, trainer, [4.0, 2.0, 1.0, 0.5])
+    assert ext._data == {'main/loss': [(1, 3.0), (2, 0.75)], 'missing': []}
+    assert calls == [('Figure', 'epoch')] * 2
+    assert os.listdir(tmp_path) == ['loss.png']
+    with open(tmp_path / 'loss.png', 'rb') as f:
+        assert f.read(8) == b'\x89PNG\r\n\x1a\n'
+
+    state = serializers.DictionarySerializer()
+    state.save(ext)
+    resumed = extensions.PlotReport(['main/loss', 'missing'], 'epoch', filename='loss.png')
+    serializers.NpzDeserializer(state.target).load(resumed)
+    assert resumed._data == ext._data
+
+
+def test_nothing_to_plot_writes_no_file(tmp_path):
+    pytest.importorskip('matplotlib')
+    ext = extensions.PlotReport(['absent'], trigger=(1, 'iteration'))
+    _run(ext, _fake_trainer(tmp_path), [1.0])
+    assert os.listdir(tmp_path) == []
