@@ -7,6 +7,8 @@ import time
 import traceback
 from typing import Any, Callable, Iterable, Optional
 
+import numpy
+
 from chainlite import reporter as reporter_module
 from chainlite.serializers import serializer as serializer_module
 from chainlite.training import extension as extension_module
@@ -273,3 +275,28 @@ class Trainer:
             serializer('_snapshot_elapsed_time', elapsed)
         else:
             self._snapshot_elapsed_time = serializer('_snapshot_elapsed_time', 0.0)
+        _serialize_numpy_random_state(serializer)
+
+
+def _serialize_numpy_random_state(serializer: Any) -> None:
+    """Saves or restores NumPy's global random state with the trainer (beyond Chainer).
+
+    Shuffling iterators, dropout and initializers draw from ``numpy.random``; without its
+    state a resumed run reshuffles differently from the next epoch on. A snapshot without
+    these keys (one written by Chainer) leaves the state alone, and Chainer ignores them.
+    """
+    if isinstance(serializer, serializer_module.Serializer):
+        _, keys, pos, has_gauss, cached_gaussian = numpy.random.get_state()
+        serializer('_numpy_random_keys', keys)
+        serializer('_numpy_random_extra', numpy.array([pos, has_gauss, cached_gaussian]))
+        return
+    try:
+        keys = serializer('_numpy_random_keys', None)
+        extra = serializer('_numpy_random_extra', None)
+    except KeyError:
+        return
+    if keys is None or extra is None:
+        return
+    pos, has_gauss, cached_gaussian = extra
+    numpy.random.set_state(('MT19937', numpy.asarray(keys, numpy.uint32), int(pos),
+                            int(has_gauss), float(cached_gaussian)))
