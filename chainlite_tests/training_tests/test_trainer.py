@@ -133,7 +133,8 @@ def test_resume_continues_as_an_uninterrupted_run(tmp_path):
     # The keys of the same trainer saved by Chainer 7.8.1, plus NumPy's random state, which
     # chainlite adds so that a resumed run shuffles as an uninterrupted one would.
     assert keys == [
-        '_numpy_random_extra', '_numpy_random_keys', '_snapshot_elapsed_time', 'extension_triggers/m/finished',
+        '_numpy_random_extra', '_numpy_random_keys', '_snapshot_elapsed_time',
+        'extension_triggers/m/finished',
         'extension_triggers/m/previous_epoch_detail', 'extension_triggers/m/previous_iteration',
         'extension_triggers/x/previous_epoch_detail', 'extension_triggers/x/previous_iteration',
         'stop_trigger/previous_epoch_detail', 'stop_trigger/previous_iteration',
