@@ -25,6 +25,9 @@ from chainlite.variable import Variable  # noqa: F401
 from chainlite.variable import VariableNode  # noqa: F401
 from chainlite import function_node  # noqa: F401
 from chainlite.function_node import FunctionNode  # noqa: F401
+from chainlite import function_hook  # noqa: F401
+from chainlite.function_hook import FunctionHook  # noqa: F401
+from chainlite.function_hook import get_function_hooks  # noqa: F401
 from chainlite import function  # noqa: F401
 from chainlite.function import Function  # noqa: F401
 from chainlite.function import FunctionAdapter  # noqa: F401

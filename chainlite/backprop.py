@@ -13,6 +13,7 @@ from typing import Optional, Sequence
 import numpy
 
 from chainlite import configuration
+from chainlite import function_node
 from chainlite import variable
 
 _config = configuration.config
@@ -213,18 +214,17 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                 g = None if n is None else grads.pop(n, None)
                 if g is None:
                     continue
+                if keep:
+                    g = _output_grad(n, g, targets, found, retain_grad)
                 gys = (g,)
-                if keep and (n in targets or retain_grad or n.retain_grad_flag):
-                    _keep_grad(n, g, targets, found)
             else:
                 gys = []
                 for r in outputs:
                     n = r()
                     g = None if n is None else grads.pop(n, None)
+                    if g is not None and keep:
+                        g = _output_grad(n, g, targets, found, retain_grad)
                     gys.append(g)
-                    if g is not None and keep and (
-                            n in targets or retain_grad or n.retain_grad_flag):
-                        _keep_grad(n, g, targets, found)
                 if all(g is None for g in gys):
                     continue
                 gys = tuple(gys)
@@ -241,7 +241,10 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
             if not indexes:
                 continue
             try:
-                gxs = f.backward(indexes, gys)
+                if function_node._hooks_active:
+                    gxs = _backward_with_hooks(f, indexes, gys)
+                else:
+                    gxs = f.backward(indexes, gys)
             except Exception as e:
                 _annotate(e, f, debug)
                 raise
@@ -281,16 +284,38 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                 n.grad_var = g
     if in_nodes is not None:
         grads.update(found)
+        for n in in_nodes:
+            # Leaf inputs never pass through _output_grad: their hooks run here.
+            if n._grad_hooks and n not in found and grads.get(n) is not None:
+                grads[n] = variable._run_grad_hooks(n, grads[n])
         return grads
     _store_leaf_grads(grads, seeds, double, loss_scale)
     return grads
 
 
-def _keep_grad(n, g, targets: set, found: dict) -> None:
+def _output_grad(n, g, targets: set, found: dict, retain_grad: bool):
+    # The final gradient of a node whose creator is about to run: hooks may replace it, and
+    # grad() targets or retained variables keep it.
+    if n._grad_hooks:
+        g = variable._run_grad_hooks(n, g)
     if n in targets:
         found[n] = g
-    else:
+    elif retain_grad or n.retain_grad_flag:
         n.grad_var = g
+    return g
+
+
+def _backward_with_hooks(f, indexes: tuple, gys: tuple) -> tuple:
+    from chainlite import function_hook
+    hooks = function_hook.hooks_for(f)
+    in_data = tuple(None if x.data is None else x.data for x in f.inputs)
+    out_grad = tuple(None if g is None else g._data for g in gys)
+    for hook in hooks:
+        hook.backward_preprocess(f, in_data, out_grad)
+    gxs = f.backward(indexes, gys)
+    for hook in hooks:
+        hook.backward_postprocess(f, in_data, out_grad)
+    return gxs
 
 
 def _annotate(e: Exception, f, debug: bool) -> None:
@@ -352,9 +377,12 @@ def _store_leaf_grads(grads: dict, seeds: list, double: bool,
             continue
         if loss_scale is not None:
             x._loss_scale = loss_scale
+        if x._grad_hooks:
+            g = variable._run_grad_hooks(x, g)
         old = x.grad_var
         if old is not None:
             x.grad_var = old + g if double else _new_variable(old._data + g._data, None, False)
+            _run_post_hooks(x)
             continue
         a = g._data
         # Two leaves (or a leaf and a seed) must not share one array, nor get a read-only
@@ -363,3 +391,12 @@ def _store_leaf_grads(grads: dict, seeds: list, double: bool,
             g = _new_variable(a.copy(), g._node, g._requires_grad)
         stored.add(id(g._data))
         x.grad_var = g
+        _run_post_hooks(x)
+
+
+def _run_post_hooks(x) -> None:
+    if x._post_hooks:
+        for hook, ref in list(x._post_hooks):
+            param = ref()
+            if param is not None:
+                hook(param)

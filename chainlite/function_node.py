@@ -18,6 +18,9 @@ from chainlite import variable
 from chainlite.utils import type_check
 
 _config = configuration.config
+# The number of function hooks registered anywhere (chainlite.function_hook keeps it): while
+# it is 0, apply() and backward skip the hook machinery with this one check.
+_hooks_active = 0
 _ndarray = numpy.ndarray
 _Variable = variable.Variable
 _VariableNode = variable.VariableNode
@@ -173,7 +176,10 @@ class FunctionNode:
             else:
                 self._run_checks(in_data, cfg)
 
-        outputs = self.forward(in_data)
+        if _hooks_active:
+            outputs = self._forward_with_hooks(in_data)
+        else:
+            outputs = self.forward(in_data)
         debug = cfg.debug
         if outputs.__class__ is not tuple:
             outputs = self._output_tuple(outputs)
@@ -267,6 +273,44 @@ class FunctionNode:
                     break
         if self._checks_types and cfg.type_check:
             self._check_data_type_forward(in_data)
+
+    def _forward_with_hooks(self, in_data: tuple) -> tuple:
+        from chainlite import function_hook
+        hooks = function_hook.hooks_for(self)
+        for hook in hooks:
+            hook.forward_preprocess(self, in_data)
+        outputs = self.forward(in_data)
+        for hook in hooks:
+            hook.forward_postprocess(self, in_data)
+        return outputs
+
+    def add_hook(self, hook: Any, name: Optional[str] = None) -> None:
+        """Registers a :class:`~chainlite.FunctionHook` on this function only.
+
+        Args:
+            hook: The hook.
+            name: Its key (the hook's ``name`` by default).
+        """
+        from chainlite import function_hook
+        if not isinstance(hook, function_hook.FunctionHook):
+            raise TypeError('Hook must be of type FunctionHook, got %s' % type(hook).__name__)
+        name = hook.name if name is None else name
+        hooks = self.local_function_hooks
+        if name in hooks:
+            raise KeyError('Hook %s already exists' % name)
+        hooks[name] = hook
+        function_hook._count(1)
+        hook.added(self)
+
+    def delete_hook(self, name: str) -> None:
+        """Unregisters the hook registered under ``name`` on this function."""
+        from chainlite import function_hook
+        hooks = self.local_function_hooks
+        if name not in hooks:
+            raise KeyError('Hook %s does not exist' % name)
+        hook = hooks.pop(name)
+        function_hook._count(-1)
+        hook.deleted(self)
 
     def _check_elementwise(self, in_data: tuple) -> None:
         # Slow path, reached only when dtypes or shapes differ: broadcasting is fine,

@@ -8,6 +8,7 @@ freed as soon as the user drops its Variable, while the graph stays walkable.
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any, Optional
 
 import numpy
@@ -15,7 +16,8 @@ import numpy
 from chainlite import configuration
 
 _ndarray = numpy.ndarray
-# Set once any variable asks for retain_grad(); until then backward skips the per-node test.
+# Set once any variable asks for retain_grad() or registers a gradient hook; until then
+# backward skips the per-node test.
 retain_grad_used = False
 
 
@@ -49,6 +51,8 @@ class VariableNode:
     dtype = None
     retain_grad_flag = False
     _loss_scale = None
+    _grad_hooks = None      # called with each gradient computed for this node
+    _post_hooks = None      # called after a gradient is accumulated into a leaf's grad
 
     def __init__(self, shape: Any = None, dtype: Any = None, requires_grad: bool = True,
                  name: Optional[str] = None, creator_node: Any = None, rank: int = 0) -> None:
@@ -408,6 +412,36 @@ class Variable:
         retain_grad_used = True
         self.node.retain_grad_flag = True
 
+    def register_hook(self, hook) -> '_HookHandle':
+        """Calls ``hook(grad)`` with each gradient backward computes for this variable.
+
+        Beyond Chainer (PyTorch's ``Tensor.register_hook``). The hook gets the gradient as a
+        Variable, before it reaches this variable's creator (or, for a leaf, before it is
+        added to ``grad``); if it returns a Variable or an array, that replaces the gradient.
+
+        Args:
+            hook: A callable taking a Variable.
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+
+        Example:
+            >>> import numpy as np, chainlite
+            >>> x = chainlite.Variable(np.array([1.0, 2.0]))
+            >>> handle = x.register_hook(lambda g: g * 10)
+            >>> y = chainlite.functions.sum(x * 3)
+            >>> y.backward()
+            >>> x.grad
+            array([30., 30.])
+        """
+        global retain_grad_used
+        retain_grad_used = True
+        node = self.node
+        if node._grad_hooks is None:
+            node._grad_hooks = []
+        node._grad_hooks.append(hook)
+        return _HookHandle(node._grad_hooks, hook)
+
     def backward(self, retain_grad: bool = False, enable_double_backprop: bool = False,
                  loss_scale: Optional[float] = None) -> None:
         """Computes gradients of this variable with respect to every leaf that needs one.
@@ -565,6 +599,28 @@ class Variable:
         return self
 
     __hash__ = None
+
+
+class _HookHandle:
+    """Returned by ``register_hook``: ``remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: list, hook) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        """Unregisters the hook (again is harmless)."""
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+def _run_grad_hooks(node: VariableNode, g: 'Variable') -> 'Variable':
+    # A hook may return a replacement gradient (a Variable or an array) or None.
+    for hook in list(node._grad_hooks):
+        out = hook(g)
+        if out is not None:
+            g = out if isinstance(out, Variable) else _new_variable(out, None, False)
+    return g
 
 
 def _no_operator(op: str) -> TypeError:
@@ -725,6 +781,28 @@ class Parameter(Variable):
             'parameter\'s gradient starts as NaN and backward() adds to it. Call '
             'model.cleargrads() before loss.backward(), or let the optimizer do it with '
             'optimizer.update(lossfun, *args).' % (name or self.name or '(unnamed)'))
+
+    def register_post_accumulate_grad_hook(self, hook) -> '_HookHandle':
+        """Calls ``hook(param)`` after backward has accumulated a gradient into ``grad``.
+
+        Beyond Chainer (PyTorch's hook of the same name): e.g. to update or clip a parameter
+        as soon as its gradient is ready.
+
+        Args:
+            hook: A callable taking this Parameter.
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+        """
+        global retain_grad_used
+        retain_grad_used = True
+        node = self.node
+        if node._post_hooks is None:
+            node._post_hooks = []
+        ref = weakref.ref(self)
+        entry = (hook, ref)
+        node._post_hooks.append(entry)
+        return _HookHandle(node._post_hooks, entry)
 
     def update(self) -> None:
         """Updates the parameter with its update rule (set by an optimizer's ``setup``)."""
