@@ -199,7 +199,11 @@ class Trainer:
         entries = sorted(self._extensions.values(), key=lambda e: e.priority, reverse=True)
 
         self._start_at = time.perf_counter()
-        for entry in entries:
+        # Snapshots that load themselves go first, so that every other extension initializes
+        # from the restored state (Chainer orders by priority alone, and an lr schedule then
+        # resets the rate before the snapshot restores it).
+        loading_first = sorted(entries, key=lambda e: not getattr(e.extension, 'autoload', False))
+        for entry in loading_first:
             initialize = getattr(entry.extension, 'initialize', None)
             if initialize and not getattr(entry.trigger, 'finished', False):
                 initialize(self)

@@ -93,3 +93,37 @@ def test_a_snapshot_without_the_random_state_leaves_it_alone(tmp_path, strict):
         trainer_module._serialize_numpy_random_state(
             chainlite.serializers.NpzDeserializer(npz, strict=strict))
     numpy.testing.assert_array_equal(numpy.random.get_state()[1], expected)
+
+
+def test_autoloaded_snapshot_restores_the_learning_rate_schedule(tmp_path):
+    # The snapshot must be loaded before ExponentialShift initializes, or the first resumed
+    # epoch would run at the initial rate.
+    import chainlite.optimizers as O
+
+    def build(epochs):
+        numpy.random.seed(0)
+        train, _ = chainlite.datasets.get_digits()
+        model = L.Classifier(L.Linear(None, 10))
+        opt = O.SGD(lr=0.1).setup(model)
+        updater = training.updaters.StandardUpdater(
+            chainlite.iterators.SerialIterator(chainlite.datasets.SubDataset(train, 0, 64), 32),
+            opt)
+        trainer = training.Trainer(updater, (epochs, 'epoch'), out=str(tmp_path))
+        trainer.extend(extensions.ExponentialShift('lr', 0.5), trigger=(1, 'epoch'))
+        trainer.extend(extensions.snapshot(autoload=True), trigger=(1, 'epoch'))
+        return trainer, opt
+
+    first, opt = build(3)
+    first.run()
+    assert opt.lr == pytest.approx(0.1 * 0.5 ** 3)
+    resumed, opt2 = build(4)
+    rates = []
+    update = opt2.update
+
+    def recording_update(*args, **kwargs):
+        rates.append(opt2.lr)
+        return update(*args, **kwargs)
+
+    opt2.update = recording_update
+    resumed.run()
+    assert rates and all(r == pytest.approx(0.1 * 0.5 ** 3) for r in rates)
