@@ -139,6 +139,12 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
     return ret
 
 
+def _add(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    # NumPy returns a scalar for the sum of two 0-d arrays; gradients must stay arrays.
+    c = a + b
+    return c if c.__class__ is numpy.ndarray else numpy.asarray(c)
+
+
 def _require_scalar(y: variable.Variable, where: str) -> None:
     if y._data is None or y._data.size != 1:
         shape = None if y._data is None else y._data.shape
@@ -265,7 +271,7 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                 elif double:
                     grads[x] = old + gx
                 else:
-                    grads[x] = _new_variable(old._data + d, None, False)
+                    grads[x] = _new_variable(_add(old._data, d), None, False)
                 c = x.creator_node
                 if c is not None and c not in seen and (reaching is None or id(c) in reaching):
                     seen.add(c)
@@ -381,7 +387,8 @@ def _store_leaf_grads(grads: dict, seeds: list, double: bool,
             g = variable._run_grad_hooks(x, g)
         old = x.grad_var
         if old is not None:
-            x.grad_var = old + g if double else _new_variable(old._data + g._data, None, False)
+            x.grad_var = old + g if double else _new_variable(_add(old._data, g._data), None,
+                                                              False)
             _run_post_hooks(x)
             continue
         a = g._data

@@ -515,3 +515,14 @@ def test_backward_enable_double_backprop_keyword():
     x.cleargrad()
     F.sum(gx).backward()
     numpy.testing.assert_allclose(x.grad, -numpy.sin(_X))
+
+
+def test_summed_gradients_of_a_0d_variable_stay_arrays():
+    x = chainlite.Variable(numpy.asarray(0.5))
+    y = x * x                                   # two paths into x: the gradients are summed
+    gx, = chainlite.grad([y], [x])
+    assert isinstance(gx.array, numpy.ndarray) and gx.array.shape == ()
+    y.backward()
+    y2 = x * x
+    y2.backward()                               # accumulation into an existing leaf gradient
+    assert isinstance(x.grad, numpy.ndarray) and x.grad.shape == () and x.grad == 2.0
