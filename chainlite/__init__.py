@@ -35,6 +35,10 @@ from chainlite import backprop  # noqa: F401
 from chainlite.backprop import backward  # noqa: F401
 from chainlite.backprop import grad  # noqa: F401
 from chainlite import functions  # noqa: F401
+from chainlite import forward_mode  # noqa: F401
+from chainlite.forward_mode import jvp  # noqa: F401
+from chainlite.forward_mode import vjp  # noqa: F401
+from chainlite import func  # noqa: F401
 from chainlite.functions.math import basic_math as _basic_math
 from chainlite import gradient_check  # noqa: F401
 from chainlite import initializer  # noqa: F401
@@ -62,6 +66,11 @@ from chainlite import datasets  # noqa: F401
 from chainlite import computational_graph  # noqa: F401
 from chainlite import iterators  # noqa: F401
 from chainlite import training  # noqa: F401
+from chainlite import function_hooks  # noqa: F401
+from chainlite import link_hook  # noqa: F401
+from chainlite.link_hook import LinkHook  # noqa: F401
+from chainlite import link_hooks  # noqa: F401
+from chainlite.utils.checkpoint import checkpoint  # noqa: F401
 from chainlite import link  # noqa: F401
 from chainlite.link import Chain  # noqa: F401
 from chainlite.link import ChainList  # noqa: F401

@@ -8,6 +8,7 @@ tree, never recursion over the computational graph.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import copy
 import warnings
@@ -16,6 +17,7 @@ from typing import Any, Callable, Iterator, Optional
 import numpy
 
 from chainlite import backend
+from chainlite import link_hook
 from chainlite import variable
 
 
@@ -129,7 +131,47 @@ class Link:
         if forward is None:
             raise TypeError('%s has no forward method: define forward(self, ...) to compute '
                             'its output' % type(self).__name__)
+        if link_hook._hooks_active:
+            return link_hook.call_with_hooks(self, forward, args, kwargs)
         return forward(*args, **kwargs)
+
+    @property
+    def local_link_hooks(self) -> dict:
+        """The hooks registered on this link only (a name -> hook ordered dict)."""
+        hooks = self.__dict__.get('_local_link_hooks')
+        if hooks is None:
+            hooks = self.__dict__['_local_link_hooks'] = collections.OrderedDict()
+        return hooks
+
+    def add_hook(self, hook: Any, name: Optional[str] = None) -> 'Link':
+        """Registers a link hook on this link only (not on its children).
+
+        Args:
+            hook: A :class:`chainlite.link_hook.LinkHook`.
+            name: Its key (the hook's ``name`` by default).
+
+        Returns:
+            This link.
+        """
+        if not isinstance(hook, link_hook.LinkHook):
+            raise TypeError('Hook must be of type LinkHook, got %s' % type(hook).__name__)
+        name = hook.name if name is None else name
+        hooks = self.local_link_hooks
+        if name in hooks:
+            raise KeyError('hook %s already exists' % name)
+        hooks[name] = hook
+        link_hook._count(1)
+        hook.added(self)
+        return self
+
+    def delete_hook(self, name: str) -> None:
+        """Unregisters the hook registered under ``name`` on this link."""
+        hooks = self.local_link_hooks
+        if name not in hooks:
+            raise KeyError('no hook %s is registered' % name)
+        hook = hooks.pop(name)
+        link_hook._count(-1)
+        hook.deleted(self)
 
     # -- walking the tree ----------------------------------------------------------------------
 

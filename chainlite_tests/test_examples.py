@@ -47,3 +47,139 @@ def test_train_digits_reaches_97_percent(tmp_path):
     assert proc.returncode == 0, proc.stderr
     accuracy = float(re.search(r'final validation accuracy: ([0-9.]+)', proc.stdout).group(1))
     assert accuracy >= 0.97, proc.stdout
+
+
+def _final_accuracy(stdout):
+    return float(re.search(r'final validation accuracy: ([0-9.]+)', stdout).group(1))
+
+
+def test_custom_function_prints_p3_and_refuses_old_style_second_derivative():
+    proc = _run_example('custom_function.py')
+    assert proc.returncode == 0, proc.stderr
+    assert "old-style Function:  P3(1) = 1, P3'(1) = 6" in proc.stdout
+    assert "FunctionNode:        P3(1) = 1, P3'(1) = 6, P3''(1) = 15" in proc.stdout
+    assert 'check_double_backward: passed for the FunctionNode' in proc.stdout
+    assert proc.stdout.count('check_backward:        passed') == 2
+    assert 'refused: RuntimeError: cannot twice-differentiate' in proc.stdout
+
+
+def test_higher_order_matches_analytic_derivatives_and_newton_converges():
+    proc = _run_example('higher_order.py', '--x0', '2')
+    assert proc.returncode == 0, proc.stderr
+    errors = re.findall(r'^\s+(sin|tanh)\s+order (\d): ([0-9.e+-]+)$', proc.stdout, re.MULTILINE)
+    assert {(name, int(k)) for name, k, _ in errors} == {
+        (name, k) for name in ('sin', 'tanh') for k in range(5)}
+    assert max(float(err) for _, _, err in errors) < 1e-12
+    # f'(x) = exp(x) + 2x - 3, evaluated by the script with NumPy, vanishes at the minimum.
+    found = re.search(r"minimum at x = ([-0-9.]+), f'\(x\) = ([-0-9.e+]+)", proc.stdout)
+    assert abs(float(found.group(1)) - 0.5942049585) < 1e-9, proc.stdout
+    assert abs(float(found.group(2))) < 1e-10, proc.stdout
+    iterates = re.findall(r'^\s+\d+\s+[-0-9.]+\s+[-0-9.]+\s+[-0-9.e+]+$', proc.stdout,
+                          re.MULTILINE)
+    assert 3 <= len(iterates) <= 10, proc.stdout              # Newton: a handful of steps
+
+
+def test_pinn_solves_poisson_with_default_settings():
+    # The defaults train in about two seconds.
+    proc = _run_example('pinn.py')
+    assert proc.returncode == 0, proc.stderr
+    error = float(re.search(r'max error against sin\(pi x\) on 201 points: ([0-9.e+-]+)',
+                            proc.stdout).group(1))
+    assert error < 0.05, proc.stdout
+
+
+def test_hvp_agrees_with_the_full_hessian():
+    proc = _run_example('hvp.py', '--n', '5', '--hidden', '3')
+    assert proc.returncode == 0, proc.stderr
+    assert float(re.search(r'max difference: ([0-9.e+-]+)', proc.stdout).group(1)) < 1e-6
+    exact = re.search(r'max \|Hv - H_exact v\|\s+= ([0-9.e+-]+)', proc.stdout).group(1)
+    assert float(exact) < 1e-12, proc.stdout
+
+
+def test_cnn_digits_runs_two_epochs():
+    proc = _run_example('cnn_digits.py', '--epoch', '2')
+    assert proc.returncode == 0, proc.stderr
+    assert 'shape (1, 8, 8)' in proc.stdout
+    assert re.search(r'^2\s', proc.stdout, re.MULTILINE), proc.stdout
+    assert _final_accuracy(proc.stdout) > 0.5                  # chance is 0.1
+
+
+def _check_mnist_example_on_digits(*loop):
+    # A narrower network on smaller batches than the defaults: as accurate, far quicker.
+    proc = _run_example('mnist.py', '--dataset', 'digits', '--epoch', '2', '--unit', '100',
+                        '--batchsize', '32', *loop)
+    assert proc.returncode == 0, proc.stderr
+    assert ('a hand-written loop' if loop else 'the Trainer') in proc.stdout
+    assert '1438 training and 359 test examples of 64 pixels' in proc.stdout
+    assert re.search(r'^2\s', proc.stdout, re.MULTILINE), proc.stdout
+    assert _final_accuracy(proc.stdout) > 0.8                  # about 0.9 after two epochs
+
+
+def test_mnist_example_on_digits_with_the_trainer():
+    _check_mnist_example_on_digits()
+
+
+def test_mnist_example_on_digits_with_a_custom_loop():
+    _check_mnist_example_on_digits('--custom-loop')
+
+
+def test_mnist_example_falls_back_to_digits_when_offline(tmp_path):
+    # An unreachable mirror stands in for "no internet", whatever the machine has.
+    code = ('import runpy, sys; from chainlite.datasets import mnist; '
+            "mnist.MNIST_MIRRORS = ('http://127.0.0.1:9/',); "
+            "sys.argv = ['mnist.py', '--epoch', '1', '--unit', '100', '--batchsize', '32']; "
+            "runpy.run_path('examples/mnist.py', run_name='__main__')")
+    env = dict(os.environ, CHAINLITE_DATASET_ROOT=str(tmp_path))
+    env['PYTHONPATH'] = os.pathsep.join(filter(None, [ROOT, env.get('PYTHONPATH')]))
+    proc = subprocess.run([sys.executable, '-c', code], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert 'MNIST could not be downloaded' in proc.stdout
+    assert _final_accuracy(proc.stdout) > 0.5
+
+
+def _number_rows(stdout, n_columns):
+    """The rows of an example's per-epoch table: an epoch number and ``n_columns`` floats."""
+    number = r'\s+(-?[0-9.]+(?:[eE][-+]?\d+)?|nan|inf)'
+    pattern = r'^\s*(\d+)' + number * n_columns + r'\s*$'
+    return [[float(v) for v in m.groups()[1:]]
+            for m in re.finditer(pattern, stdout, re.MULTILINE)]
+
+
+def test_rnn_lm_perplexity_falls_and_it_samples():
+    proc = _run_example('rnn_lm.py', '--epoch', '3', '--unit', '32', '--sample-length', '30')
+    assert proc.returncode == 0, proc.stderr
+    rows = _number_rows(proc.stdout, 2)                # train and validation perplexity
+    assert len(rows) == 3, proc.stdout
+    n_chars = int(re.search(r'uniform guessing has perplexity (\d+)', proc.stdout).group(1))
+    assert rows[0][0] < n_chars                         # better than guessing from the start
+    assert rows[-1][0] < rows[0][0] and rows[-1][1] < rows[0][1], proc.stdout
+    sample = proc.stdout.split('sample (temperature 0.70):\n')[1]
+    assert sample.startswith('It is a ')
+    assert len(sample.rstrip('\n')) >= len('It is a ') + 20   # 30 drawn, some may be newlines
+
+
+def test_vae_elbo_rises_and_reconstructs_better_than_the_mean_image(tmp_path):
+    proc = _run_example('vae.py', '--epoch', '8', '--out', str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    rows = _number_rows(proc.stdout, 4)                # train ELBO, reconstruction, KL, test
+    assert len(rows) == 8, proc.stdout
+    assert rows[-1][0] > rows[0][0] and rows[-1][3] > rows[0][3], proc.stdout
+    assert all(kl >= 0 for _, _, kl, _ in rows)
+    mse = float(re.search(r'test reconstruction error .*: ([0-9.]+)', proc.stdout).group(1))
+    baseline = float(re.search(r'mean training image instead: +([0-9.]+)', proc.stdout).group(1))
+    assert mse < 0.75 * baseline, proc.stdout
+    assert 'install matplotlib to draw the figure' in proc.stdout or 'wrote ' in proc.stdout
+
+
+def test_gan_with_gradient_penalty_moves_samples_towards_the_data(tmp_path):
+    proc = _run_example('gan.py', '--epoch', '3', '--out', str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    rows = _number_rows(proc.stdout, 4)                # critic, penalty, generator, Frechet
+    assert len(rows) == 3, proc.stdout
+    assert all(0 <= penalty < 1 for _, penalty, _, _ in rows), proc.stdout
+    untrained = float(re.search(r'untrained generator vs test images: +([0-9.]+)',
+                                proc.stdout).group(1))
+    final = float(re.search(r'final Frechet pixel distance: ([0-9.]+)', proc.stdout).group(1))
+    assert final < 0.7 * untrained, proc.stdout
+    assert 'install matplotlib to draw the figure' in proc.stdout or 'wrote ' in proc.stdout

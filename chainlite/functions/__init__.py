@@ -32,6 +32,7 @@ from chainlite.functions.array.diagonal import diagonal
 from chainlite.functions.array.dstack import dstack
 from chainlite.functions.array.expand_dims import expand_dims
 from chainlite.functions.array.flatten import flatten
+from chainlite.functions.array.forget import forget
 from chainlite.functions.array.flip import flip
 from chainlite.functions.array.fliplr import fliplr
 from chainlite.functions.array.flipud import flipud

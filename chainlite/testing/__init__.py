@@ -1,3 +1,24 @@
 """Testing helpers for chainlite and for users' own functions and links."""
 from chainlite.testing.array import assert_allclose  # noqa: F401
 from chainlite.testing.gradients import check_grads  # noqa: F401
+from chainlite.testing import attr  # noqa: F401
+from chainlite.testing import condition  # noqa: F401
+from chainlite.testing.parameterized import from_pytest_parameterize  # noqa: F401
+from chainlite.testing.parameterized import parameterize  # noqa: F401
+from chainlite.testing.parameterized import parameterize_pytest  # noqa: F401
+from chainlite.testing.parameterized import product  # noqa: F401
+from chainlite.testing.parameterized import product_dict  # noqa: F401
+from chainlite.testing.random import fix_random  # noqa: F401
+from chainlite.testing.random import generate_seed  # noqa: F401
+from chainlite.testing.serializer import save_and_load  # noqa: F401
+from chainlite.testing.serializer import save_and_load_hdf5  # noqa: F401
+from chainlite.testing.serializer import save_and_load_npz  # noqa: F401
+from chainlite.testing.training import get_trainer_with_mock_updater  # noqa: F401
+from chainlite.testing.backend import inject_backend_tests  # noqa: F401
+from chainlite.testing.function_link import FunctionTestCase  # noqa: F401
+from chainlite.testing.function_link import FunctionTestError  # noqa: F401
+from chainlite.testing.function_link import InitializerArgument  # noqa: F401
+from chainlite.testing.function_link import LinkInitializersTestCase  # noqa: F401
+from chainlite.testing.function_link import LinkTestCase  # noqa: F401
+from chainlite.testing.function_link import LinkTestError  # noqa: F401
+from chainlite.testing.runner import run_module  # noqa: F401

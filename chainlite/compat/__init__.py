@@ -1,0 +1,257 @@
+"""Runs scripts written for Chainer unchanged: ``chainer`` and ``chainerx`` resolve to chainlite.
+
+``python -m chainlite.compat SCRIPT.py [ARGS...]`` installs an import hook, then runs the
+script. While the hook is installed, ``import chainer`` gives the ``chainlite`` module itself,
+every ``chainer.X.Y`` gives ``chainlite.X.Y`` (the same module objects, so
+``chainer.Variable is chainlite.Variable``), ``chainer.cuda`` gives
+``chainlite.backends.cuda`` as in Chainer, and ``chainerx`` gives
+:mod:`chainlite.compat.chainerx`, whose ``is_available()`` is False.
+
+What chainlite does not implement fails where it is used, with a message that names it:
+importing ``chainer.links.model.vision.resnet`` raises ``ModuleNotFoundError`` and reading
+``chainer.links.VGG16Layers`` raises ``AttributeError``, both saying
+``chainer.X is not implemented by chainlite``.
+
+``import chainlite`` never installs the hook; only the command line above or an explicit
+:func:`install` does, and :func:`uninstall` restores ``sys.modules`` as it was.
+
+Example:
+    >>> from chainlite import compat
+    >>> compat.install()
+    >>> import chainer
+    >>> import chainlite
+    >>> chainer.Variable is chainlite.Variable
+    True
+    >>> compat.uninstall()
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import types
+from typing import Any
+
+__all__ = ['install', 'uninstall', 'is_installed', 'chainer_name', 'chainlite_name']
+
+# Chainer modules whose chainlite counterpart lives under another name.
+_RENAMED = {
+    'chainer.cuda': 'chainlite.backends.cuda',
+    'chainer.sequential': 'chainlite.link',
+    'chainerx': 'chainlite.compat.chainerx',
+}
+# Attributes of the ``chainer`` package that are modules living elsewhere in chainlite.
+_RENAMED_ATTRIBUTES = {name[len('chainer.'):]: lite for name, lite in _RENAMED.items()
+                       if name.startswith('chainer.') and name.count('.') == 1}
+
+_finder: _ChainerFinder | None = None
+_saved_modules: dict[str, types.ModuleType] = {}
+# Modules given a __getattr__ by the hook, each with the __getattr__ it had before (or None).
+_patched: dict[str, tuple[types.ModuleType, Any]] = {}
+_attributes_before: set[str] = set()
+
+
+def _is_chainer_name(name: str) -> bool:
+    return name in ('chainer', 'chainerx') or name.startswith(('chainer.', 'chainerx.'))
+
+
+def chainlite_name(name: str) -> str | None:
+    """Returns the chainlite module that stands for the Chainer module ``name``.
+
+    Args:
+        name: A module name such as ``'chainer.training.extensions'``.
+
+    Returns:
+        The chainlite module name (``'chainlite.training.extensions'``), or None where
+        ``name`` is neither ``chainer``, ``chainerx`` nor one of their submodules, or is a
+        submodule of ``chainerx`` (chainlite offers none).
+
+    Example:
+        >>> chainlite_name('chainer.backends.cuda'), chainlite_name('numpy')
+        ('chainlite.backends.cuda', None)
+    """
+    if name in _RENAMED:
+        return _RENAMED[name]
+    if name == 'chainer' or name.startswith('chainer.'):
+        return 'chainlite' + name[len('chainer'):]
+    return None
+
+
+def chainer_name(name: str) -> str:
+    """Returns the name a Chainer script uses for the chainlite module ``name``.
+
+    Args:
+        name: A module name such as ``'chainlite.links'``.
+
+    Returns:
+        ``'chainer.links'`` for it; ``chainlite.compat.chainerx`` is ``'chainerx'``.
+
+    Example:
+        >>> chainer_name('chainlite.functions'), chainer_name('chainlite.compat.chainerx')
+        ('chainer.functions', 'chainerx')
+    """
+    if name == _RENAMED['chainerx']:
+        return 'chainerx'
+    if name == 'chainlite' or name.startswith('chainlite.'):
+        return 'chainer' + name[len('chainlite'):]
+    return name
+
+
+def _not_implemented(name: str) -> str:
+    return ('%s is not implemented by chainlite (docs/migrating_from_chainer.md lists what '
+            'is)' % name)
+
+
+def _make_getattr(module: types.ModuleType, previous: Any) -> Any:
+    public = chainer_name(module.__name__)
+
+    def __getattr__(attr: str) -> Any:
+        if previous is not None:
+            try:
+                return previous(attr)
+            except AttributeError:
+                pass
+        if module.__name__ == 'chainlite' and attr in _RENAMED_ATTRIBUTES:
+            return importlib.import_module(_RENAMED_ATTRIBUTES[attr])
+        if attr.startswith('__') and attr.endswith('__'):
+            # Introspection (doctest, inspect, copy) probes dunders: keep Python's message.
+            raise AttributeError('module %r has no attribute %r' % (module.__name__, attr))
+        raise AttributeError(_not_implemented('%s.%s' % (public, attr)))
+
+    return __getattr__
+
+
+def _patch(module: types.ModuleType) -> None:
+    name = module.__name__
+    if name in _patched or name.startswith('chainlite.compat'):
+        return
+    previous = vars(module).get('__getattr__')
+    _patched[name] = (module, previous)
+    module.__getattr__ = _make_getattr(module, previous)
+
+
+def _unpatch_all() -> None:
+    for module, previous in _patched.values():
+        if previous is None:
+            vars(module).pop('__getattr__', None)
+        else:
+            module.__getattr__ = previous
+    _patched.clear()
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Loads a ``chainer.*`` name by handing out the already imported chainlite module."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        module = importlib.import_module(self.target)
+        _patch(module)
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        # The chainlite module ran when it was first imported under its own name.
+        pass
+
+
+class _ChainerFinder(importlib.abc.MetaPathFinder):
+    """The ``sys.meta_path`` entry that maps ``chainer``/``chainerx`` names to chainlite."""
+
+    def find_spec(self, fullname: str, path: Any = None,
+                  target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if not _is_chainer_name(fullname):
+            return None
+        lite = chainlite_name(fullname)
+        spec = None
+        if lite is not None:
+            try:
+                spec = importlib.util.find_spec(lite)
+            except ModuleNotFoundError:
+                spec = None
+        if spec is None:
+            raise ModuleNotFoundError(_not_implemented(fullname), name=fullname)
+        return importlib.machinery.ModuleSpec(
+            fullname, _AliasLoader(lite),
+            is_package=spec.submodule_search_locations is not None)
+
+
+def is_installed() -> bool:
+    """Returns whether the ``chainer`` import hook is installed.
+
+    Returns:
+        True between :func:`install` and :func:`uninstall`.
+
+    Example:
+        >>> from chainlite import compat
+        >>> compat.is_installed()
+        False
+    """
+    return _finder is not None
+
+
+def install() -> None:
+    """Makes ``import chainer`` (and ``chainer.*``, ``chainerx``) import chainlite.
+
+    Puts a finder at the front of ``sys.meta_path``, so an installed Chainer cannot be mixed
+    in: any ``chainer``/``chainerx`` modules already in ``sys.modules`` are set aside until
+    :func:`uninstall`. The chainlite modules get a module ``__getattr__`` whose error says
+    which Chainer name chainlite lacks. Installing twice does nothing.
+
+    Example:
+        >>> from chainlite import compat
+        >>> compat.install()
+        >>> import chainer.links as L
+        >>> import chainlite.links
+        >>> L is chainlite.links
+        True
+        >>> compat.uninstall()
+    """
+    global _finder
+    if _finder is not None:
+        return
+    import chainlite  # the chainlite modules a script sees first
+    _attributes_before.update(a for a in _RENAMED_ATTRIBUTES if a in vars(chainlite))
+    for name in [n for n in sys.modules if _is_chainer_name(n)]:
+        _saved_modules[name] = sys.modules.pop(name)
+    for name, module in list(sys.modules.items()):
+        if (name == 'chainlite' or name.startswith('chainlite.')) and module is not None:
+            _patch(module)
+    _finder = _ChainerFinder()
+    sys.meta_path.insert(0, _finder)
+    importlib.invalidate_caches()
+
+
+def uninstall() -> None:
+    """Removes the hook of :func:`install` and restores ``sys.modules`` as it was.
+
+    The ``chainer``/``chainerx`` aliases leave ``sys.modules``, the modules set aside by
+    :func:`install` come back, and the chainlite modules lose the added ``__getattr__``.
+    Uninstalling when not installed does nothing.
+
+    Example:
+        >>> from chainlite import compat
+        >>> compat.install(); compat.uninstall()
+        >>> import sys
+        >>> 'chainer' in sys.modules
+        False
+    """
+    global _finder
+    if _finder is None:
+        return
+    sys.meta_path[:] = [f for f in sys.meta_path if f is not _finder]
+    _finder = None
+    for name in [n for n in sys.modules if _is_chainer_name(n)]:
+        del sys.modules[name]
+    sys.modules.update(_saved_modules)
+    _saved_modules.clear()
+    _unpatch_all()
+    # Importing chainer.cuda sets the attribute chainlite.cuda: it belongs to the hook.
+    chainlite = sys.modules['chainlite']
+    for attr in _RENAMED_ATTRIBUTES:
+        if attr not in _attributes_before:
+            vars(chainlite).pop(attr, None)
+    _attributes_before.clear()
+    importlib.invalidate_caches()

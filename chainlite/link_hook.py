@@ -1,0 +1,146 @@
+"""Link hooks: callbacks around every link's forward (Chainer 7's API).
+
+A hook is active for every link called in the current thread inside ``with hook:``, or for
+one link after ``link.add_hook(hook)``. While no link hook is registered anywhere,
+``Link.__call__`` pays a single check per call for this feature.
+"""
+from __future__ import annotations
+
+import collections
+import threading
+from typing import Any, Optional
+
+_state = threading.local()
+
+# The number of link hooks registered anywhere; Link.__call__ reads it on its fast path.
+_hooks_active = 0
+
+
+def get_link_hooks() -> 'collections.OrderedDict':
+    """The link hooks active in this thread (a name -> hook ordered dict)."""
+    hooks = getattr(_state, 'hooks', None)
+    if hooks is None:
+        hooks = _state.hooks = collections.OrderedDict()
+    return hooks
+
+
+def _count(delta: int) -> None:
+    global _hooks_active
+    _hooks_active += delta
+
+
+class ForwardPreprocessCallbackArgs:
+    """What :meth:`LinkHook.forward_preprocess` receives.
+
+    Attributes:
+        link: The link being called.
+        forward_name: The name of the method being run (``'forward'``).
+        args: Its positional arguments.
+        kwargs: Its keyword arguments.
+    """
+
+    def __init__(self, link: Any, forward_name: str, args: tuple, kwargs: dict) -> None:
+        self.link = link
+        self.forward_name = forward_name
+        self.args = args
+        self.kwargs = kwargs
+
+    def __repr__(self) -> str:
+        return '<ForwardPreprocessCallbackArgs link=%s forward_name=%s>' % (
+            type(self.link).__name__, self.forward_name)
+
+
+class ForwardPostprocessCallbackArgs(ForwardPreprocessCallbackArgs):
+    """What :meth:`LinkHook.forward_postprocess` receives: the same, plus ``out``.
+
+    Attributes:
+        out: What the forward returned.
+    """
+
+    def __init__(self, link: Any, forward_name: str, args: tuple, kwargs: dict,
+                 out: Any) -> None:
+        super().__init__(link, forward_name, args, kwargs)
+        self.out = out
+
+    def __repr__(self) -> str:
+        return '<ForwardPostprocessCallbackArgs link=%s forward_name=%s>' % (
+            type(self.link).__name__, self.forward_name)
+
+
+class LinkHook:
+    """Base class of link hooks.
+
+    Override any of :meth:`forward_preprocess`, :meth:`forward_postprocess`, :meth:`added`,
+    :meth:`deleted`. Use it as a context manager to hook every link called inside the block,
+    or register it on one link with ``Link.add_hook`` (which hooks that link only, not its
+    children).
+
+    Attributes:
+        name: The key of the hook in the registries (the class name by default).
+
+    Example:
+        >>> import numpy as np, chainlite, chainlite.links as L
+        >>> class Shapes(chainlite.link_hook.LinkHook):
+        ...     name = 'Shapes'
+        ...     def __init__(self):
+        ...         self.seen = []
+        ...     def forward_postprocess(self, args):
+        ...         self.seen.append((type(args.link).__name__, args.out.shape))
+        >>> with Shapes() as hook:
+        ...     _ = L.Linear(3, 2)(np.zeros((4, 3), np.float32))
+        >>> hook.seen
+        [('Linear', (4, 2))]
+    """
+
+    name = 'LinkHook'
+
+    def __enter__(self) -> 'LinkHook':
+        hooks = get_link_hooks()
+        if self.name in hooks:
+            raise KeyError('hook %s already exists' % self.name)
+        hooks[self.name] = self
+        _count(1)
+        self.added(None)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        hooks = get_link_hooks()
+        if hooks.get(self.name) is self:
+            del hooks[self.name]
+            _count(-1)
+        self.deleted(None)
+
+    def added(self, link: Optional[Any] = None) -> None:
+        """Called when the hook is registered (``link`` is None for a global hook)."""
+
+    def deleted(self, link: Optional[Any] = None) -> None:
+        """Called when the hook is unregistered (``link`` is None for a global hook)."""
+
+    def forward_preprocess(self, args: ForwardPreprocessCallbackArgs) -> None:
+        """Called before the link's forward, with ``link``, ``forward_name``, ``args``,
+        ``kwargs``."""
+
+    def forward_postprocess(self, args: ForwardPostprocessCallbackArgs) -> None:
+        """Called after the link's forward, with the same fields plus ``out``."""
+
+
+def call_with_hooks(link: Any, forward: Any, args: tuple, kwargs: dict) -> Any:
+    """Runs ``forward(*args, **kwargs)`` of ``link`` between its hooks' callbacks.
+
+    The hooks are the thread's global ones, then the link's own, in that order for both
+    callbacks (as Chainer).
+    """
+    hooks = list(get_link_hooks().values())
+    local = link.__dict__.get('_local_link_hooks')
+    if local:
+        hooks.extend(local.values())
+    if not hooks:
+        return forward(*args, **kwargs)
+    pre = ForwardPreprocessCallbackArgs(link, 'forward', args, kwargs)
+    for hook in hooks:
+        hook.forward_preprocess(pre)
+    out = forward(*args, **kwargs)
+    post = ForwardPostprocessCallbackArgs(link, 'forward', args, kwargs, out)
+    for hook in hooks:
+        hook.forward_postprocess(post)
+    return out

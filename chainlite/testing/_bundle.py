@@ -1,0 +1,66 @@
+"""Generation of test classes from a base class, shared by parameterize and inject_backend_tests.
+
+A decorator built by :func:`make_decorator` replaces the decorated class with a
+:class:`CaseBundle`, which is not a class, so neither pytest nor unittest collects the
+unparameterized base; the generated subclasses are put into the base's module instead, where
+both collect them. Decorators stack: applied to a bundle, one expands each of its classes and
+takes the old ones out of the module.
+"""
+from __future__ import annotations
+
+import inspect
+import sys
+from typing import Any, Callable, Iterable, Optional, Tuple
+
+
+class CaseBundle:
+    """The generated test classes, standing in for the decorated base class."""
+
+    def __init__(self, classes: list) -> None:
+        self.classes = classes
+
+    def __repr__(self) -> str:
+        return '<test classes %s>' % ', '.join(c.__name__ for c in self.classes)
+
+
+# A generator spec: (class name, class attributes, method wrapper). The wrapper receives each
+# ``test_*`` method of the base and returns its replacement, or None to drop the test.
+Spec = Tuple[str, dict, Callable[[Callable], Optional[Callable]]]
+
+
+def classes_of(target: Any) -> list:
+    """The classes a decorator applies to: the bundle's, or the class itself."""
+    return list(target.classes) if isinstance(target, CaseBundle) else [target]
+
+
+def _module_of(cls: type) -> Any:
+    module = sys.modules.get(cls.__module__)
+    if module is None:
+        raise RuntimeError('cannot generate test classes: module %r of %s is not imported'
+                           % (cls.__module__, cls.__qualname__))
+    return module
+
+
+def make_decorator(generate: Callable[[type], Iterable[Spec]]) -> Callable[[Any], CaseBundle]:
+    """Returns a class decorator that makes test classes out of ``generate(base)``."""
+
+    def decorator(target: Any) -> CaseBundle:
+        generated = []
+        for base in classes_of(target):
+            module = _module_of(base)
+            if isinstance(target, CaseBundle) and getattr(module, base.__name__, None) is base:
+                delattr(module, base.__name__)
+            for name, attributes, wrap in generate(base):
+                members = dict(attributes)
+                for method_name, method in inspect.getmembers(base, inspect.isfunction):
+                    if method_name.startswith('test_'):
+                        # None hides the inherited test from both pytest and unittest.
+                        members[method_name] = wrap(method)
+                cls = type(name, (base,), members)
+                cls.__module__ = module.__name__
+                cls.__qualname__ = name
+                setattr(module, name, cls)
+                generated.append(cls)
+        return CaseBundle(generated)
+
+    return decorator

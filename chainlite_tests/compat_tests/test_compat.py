@@ -1,0 +1,185 @@
+"""The ``chainer`` import hook of :mod:`chainlite.compat`: mapping, errors, install/uninstall."""
+import os
+import subprocess
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import chainlite
+from chainlite import compat
+from chainlite.compat import chainerx as compat_chainerx
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.fixture
+def hook():
+    compat.install()
+    try:
+        yield
+    finally:
+        compat.uninstall()
+
+
+def _run(*args):
+    env = dict(os.environ)
+    env['PYTHONPATH'] = os.pathsep.join(filter(None, [ROOT, env.get('PYTHONPATH')]))
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_chainer_is_chainlite(hook):
+    import chainer
+    import chainer.functions
+    assert chainer is chainlite
+    assert chainer.Variable is chainlite.Variable
+    assert chainer.functions.relu is chainlite.functions.relu
+
+
+def test_from_imports_give_the_chainlite_modules(hook):
+    from chainer import training
+    from chainer.training import extensions
+    import chainer.links as L
+    import chainer.backends.cuda
+    from chainer.functions.activation import relu
+    assert training is chainlite.training
+    assert extensions is chainlite.training.extensions
+    assert L is chainlite.links
+    assert chainer.backends.cuda is chainlite.backends.cuda
+    assert relu is sys.modules['chainlite.functions.activation.relu']
+    import chainer.training.extensions
+    assert sys.modules['chainer.training.extensions'] is chainlite.training.extensions
+
+
+def test_chainer_cuda_is_the_cuda_backend(hook):
+    import chainer
+    from chainer import cuda
+    assert cuda is chainlite.backends.cuda
+    assert chainer.cuda is cuda
+    assert cuda.to_cpu(np.ones(2)).shape == (2,)
+
+
+def test_chainerx_is_the_compat_module(hook):
+    import chainer
+    import chainerx
+    assert chainerx is compat_chainerx
+    assert not chainerx.is_available()
+    assert chainer.get_device('@numpy').xp is not chainerx
+    assert not isinstance(np.zeros(3), chainerx.ndarray)
+    assert not isinstance(chainer.Variable(np.zeros(3)).array, chainerx.ndarray)
+
+
+def test_chainerx_names():
+    for cls in (compat_chainerx.ndarray, compat_chainerx.Device, compat_chainerx.Backend):
+        with pytest.raises(RuntimeError, match='ChainerX is not available'):
+            cls()
+    for f in (compat_chainerx.get_device, compat_chainerx.get_default_device,
+              compat_chainerx.using_device):
+        with pytest.raises(RuntimeError, match='ChainerX is not available'):
+            f()
+    with pytest.raises(AttributeError, match='chainerx.asarray is not implemented by chainlite'):
+        compat_chainerx.asarray
+
+
+def test_missing_module_says_not_implemented(hook):
+    with pytest.raises(ImportError, match=r'chainer\.links\.model\.vision is not implemented '
+                                          r'by chainlite'):
+        import chainer.links.model.vision.resnet  # noqa: F401
+    with pytest.raises(ModuleNotFoundError, match='chainer.distributions is not implemented'):
+        import chainer.distributions  # noqa: F401
+    with pytest.raises(ImportError, match="'chainerx' is not a package"):
+        import chainerx._core  # noqa: F401
+
+
+def test_missing_attribute_says_not_implemented(hook):
+    import chainer
+    import chainer.links as L
+    with pytest.raises(AttributeError, match=r'chainer\.links\.VGG16Layers is not implemented '
+                                             r'by chainlite'):
+        L.VGG16Layers
+    with pytest.raises(AttributeError, match='chainer.print_runtime_info is not implemented'):
+        chainer.print_runtime_info
+    assert not hasattr(chainer.functions, 'no_such_function')
+    with pytest.raises(AttributeError, match='has no attribute'):
+        chainer.__wrapped__          # dunders keep Python's message
+
+
+def test_existing_module_getattr_still_works(hook):
+    import chainer
+    with pytest.warns(DeprecationWarning):
+        hook_class = chainer.optimizer.WeightDecay
+    assert hook_class is chainlite.optimizer_hooks.WeightDecay
+    with pytest.raises(AttributeError, match='chainer.optimizer.Nope is not implemented'):
+        chainer.optimizer.Nope
+
+
+def test_uninstall_restores_sys_modules_and_modules():
+    before = {k: v for k, v in sys.modules.items() if k.split('.')[0] in ('chainer', 'chainerx')}
+    fake = types.ModuleType('chainer')
+    sys.modules['chainer'] = fake              # as if a real Chainer had been imported
+    try:
+        meta_path = list(sys.meta_path)
+        compat.install()
+        compat.install()                       # twice: no effect
+        assert compat.is_installed()
+        assert len(sys.meta_path) == len(meta_path) + 1
+        import chainer
+        from chainer import cuda  # noqa: F401
+        import chainer.sequential  # noqa: F401
+        import chainerx  # noqa: F401
+        assert chainer is chainlite
+        compat.uninstall()
+        compat.uninstall()                     # twice: no effect
+        assert not compat.is_installed()
+        assert sys.meta_path == meta_path
+        assert sys.modules['chainer'] is fake
+        assert not [k for k in sys.modules if k.startswith('chainer.') or k == 'chainerx']
+        assert '__getattr__' not in vars(chainlite)
+        assert '__getattr__' not in vars(chainlite.links)
+        assert not hasattr(chainlite, 'cuda') and not hasattr(chainlite, 'sequential')
+        assert vars(chainlite.optimizer)['__getattr__'].__module__ == 'chainlite.optimizer'
+        with pytest.raises(AttributeError, match="no attribute 'VGG16Layers'"):
+            chainlite.links.VGG16Layers
+    finally:
+        compat.uninstall()
+        sys.modules.pop('chainer', None)
+        sys.modules.update(before)
+
+
+def test_names_map_both_ways():
+    assert compat.chainlite_name('chainer') == 'chainlite'
+    assert compat.chainlite_name('chainer.training.extensions') == \
+        'chainlite.training.extensions'
+    assert compat.chainlite_name('chainerx') == 'chainlite.compat.chainerx'
+    assert compat.chainlite_name('chainerx.random') is None
+    assert compat.chainlite_name('chainerfoo') is None
+    assert compat.chainer_name('chainlite') == 'chainer'
+    assert compat.chainer_name('chainlite.links.connection.linear') == \
+        'chainer.links.connection.linear'
+    assert compat.chainer_name('numpy') == 'numpy'
+
+
+def test_other_imports_are_untouched(hook):
+    import json
+    assert json.__name__ == 'json'
+    with pytest.raises(ModuleNotFoundError, match='No module named'):
+        import chainerfoo  # noqa: F401
+
+
+def test_import_chainlite_never_installs_the_hook():
+    assert not compat.is_installed()
+    assert not any(type(f).__module__ == 'chainlite.compat' for f in sys.meta_path)
+    proc = _run('-c', 'import sys, chainlite, chainlite.compat\n'
+                      'assert not chainlite.compat.is_installed()\n'
+                      'assert "chainer" not in sys.modules\n'
+                      'try:\n'
+                      '    import chainer\n'
+                      'except ImportError:\n'
+                      '    print("no chainer")\n'
+                      'else:\n'
+                      '    assert chainer is not chainlite\n'
+                      '    print("real chainer")\n')
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() in ('no chainer', 'real chainer')
