@@ -1,4 +1,5 @@
-"""The MLP scripts in ``scripts/`` (Trainer, custom loop) run unchanged under ``python -m chainlite.compat`` and train.
+"""The MLP scripts in ``scripts/`` (Trainer, custom loop) run unchanged under
+``python -m chainlite.compat`` and train.
 
 Each script is written against Chainer's API only (``get_digits`` stands in for the MNIST
 download; the scripts' headers say so) and runs in a fresh interpreter, with short settings.

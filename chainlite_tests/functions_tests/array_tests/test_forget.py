@@ -105,7 +105,9 @@ def test_double_backprop_reaches_parameters():
     def run(use_forget):
         w = chainlite.Parameter(w0.copy())
         x = chainlite.Variable(x0.copy())
-        f = (lambda z: F.tanh(w * z))
+        def f(z):
+            return F.tanh(w * z)
+
         y = forget(f, x) if use_forget else f(x)
         gx, = chainlite.grad([F.sum(y)], [x], enable_double_backprop=True)
         w.cleargrad()
