@@ -10,6 +10,7 @@ import collections
 import threading
 from typing import Any, Optional
 
+from chainlite import _hook_registry
 from chainlite import function_node
 
 _state = threading.local()
@@ -17,10 +18,7 @@ _state = threading.local()
 
 def get_function_hooks() -> 'collections.OrderedDict':
     """The function hooks active in this thread (a name -> hook ordered dict)."""
-    hooks = getattr(_state, 'hooks', None)
-    if hooks is None:
-        hooks = _state.hooks = collections.OrderedDict()
-    return hooks
+    return _hook_registry.get_hooks(_state)
 
 
 def _count(delta: int) -> None:
@@ -56,20 +54,10 @@ class FunctionHook:
     name = 'FunctionHook'
 
     def __enter__(self) -> 'FunctionHook':
-        hooks = get_function_hooks()
-        if self.name in hooks:
-            raise KeyError('hook %s already exists' % self.name)
-        hooks[self.name] = self
-        _count(1)
-        self.added(None)
-        return self
+        return _hook_registry.enter(get_function_hooks(), self, _count)
 
     def __exit__(self, *exc: Any) -> None:
-        hooks = get_function_hooks()
-        if hooks.get(self.name) is self:
-            del hooks[self.name]
-            _count(-1)
-        self.deleted(None)
+        _hook_registry.exit(get_function_hooks(), self, _count)
 
     def added(self, function: Optional[Any] = None) -> None:
         """Called when the hook is registered (``function`` is None for a global hook)."""

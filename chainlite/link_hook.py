@@ -10,6 +10,8 @@ import collections
 import threading
 from typing import Any, Optional
 
+from chainlite import _hook_registry
+
 _state = threading.local()
 
 # The number of link hooks registered anywhere; Link.__call__ reads it on its fast path.
@@ -18,10 +20,7 @@ _hooks_active = 0
 
 def get_link_hooks() -> 'collections.OrderedDict':
     """The link hooks active in this thread (a name -> hook ordered dict)."""
-    hooks = getattr(_state, 'hooks', None)
-    if hooks is None:
-        hooks = _state.hooks = collections.OrderedDict()
-    return hooks
+    return _hook_registry.get_hooks(_state)
 
 
 def _count(delta: int) -> None:
@@ -95,20 +94,10 @@ class LinkHook:
     name = 'LinkHook'
 
     def __enter__(self) -> 'LinkHook':
-        hooks = get_link_hooks()
-        if self.name in hooks:
-            raise KeyError('hook %s already exists' % self.name)
-        hooks[self.name] = self
-        _count(1)
-        self.added(None)
-        return self
+        return _hook_registry.enter(get_link_hooks(), self, _count)
 
     def __exit__(self, *exc: Any) -> None:
-        hooks = get_link_hooks()
-        if hooks.get(self.name) is self:
-            del hooks[self.name]
-            _count(-1)
-        self.deleted(None)
+        _hook_registry.exit(get_link_hooks(), self, _count)
 
     def added(self, link: Optional[Any] = None) -> None:
         """Called when the hook is registered (``link`` is None for a global hook)."""

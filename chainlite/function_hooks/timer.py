@@ -26,6 +26,23 @@ def _choose_unit(seconds: float) -> tuple:
     return _UNITS['ns'], 'ns'
 
 
+def summarize(call_history: list) -> dict:
+    """A timer hook's ``(name, seconds)`` calls summed per name, in order of first appearance.
+
+    Args:
+        call_history: ``(name, seconds)`` pairs.
+
+    Returns:
+        An ordered dict, name -> ``{'elapsed_time': seconds, 'occurrence': calls}``.
+    """
+    summary: dict = collections.OrderedDict()
+    for name, elapsed in call_history:
+        record = summary.setdefault(name, {'elapsed_time': 0.0, 'occurrence': 0})
+        record['elapsed_time'] += elapsed
+        record['occurrence'] += 1
+    return summary
+
+
 def write_time_table(summary: dict, first_column: str, unit: str, file: TextIO) -> None:
     """Writes a ``summary()`` of a timer hook as a right-aligned table (Chainer's layout).
 
@@ -125,12 +142,7 @@ class TimerHook(function_hook.FunctionHook):
             An ordered dict, class name -> ``{'elapsed_time': seconds, 'occurrence': calls}``,
             in order of first appearance.
         """
-        summary: dict = collections.OrderedDict()
-        for name, elapsed in self.call_history:
-            record = summary.setdefault(name, {'elapsed_time': 0.0, 'occurrence': 0})
-            record['elapsed_time'] += elapsed
-            record['occurrence'] += 1
-        return summary
+        return summarize(self.call_history)
 
     def print_report(self, unit: str = 'auto', file: Optional[TextIO] = None) -> None:
         """Prints the summary as a table: FunctionName, ElapsedTime, Occurrence.

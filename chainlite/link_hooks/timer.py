@@ -1,12 +1,12 @@
 """``TimerHook`` for links: wall-clock time spent in each link's forward."""
 from __future__ import annotations
 
-import collections
 import sys
 import time
 from typing import Optional, TextIO
 
 from chainlite import link_hook
+from chainlite.function_hooks.timer import summarize
 from chainlite.function_hooks.timer import write_time_table
 
 
@@ -59,12 +59,7 @@ class TimerHook(link_hook.LinkHook):
             An ordered dict, class name -> ``{'elapsed_time': seconds, 'occurrence': calls}``,
             in order of first completion.
         """
-        summary: dict = collections.OrderedDict()
-        for name, elapsed in self.call_history:
-            record = summary.setdefault(name, {'elapsed_time': 0.0, 'occurrence': 0})
-            record['elapsed_time'] += elapsed
-            record['occurrence'] += 1
-        return summary
+        return summarize(self.call_history)
 
     def print_report(self, unit: str = 'auto', file: Optional[TextIO] = None) -> None:
         """Prints the summary as a table: LinkName, ElapsedTime, Occurrence.

@@ -1,19 +1,14 @@
 """Classical momentum SGD."""
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy
 
-from chainlite import backend
-from chainlite import optimizer
+from chainlite.optimizers import _momentum
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+_default_hyperparam = _momentum.default_hyperparam()
 
 
-class MomentumSGDRule(optimizer.UpdateRule):
+class MomentumSGDRule(_momentum.MomentumRule):
     """Update rule of momentum SGD: ``v = momentum * v - lr * grad; param += v``.
 
     State: ``v``, the velocity.
@@ -24,18 +19,7 @@ class MomentumSGDRule(optimizer.UpdateRule):
         momentum: The decay rate of the velocity.
     """
 
-    is_elementwise = True
-
-    def __init__(self, parent_hyperparam: Optional[optimizer.Hyperparameter] = None,
-                 lr: Optional[float] = None, momentum: Optional[float] = None) -> None:
-        super().__init__(_default_hyperparam if parent_hyperparam is None else parent_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
-
-    def init_state(self, param) -> None:
-        self.state['v'] = backend.get_array_module(param.array).zeros_like(param.array)
+    _default_hyperparam = _default_hyperparam
 
     def update_core(self, param) -> None:
         grad, hp = param.grad, self.hyperparam
@@ -45,7 +29,7 @@ class MomentumSGDRule(optimizer.UpdateRule):
         param.array += v
 
 
-class MomentumSGD(optimizer.GradientMethod):
+class MomentumSGD(_momentum.MomentumMethod):
     """Momentum SGD: ``v = momentum * v - lr * grad; param += v``.
 
     Args:
@@ -63,15 +47,6 @@ class MomentumSGD(optimizer.GradientMethod):
         >>> p.array
         array([0.75, 2.25], dtype=float32)
     """
-
-    def __init__(self, lr: float = _default_hyperparam.lr,
-                 momentum: float = _default_hyperparam.momentum) -> None:
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
 
     def create_update_rule(self) -> MomentumSGDRule:
         """Returns a :class:`MomentumSGDRule` reading this optimizer's hyperparameters."""

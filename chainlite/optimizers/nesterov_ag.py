@@ -1,19 +1,14 @@
 """Nesterov's accelerated gradient."""
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy
 
-from chainlite import backend
-from chainlite import optimizer
+from chainlite.optimizers import _momentum
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+_default_hyperparam = _momentum.default_hyperparam()
 
 
-class NesterovAGRule(optimizer.UpdateRule):
+class NesterovAGRule(_momentum.MomentumRule):
     """Update rule of Nesterov's accelerated gradient.
 
     ``v = momentum * v - lr * grad``, then
@@ -25,18 +20,7 @@ class NesterovAGRule(optimizer.UpdateRule):
         momentum: The decay rate of the velocity.
     """
 
-    is_elementwise = True
-
-    def __init__(self, parent_hyperparam: Optional[optimizer.Hyperparameter] = None,
-                 lr: Optional[float] = None, momentum: Optional[float] = None) -> None:
-        super().__init__(_default_hyperparam if parent_hyperparam is None else parent_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
-
-    def init_state(self, param) -> None:
-        self.state['v'] = backend.get_array_module(param.array).zeros_like(param.array)
+    _default_hyperparam = _default_hyperparam
 
     def update_core(self, param) -> None:
         grad, hp, p = param.grad, self.hyperparam, param.array
@@ -48,7 +32,7 @@ class NesterovAGRule(optimizer.UpdateRule):
         p -= numpy.multiply(grad, (1 + momentum) * lr, out=s)
 
 
-class NesterovAG(optimizer.GradientMethod):
+class NesterovAG(_momentum.MomentumMethod):
     """Nesterov's accelerated gradient (https://arxiv.org/abs/1212.0901).
 
     Args:
@@ -64,15 +48,6 @@ class NesterovAG(optimizer.GradientMethod):
         >>> p.array   # 1 + 0.25 * (-0.5) - 1.5 * 0.5
         array([0.125], dtype=float32)
     """
-
-    def __init__(self, lr: float = _default_hyperparam.lr,
-                 momentum: float = _default_hyperparam.momentum) -> None:
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
 
     def create_update_rule(self) -> NesterovAGRule:
         """Returns a :class:`NesterovAGRule` reading this optimizer's hyperparameters."""

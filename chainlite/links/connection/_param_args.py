@@ -60,3 +60,27 @@ def check_groups(link: Any, in_channels: int, out_channels: int, groups: int) ->
         if n % groups:
             raise ValueError('%s: %s=%d is not divisible by groups=%d'
                              % (type(link).__name__, name, n, groups))
+
+
+def init_nd(link: Any, ndim: int, in_channels: Any, out_channels: Any, ksize: Any, stride: Any,
+            pad: Any, nobias: bool, initialW: Any, initial_bias: Any, dilate: Any,
+            groups: int) -> None:
+    """Sets up an N-d (de)convolution link: its attributes, ``W`` and ``b``.
+
+    The short form ``(in_channels=out_channels, out_channels=ksize, ksize=None)`` infers the
+    input channels; ``W`` is initialized now through ``link._initialize_params`` if they are
+    known, else at the first forward.
+    """
+    if ksize is None:
+        in_channels, out_channels, ksize = None, in_channels, out_channels
+    link.out_channels = out_channels
+    link.ksize = as_tuple(link, 'ksize', ksize, ndim)
+    link.stride = stride
+    link.pad = pad
+    link.dilate = as_tuple(link, 'dilate', dilate, ndim)
+    link.groups = int(groups)
+    with link.init_scope():
+        link.W = variable.Parameter(initializer(link, 'initialW', initialW))
+        if in_channels is not None:
+            link._initialize_params(in_channels)
+        link.b = bias(link, nobias, initial_bias, out_channels)

@@ -48,20 +48,9 @@ class DeconvolutionND(link.Link):
                  outsize: Any = None, initialW: Any = None, initial_bias: Any = None,
                  dilate: Any = 1, groups: int = 1) -> None:
         super().__init__()
-        if ksize is None:
-            in_channels, out_channels, ksize = None, in_channels, out_channels
-        self.out_channels = out_channels
-        self.ksize = _param_args.as_tuple(self, 'ksize', ksize, ndim)
-        self.stride = stride
-        self.pad = pad
         self.outsize = outsize
-        self.dilate = _param_args.as_tuple(self, 'dilate', dilate, ndim)
-        self.groups = int(groups)
-        with self.init_scope():
-            self.W = variable.Parameter(_param_args.initializer(self, 'initialW', initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            self.b = _param_args.bias(self, nobias, initial_bias, out_channels)
+        _param_args.init_nd(self, ndim, in_channels, out_channels, ksize, stride, pad, nobias,
+                            initialW, initial_bias, dilate, groups)
 
     def _initialize_params(self, in_channels: int) -> None:
         _param_args.check_groups(self, in_channels, self.out_channels, self.groups)
