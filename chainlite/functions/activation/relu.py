@@ -19,6 +19,12 @@ class ReLU(function_node.FunctionNode):
         gy, = grad_outputs
         return _ReLUGrad(y.array > 0).apply((gy,))
 
+    def _jvp(self, tangents):
+        # Forward-mode rule (chainlite.jvp): dy = dx where y > 0, from the retained output.
+        y, = self._retained_output_data
+        return tangents[0] * (y > 0),
+
+
 
 class _ReLUGrad(function_node.FunctionNode):
     # gx = gy * (y > 0) in one node; the mask is constant, so this node is linear in gy and

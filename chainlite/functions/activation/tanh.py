@@ -18,6 +18,12 @@ class Tanh(function_node.FunctionNode):
         gy, = grad_outputs
         return _TanhGrad().apply((y, gy))
 
+    def _jvp(self, tangents):
+        # Forward-mode rule (chainlite.jvp): dy = (1 - y^2) dx, from the retained output.
+        y, = self._retained_output_data
+        return tangents[0] * (1 - y * y),
+
+
 
 class _TanhGrad(function_node.FunctionNode):
     # gx = gy * (1 - y^2) in one node: one op per backward step instead of three.

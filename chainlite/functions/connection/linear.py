@@ -1,6 +1,8 @@
 """Linear (fully connected) transformation ``y = x W^T + b``."""
 import math
 
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.functions.math import matmul
@@ -40,6 +42,19 @@ class LinearFunction(function_node.FunctionNode):
         if 2 in indexes:
             ret.append(sum_.sum(gy, axis=0))
         return tuple(ret)
+
+    def _jvp(self, tangents):
+        # Forward-mode rule (chainlite.jvp): dy = dx W^T + x dW^T + db, from retained x, W.
+        x, W = self.inputs[0].data, self.inputs[1].data
+        tx, tW = tangents[0], tangents[1]
+        t = None if tx is None else tx @ W.T
+        if tW is not None:
+            t = x @ tW.T if t is None else t + x @ tW.T
+        if len(tangents) == 3 and tangents[2] is not None:
+            t = numpy.broadcast_to(tangents[2], (x.shape[0], W.shape[0])) + (
+                0 if t is None else t)
+        return t,
+
 
 
 def linear(x, W, b=None, n_batch_axes=1):

@@ -37,6 +37,11 @@ class AddConstant(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         return grad_outputs
 
+    def _jvp(self, tangents):
+        # Forward-mode rule (chainlite.jvp): a constant shift does not change the tangent.
+        return tangents
+
+
 
 def _constant_label(value):
     # Chainer's labels put negative constants in parentheses: '_ * (-2)'.

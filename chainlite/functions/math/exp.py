@@ -22,6 +22,12 @@ class Exp(function_node.FunctionNode):
         gy, = grad_outputs
         return gy * y,
 
+    def _jvp(self, tangents):
+        # Forward-mode rule (chainlite.jvp): dy = y dx, from the retained output.
+        y, = self._retained_output_data
+        return tangents[0] * y,
+
+
 
 def exp(x):
     """Elementwise exponential, ``e ** x``.

@@ -36,3 +36,8 @@ class MulConstant(_constant.ConstantOp):
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
         return MulConstant(self.value).apply((gy,))
+
+    def _jvp(self, tangents):
+        # Forward-mode rule (chainlite.jvp): dy = c dx.
+        return tangents[0] * self.value,
+
