@@ -180,6 +180,66 @@ class FunctionNode:
             outputs = self._forward_with_hooks(in_data)
         else:
             outputs = self.forward(in_data)
+        return self._wrap_outputs(inputs, in_data, outputs, requires_grad, cfg)
+
+    def _apply1(self, x: Any) -> _Variable:
+        """``apply((x,))[0]`` for a one-input, one-output op: the library's unary hot path.
+
+        The common case (a Variable in, one array out, no debug, no hooks) is handled inline;
+        anything else goes through the same :meth:`_wrap_outputs` as :meth:`apply`.
+        """
+        try:
+            d = x._data
+            requires_grad = x._requires_grad
+        except AttributeError:
+            return self.apply((x,))[0]
+        in_data = (d,)
+        cfg = _config
+        checks = self._check_mode
+        if checks:
+            if checks == 1:
+                if d.dtype.kind != 'f':
+                    self._float_input_error(in_data)
+            else:
+                self._run_checks(in_data, cfg)
+        if _hooks_active:
+            outputs = self._forward_with_hooks(in_data)
+        else:
+            outputs = self.forward(in_data)
+        if outputs.__class__ is not tuple or len(outputs) != 1 or cfg.debug or \
+                outputs[0].__class__ is not _ndarray:
+            return self._wrap_outputs((x,), in_data, outputs, requires_grad, cfg)[0]
+        y = outputs[0]
+        if not (requires_grad and cfg.enable_backprop):
+            v = _object_new(_Variable)
+            v._data = y
+            if not requires_grad:
+                v._requires_grad = False
+            return v
+        n = x._node or x._make_node()
+        self._ins = n
+        self.rank = rank = n.rank
+        # Retention for one input and one output, inline (see _retain for the general case).
+        if self._input_indexes_to_retain:
+            n.data = d
+        if self._output_indexes_to_retain is not None:
+            idx = self._output_indexes_to_retain = tuple(self._output_indexes_to_retain)
+            self._retained_output_data = outputs if idx else ()
+        o = _object_new(_VariableNode)
+        o.creator_node = self
+        o.rank = rank + 1
+        o.shape = y.shape
+        o.dtype = y.dtype
+        self._outs = _ref(o)
+        v = _object_new(_Variable)
+        v._data = y
+        v._node = o
+        return v
+
+    def _wrap_outputs(self, inputs: tuple, in_data: tuple, outputs: Any, requires_grad: bool,
+                      cfg: Any) -> tuple:
+        # Everything after forward: arrays for 0-d results, debug checks, and either plain
+        # outputs or the graph's links (input nodes, rank, retained data, weak outputs).
         debug = cfg.debug
         if outputs.__class__ is not tuple:
             outputs = self._output_tuple(outputs)
@@ -221,22 +281,11 @@ class FunctionNode:
             nodes = self._ins = tuple(nodes)
         self.rank = rank
         if debug:
-            self.stack = traceback.extract_stack()[:-1]
-        idx = self._input_indexes_to_retain
-        if idx is not None:
-            if len(nodes) == 1:
-                if idx:
-                    nodes[0].data = in_data[0]
-            else:
-                idx = self._input_indexes_to_retain = tuple(idx)
-                for i in idx:
-                    nodes[i].data = in_data[i]
-        idx = self._output_indexes_to_retain
-        if idx is not None:
-            idx = self._output_indexes_to_retain = tuple(idx)
-            # Retaining every output (the usual case) keeps forward's own tuple.
-            self._retained_output_data = outputs if len(idx) == len(outputs) and all(
-                [i == j for j, i in enumerate(idx)]) else tuple([outputs[i] for i in idx])
+            # Drop the framework's own frames: the last one shown is the caller's.
+            self.stack = [f for f in traceback.extract_stack() if f.filename != __file__]
+        if self._input_indexes_to_retain is not None or \
+                self._output_indexes_to_retain is not None:
+            self._retain(nodes, in_data, outputs)
 
         rank += 1
         if len(outputs) == 1:
@@ -259,6 +308,20 @@ class FunctionNode:
             ret.append(_new_variable(y, n, True))
         self._outs = tuple(refs)
         return tuple(ret)
+
+    def _retain(self, nodes: tuple, in_data: tuple, outputs: tuple) -> None:
+        # What retain_inputs/retain_outputs declared in forward is kept for backward.
+        idx = self._input_indexes_to_retain
+        if idx is not None:
+            idx = self._input_indexes_to_retain = tuple(idx)
+            for i in idx:
+                nodes[i].data = in_data[i]
+        idx = self._output_indexes_to_retain
+        if idx is not None:
+            idx = self._output_indexes_to_retain = tuple(idx)
+            # Retaining every output (the usual case) keeps forward's own tuple.
+            self._retained_output_data = outputs if len(idx) == len(outputs) and all(
+                [i == j for j, i in enumerate(idx)]) else tuple([outputs[i] for i in idx])
 
     def _run_checks(self, in_data: tuple, cfg) -> None:
         if self._float_inputs:

@@ -640,3 +640,88 @@ def test_double_backprop_through_custom_node():
     numpy.testing.assert_allclose(gx.array, 4 * a ** 3)
     ggx, = chainlite.grad([F.sum(gx)], [x])
     numpy.testing.assert_allclose(ggx.array, 12 * a ** 2)
+
+
+# --- the unary fast path (FunctionNode._apply1) behaves exactly as apply() ---------------
+
+class _Cube(chainlite.FunctionNode):
+    # Retains its input; returns a 0-d NumPy scalar for a 0-d input (the asarray path).
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        return x ** 3,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return 3 * x * x * gy,
+
+
+def _both(make_input, mode=None):
+    results = []
+    for call in (lambda f, x: f.apply((x,))[0], lambda f, x: f._apply1(x)):
+        f = _Cube()
+        x = make_input()
+        if mode is None:
+            y = call(f, x)
+        else:
+            with mode():
+                y = call(f, x)
+        results.append((f, x, y))
+    return results
+
+
+@pytest.mark.parametrize('shape', [(), (3,)])
+def test_apply1_links_the_graph_as_apply_does(shape):
+    (f0, x0, y0), (f1, x1, y1) = _both(
+        lambda: chainlite.Variable(numpy.full(shape, 2.0, numpy.float32)))
+    for f, x, y in ((f0, x0, y0), (f1, x1, y1)):
+        assert isinstance(y.array, numpy.ndarray) and y.shape == shape
+        assert y.creator is f and f.rank == 0 and y.rank == 1
+        assert f.inputs[0] is x.node and x.node.data is x.array     # retained
+        assert f.outputs[0]() is y.node
+        y.grad = numpy.ones(shape, numpy.float32)
+        y.backward()
+        numpy.testing.assert_allclose(x.grad, numpy.full(shape, 12.0))
+    numpy.testing.assert_array_equal(y0.array, y1.array)
+
+
+def test_apply1_without_backprop_and_for_inputs_that_need_no_gradient():
+    for (f, x, y) in _both(lambda: chainlite.Variable(_f32(2)), chainlite.no_backprop_mode):
+        assert y.creator is None and y.requires_grad and f.inputs is None
+    for (f, x, y) in _both(lambda: chainlite.Variable(_f32(2), requires_grad=False)):
+        assert y.creator is None and not y.requires_grad
+
+
+def test_apply1_takes_arrays_and_checks_like_apply():
+    for (f, x, y) in _both(lambda: _f32(2)):
+        assert y.creator is None and not y.requires_grad and y.array[0] == 8.0
+    x = chainlite.Variable(numpy.array([1, 2], numpy.int32))
+    for call in (lambda: F.sin(x), lambda: F.sin.__globals__['Sin']().apply((x,))):
+        with pytest.raises(type_check.InvalidType, match=r'sin \(Forward\)'):
+            call()
+
+
+def test_apply1_debug_mode_checks_nan_and_records_the_caller():
+    x = chainlite.Variable(numpy.array([-1.0]))
+    with chainlite.using_config('debug', True):
+        with pytest.raises(RuntimeError, match='log'), numpy.errstate(invalid='ignore'):
+            F.log(x)
+        y = F.exp(x)                      # recorded with the line that called F.exp
+    names = [frame.name for frame in y.creator.stack]
+    assert names[-1] == 'exp' and 'test_apply1_debug_mode_checks_nan_and_records_the_caller' \
+        in names
+
+
+def test_apply1_runs_function_hooks():
+    labels = []
+
+    class Hook(chainlite.FunctionHook):
+        name = 'labels'
+
+        def forward_postprocess(self, function, in_data):
+            labels.append(function.label)
+
+    with Hook():
+        F.tanh(chainlite.Variable(_f32(0.5)))
+    assert labels == ['Tanh']

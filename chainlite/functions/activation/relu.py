@@ -59,4 +59,4 @@ def relu(x):
         >>> F.relu(np.array([-1.0, 0.5, 2.0])).array
         array([0. , 0.5, 2. ])
     """
-    return ReLU().apply((x,))[0]
+    return ReLU()._apply1(x)

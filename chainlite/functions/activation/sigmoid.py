@@ -62,4 +62,4 @@ def sigmoid(x):
         >>> F.sigmoid(np.array([-1.0, 0.0, 1.0])).array
         array([0.26894142, 0.5       , 0.73105858])
     """
-    return Sigmoid().apply((x,))[0]
+    return Sigmoid()._apply1(x)

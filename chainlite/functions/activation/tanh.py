@@ -58,4 +58,4 @@ def tanh(x):
         >>> F.tanh(np.array([0.0])).array
         array([0.])
     """
-    return Tanh().apply((x,))[0]
+    return Tanh()._apply1(x)

@@ -69,7 +69,7 @@ def add(self, rhs):
         c = _constants[rhs, self._data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
-    return _add.AddConstant(c).apply((self,))[0]
+    return _add.AddConstant(c)._apply1(self)
 
 
 def sub(self, rhs):
@@ -77,13 +77,13 @@ def sub(self, rhs):
         return _sub.Sub().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _sub.Sub().apply((self, _operand(self, rhs)))[0]
-    return _add.AddConstant(_constant(self, -rhs)).apply((self,))[0]
+    return _add.AddConstant(_constant(self, -rhs))._apply1(self)
 
 
 def rsub(self, lhs):
     if isinstance(lhs, (_Variable, _ndarray)):
         return _sub.Sub().apply((_operand(self, lhs), self))[0]
-    return _sub.SubFromConstant(_constant(self, lhs)).apply((self,))[0]
+    return _sub.SubFromConstant(_constant(self, lhs))._apply1(self)
 
 
 def mul(self, rhs):
@@ -95,7 +95,7 @@ def mul(self, rhs):
         c = _constants[rhs, self._data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
-    return _mul.MulConstant(c).apply((self,))[0]
+    return _mul.MulConstant(c)._apply1(self)
 
 
 def div(self, rhs):
@@ -106,7 +106,7 @@ def div(self, rhs):
     c = _constant(self, rhs)
     # As Chainer: multiply by the reciprocal (equal to true division within rounding).
     with numpy.errstate(divide='ignore'):
-        return _mul.MulConstant(_constant(self, (1 / c).item())).apply((self,))[0]
+        return _mul.MulConstant(_constant(self, (1 / c).item()))._apply1(self)
 
 
 def rdiv(self, lhs):
@@ -148,7 +148,7 @@ def rfloordiv(self, lhs):
 
 
 def neg(self):
-    return _neg.Neg().apply((self,))[0]
+    return _neg.Neg()._apply1(self)
 
 
 def absolute(self):

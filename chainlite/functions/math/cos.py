@@ -38,4 +38,4 @@ def cos(x):
         >>> F.cos(np.array([0.0, np.pi])).array
         array([ 1., -1.])
     """
-    return Cos().apply((x,))[0]
+    return Cos()._apply1(x)

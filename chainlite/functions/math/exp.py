@@ -43,5 +43,5 @@ def exp(x):
         >>> F.exp(np.array([0.0, 1.0])).array
         array([1.        , 2.71828183])
     """
-    return Exp().apply((x,))[0]
+    return Exp()._apply1(x)
 

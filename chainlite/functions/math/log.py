@@ -37,4 +37,4 @@ def log(x):
         >>> F.log(np.array([1.0, np.e])).array
         array([0., 1.])
     """
-    return Log().apply((x,))[0]
+    return Log()._apply1(x)

@@ -35,7 +35,7 @@ class MulConstant(_constant.ConstantOp):
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
-        return MulConstant(self.value).apply((gy,))
+        return MulConstant(self.value)._apply1(gy),
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = c dx.

@@ -14,4 +14,4 @@ class Neg(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
-        return Neg().apply((gy,))
+        return Neg()._apply1(gy),

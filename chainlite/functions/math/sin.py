@@ -56,4 +56,4 @@ def sin(x):
         >>> F.sin(np.array([0.0, np.pi / 2])).array
         array([0., 1.])
     """
-    return Sin().apply((x,))[0]
+    return Sin()._apply1(x)
