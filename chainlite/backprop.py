@@ -154,9 +154,12 @@ def _require_scalar(y: variable.Variable, where: str) -> None:
             'backpropagate a gradient of ones.' % (where, shape))
 
 
-def _reaching_functions(out_nodes: list, in_nodes: list) -> set:
-    # The functions that lie on some path from an output back to an input, found without
-    # recursion: collect every function above the outputs, then sweep them by rising rank.
+def functions_between(out_nodes: list, in_nodes: list) -> list:
+    """The functions on some path from the ``in_nodes`` up to the ``out_nodes``, by rising rank.
+
+    Found without recursion: collect every function above the outputs, then sweep them in
+    rank order, keeping those with an input that is a target or made by a kept function.
+    """
     targets = set(in_nodes)
     funcs = {}
     stack = [n.creator_node for n in out_nodes if n.creator_node is not None]
@@ -166,13 +169,18 @@ def _reaching_functions(out_nodes: list, in_nodes: list) -> set:
             continue
         funcs[id(f)] = f
         stack.extend(x.creator_node for x in f.inputs if x.creator_node is not None)
-    reaching = set()
+    kept, ids = [], set()
     for f in sorted(funcs.values(), key=lambda f: f.rank):
         for x in f.inputs:
-            if x in targets or id(x.creator_node) in reaching:
-                reaching.add(id(f))
+            if x in targets or id(x.creator_node) in ids:
+                ids.add(id(f))
+                kept.append(f)
                 break
-    return reaching
+    return kept
+
+
+def _reaching_functions(out_nodes: list, in_nodes: list) -> set:
+    return {id(f) for f in functions_between(out_nodes, in_nodes)}
 
 
 def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_grad: bool,
@@ -203,7 +211,7 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                 push(heap, (-f.rank, count, f))
         found = {}
         # Whether any output gradient may have to be kept (else one test per function).
-        keep = bool(targets) or retain_grad or variable.retain_grad_used
+        keep = bool(targets) or retain_grad or variable.intermediate_grad_checks
         debug = _config.debug
         nxt = None  # the one pending function, kept out of the heap (a chain's common case)
         while True:
@@ -247,8 +255,8 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
             if not indexes:
                 continue
             try:
-                if function_node._hooks_active:
-                    gxs = _backward_with_hooks(f, indexes, gys)
+                if function_node._hooks_active or f._accumulates:
+                    gxs = _backward_slow(f, indexes, gys, grads)
                 else:
                     gxs = f.backward(indexes, gys)
             except Exception as e:
@@ -311,14 +319,22 @@ def _output_grad(n, g, targets: set, found: dict, retain_grad: bool):
     return g
 
 
-def _backward_with_hooks(f, indexes: tuple, gys: tuple) -> tuple:
+def _backward_slow(f, indexes: tuple, gys: tuple, grads: dict) -> tuple:
+    # Function hooks around backward, and backward_accumulate for classes that override it
+    # (the gradients received so far are handed over and replaced by its results).
     from chainlite import function_hook
-    hooks = function_hook.hooks_for(f)
-    in_data = tuple(None if x.data is None else x.data for x in f.inputs)
-    out_grad = tuple(None if g is None else g._data for g in gys)
-    for hook in hooks:
-        hook.backward_preprocess(f, in_data, out_grad)
-    gxs = f.backward(indexes, gys)
+    hooks = function_hook.hooks_for(f) if function_node._hooks_active else ()
+    if hooks:
+        in_data = tuple(x.data for x in f.inputs)
+        out_grad = tuple(None if g is None else g._data for g in gys)
+        for hook in hooks:
+            hook.backward_preprocess(f, in_data, out_grad)
+    if f._accumulates:
+        inputs = f.inputs
+        grad_inputs = tuple(grads.pop(inputs[i], None) for i in indexes)
+        gxs = f.backward_accumulate(indexes, gys, grad_inputs)
+    else:
+        gxs = f.backward(indexes, gys)
     for hook in hooks:
         hook.backward_postprocess(f, in_data, out_grad)
     return gxs

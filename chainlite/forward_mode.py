@@ -263,29 +263,10 @@ def _linearize(f: Callable, primals: Sequence) -> _Linearization:
     return _Linearization(f, primals)
 
 
-def _functions_between(xs: list, ys: list) -> list:
-    """The functions on paths from the ``xs`` to the ``ys``, in rising rank (a loop)."""
-    targets = {x.node for x in xs}
-    funcs = {}
-    stack = [y.node.creator_node for y in ys if y.node.creator_node is not None]
-    while stack:
-        f = stack.pop()
-        if id(f) in funcs:
-            continue
-        funcs[id(f)] = f
-        stack.extend(n.creator_node for n in f.inputs if n.creator_node is not None)
-    on_path, ids = [], set()
-    for f in sorted(funcs.values(), key=lambda f: f.rank):
-        if any(n in targets or id(n.creator_node) in ids for n in f.inputs):
-            ids.add(id(f))
-            on_path.append(f)
-    return on_path
-
-
 def _push_forward(xs: list, vs: list, ys: list) -> list:
     """``J v`` by pushing tangent arrays through the recorded graph, function by function."""
     tangent = {x.node: v for x, v in zip(xs, vs) if v is not None}
-    for f in _functions_between(xs, ys):
+    for f in backprop.functions_between([y.node for y in ys], [x.node for x in xs]):
         tin = tuple(tangent.get(n) for n in f.inputs)
         if all(t is None for t in tin):
             continue

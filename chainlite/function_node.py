@@ -71,6 +71,7 @@ class FunctionNode:
     _retained_output_data: Optional[tuple] = None
     _checks_types = False
     _check_mode = 0  # 0: no checks, 1: float inputs only, 2: run _run_checks
+    _accumulates = False  # the class overrides backward_accumulate (backprop then calls it)
     # Declarative checks that apply() runs cheaply, so ops need no check_type_forward for them:
     # all inputs floating point; all inputs of one dtype and broadcastable shapes.
     _float_inputs = False
@@ -82,6 +83,7 @@ class FunctionNode:
         super().__init_subclass__(**kwargs)
         # Decided once per class, so apply() skips type checking for ops that define none.
         cls._checks_types = cls.check_type_forward is not FunctionNode.check_type_forward
+        cls._accumulates = cls.backward_accumulate is not FunctionNode.backward_accumulate
         only_float = cls._float_inputs and not (cls._checks_types or cls._elementwise)
         cls._check_mode = 1 if only_float else 2 if (
             cls._checks_types or cls._float_inputs or cls._elementwise) else 0
@@ -510,7 +512,9 @@ class FunctionNode:
                             grad_inputs: tuple) -> tuple:
         """Like :meth:`backward`, but adds ``grad_inputs`` (existing gradients) to the result.
 
-        Override it only when fusing the addition into the computation saves work.
+        Override it only when fusing the addition into the computation saves work: backprop
+        then calls it, with the gradients the target inputs have received so far (None where
+        there are none), and its results replace them.
         """
         gxs = self.backward(target_input_indexes, grad_outputs)
         if len(gxs) != len(target_input_indexes):

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator, Optional
 import numpy
 
 from chainlite import backend
+from chainlite import initializers
 from chainlite import link_hook
 from chainlite import variable
 
@@ -101,7 +102,7 @@ class Link:
         """
         self._check_new_name(name, 'parameter')
         if initializer is None:
-            initializer = _NaN(dtype)
+            initializer = initializers.NaN(dtype)
         with self.init_scope():
             setattr(self, name, variable.Parameter(initializer, shape))
 
@@ -399,15 +400,6 @@ class Link:
     def __str__(self) -> str:
         specs = ', '.join('%s=%s' % (k, v) for k, v in self.printable_specs())
         return '%s(%s)' % (type(self).__name__, specs)
-
-
-class _NaN:
-    # The initializer add_param uses by default (Chainer fills such parameters with NaN).
-    def __init__(self, dtype: Any) -> None:
-        self.dtype = numpy.dtype(dtype)
-
-    def __call__(self, array: numpy.ndarray) -> None:
-        array.fill(numpy.nan)
 
 
 class Chain(Link):

@@ -14,11 +14,17 @@ from typing import Any, Optional
 import numpy
 
 from chainlite import configuration
+from chainlite import initializers
 
 _ndarray = numpy.ndarray
-# Set once any variable asks for retain_grad() or registers a gradient hook; until then
-# backward skips the per-node test.
-retain_grad_used = False
+# Set once any variable asks for retain_grad() or registers a gradient hook: until then
+# backward skips the per-node test for intermediate gradients.
+intermediate_grad_checks = False
+
+
+def _enable_intermediate_grad_checks() -> None:
+    global intermediate_grad_checks
+    intermediate_grad_checks = True
 
 
 class VariableNode:
@@ -408,8 +414,7 @@ class Variable:
 
         Beyond Chainer, whose only switch is ``backward(retain_grad=True)`` for every variable.
         """
-        global retain_grad_used
-        retain_grad_used = True
+        _enable_intermediate_grad_checks()
         self.node.retain_grad_flag = True
 
     def register_hook(self, hook) -> '_HookHandle':
@@ -434,8 +439,7 @@ class Variable:
             >>> x.grad
             array([30., 30.])
         """
-        global retain_grad_used
-        retain_grad_used = True
+        _enable_intermediate_grad_checks()
         node = self.node
         if node._grad_hooks is None:
             node._grad_hooks = []
@@ -666,37 +670,15 @@ def as_array(obj) -> numpy.ndarray:
     return obj
 
 
-def _generate_array(initializer, shape, dtype=None) -> numpy.ndarray:
-    # Scalars, arrays and Chainer-style callables (which fill an array in place) all count.
-    if dtype is None:
-        dtype = getattr(initializer, 'dtype', None)
-    dtype = configuration.get_dtype(dtype)
+def _generate_array(initializer, shape) -> numpy.ndarray:
+    # An initial array (Parameter(array) keeps it as its initializer) or an initializer.
     if isinstance(initializer, _ndarray):
         if initializer.shape != tuple(shape):
             raise ValueError('Parameter: the initial array has shape %s, expected %s'
                              % (initializer.shape, tuple(shape)))
+        dtype = configuration.get_dtype(getattr(initializer, 'dtype', None))
         return initializer.astype(dtype, copy=True)
-    a = numpy.empty(shape, dtype=dtype)
-    if numpy.isscalar(initializer):
-        a.fill(initializer)
-    else:
-        initializer(a)
-    return a
-
-
-class _NaNInitializer:
-    # What Chainer fills a new parameter's gradient with until the first cleargrads().
-    def __call__(self, array):
-        array.fill(numpy.nan)
-
-
-class _Constant:
-    def __init__(self, value):
-        self.value = value
-        self.dtype = None
-
-    def __call__(self, array):
-        array.fill(self.value)
+    return initializers.generate_array(initializer, shape, numpy)
 
 
 class Parameter(Variable):
@@ -729,10 +711,10 @@ class Parameter(Variable):
     def __init__(self, initializer: Any = None, shape: Any = None,
                  name: Optional[str] = None) -> None:
         if initializer is None:
-            initializer = _NaNInitializer()
+            initializer = initializers.NaN()
         elif isinstance(initializer, (int, float, numpy.number)) and not isinstance(
                 initializer, bool):
-            initializer = _Constant(initializer)
+            initializer = initializers.Constant(initializer)
         self.initializer = initializer
         self.update_rule = None
         self._grad_init = 'nan'
@@ -794,8 +776,6 @@ class Parameter(Variable):
         Returns:
             A handle whose ``remove()`` unregisters the hook.
         """
-        global retain_grad_used
-        retain_grad_used = True
         node = self.node
         if node._post_hooks is None:
             node._post_hooks = []
