@@ -9,10 +9,10 @@ recomputed), which gives the total derivative with respect to an intermediate no
 The semantics checked are Chainer 7's:
 
 - ``grad``: the gradient of an input is that total derivative of the seeded outputs, plus its
-  own ``grad_inputs`` entry, plus the ``grad_inputs`` entries of the inputs below it that the
-  walk reaches, carried up to it (an initial gradient flows on like any other). ``retain_grad`` keeps the gradient
-  of every node that lies below an input and whose creator ran; ``set_grad`` stores the
-  results.
+  own ``grad_inputs`` entry, plus the ``grad_inputs`` entries of the inputs below it whose
+  creator runs, carried up to it (an initial gradient flows on like any other).
+  ``retain_grad`` keeps the gradient of every output of a function that ran; ``set_grad``
+  stores the results.
 - ``backward``: leaves accumulate into their ``grad``; an output of a multi-output function
   that no gradient reached contributes the ``grad`` it holds (which is consumed); gradients
   set on other intermediate nodes are ignored and left alone; ``retain_grad`` keeps every
