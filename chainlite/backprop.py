@@ -410,7 +410,8 @@ def _normalize_grads(f, indexes: tuple, gxs, debug: bool) -> tuple:
     n_in = len(f.inputs)
     if len(gxs) != len(indexes):
         if len(gxs) != n_in:
-            raise ValueError('%s.backward returned %d gradients; expected %d (one per input) '
+            raise ValueError('number of gradients returned from backward is incorrect: '
+                             '%s.backward returned %d gradients; expected %d (one per input) '
                              'or %d (one per target index)'
                              % (f.label, len(gxs), n_in, len(indexes)))
         gxs = tuple([gxs[i] for i in indexes])
@@ -438,9 +439,11 @@ def _as_grad_variable(f, gx) -> variable.Variable:
 
 
 def _bad_grad(f, i: int, x, gx) -> None:
-    raise ValueError('%s.backward returned a gradient of shape %s and dtype %s for input %d, '
-                     'whose shape is %s and dtype %s'
-                     % (f.label, gx._data.shape, gx._data.dtype, i, x.shape, x.dtype))
+    what = 'shape' if gx._data.shape != x.shape else 'dtype'
+    raise ValueError('%s of gradients returned from backward is incorrect: %s.backward returned '
+                     'a gradient of shape %s and dtype %s for input %d, whose shape is %s and '
+                     'dtype %s' % (what, f.label, gx._data.shape, gx._data.dtype, i, x.shape,
+                                   x.dtype))
 
 
 def _store_leaf_grads(grads: dict, seeds: list, double: bool,

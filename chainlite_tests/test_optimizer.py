@@ -625,3 +625,14 @@ def test_backward_loss_scale_multiplies_only_the_default_seed():
     s = chainlite.Variable(numpy.array(2.0, numpy.float32))
     s.backward(loss_scale=4.0)
     assert s.grad == 4.0 and s._loss_scale == 4.0
+
+
+def test_update_core_chainerx_runs_the_cpu_update():
+    class Rule(optimizer.UpdateRule):
+        def update_core_cpu(self, param):
+            param.array -= param.grad
+
+    p = chainlite.Parameter(_f32(1.0, 2.0))
+    p.grad = _f32(0.5, 0.5)
+    Rule().update_core_chainerx(p)
+    numpy.testing.assert_array_equal(p.array, _f32(0.5, 1.5))
