@@ -96,9 +96,12 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
         inputs: The Variables to differentiate with respect to.
         grad_outputs: Initial output gradients; None (or None entries) means ones of the
             output's shape.
-        grad_inputs: Gradients to add to the computed input gradients (None entries allowed).
+        grad_inputs: Initial gradients of the inputs (None entries allowed). Each is added to
+            its input's gradient and, as in Chainer, flows on like any gradient: an input
+            above another receives the other's initial gradient too.
         set_grad: Also store each result in the input's ``grad_var``.
-        retain_grad: Keep the gradients of intermediate variables.
+        retain_grad: Keep the gradients of the intermediate variables the walk reaches (and
+            of the inputs whose creator it runs).
         enable_double_backprop: Record the computation so the results can be differentiated.
         loss_scale: Multiply the initial gradients by this factor.
 
