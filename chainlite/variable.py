@@ -469,8 +469,9 @@ class Variable:
             retain_grad: Keep the gradients of intermediate variables too.
             enable_double_backprop: Record the backward computation, so that the gradients
                 are themselves differentiable.
-            loss_scale: Multiply the initial gradient by this factor (for float16 training);
-                optimizers divide it out again.
+            loss_scale: Multiply the default initial gradient 1 by this factor (for float16
+                training; as in Chainer, a ``grad`` set by the user is taken as it is); the
+                leaves remember it and optimizers divide it out again.
 
         Raises:
             ValueError: If the variable has more than one element and no ``grad`` was set.
