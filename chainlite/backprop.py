@@ -27,18 +27,22 @@ def backward_from_variable(y: variable.Variable, retain_grad: bool,
     """Implements :meth:`Variable.backward` (see there)."""
     node = y.node
     seed = node.grad_var
+    if seed is None and y._data is not None and y._data.size == 1:
+        # As Chainer: only this default seed is multiplied by loss_scale; a gradient the
+        # user set is taken as it is.
+        seed = _new_variable(numpy.ones_like(y._data), None, False)
+        if loss_scale is not None:
+            seed._data *= loss_scale
     if node.creator_node is None:
-        # A leaf: nothing to walk; a one-element leaf's gradient is the seed, 1.
-        if seed is None and y._data is not None and y._data.size == 1:
-            node.grad_var = _new_variable(numpy.ones_like(y._data), None, False)
+        # A leaf: nothing to walk; its gradient is the seed.
+        if seed is not None:
+            node.grad_var = seed
+            node._loss_scale = loss_scale
         return
     if seed is None:
         _require_scalar(y, 'Variable.backward')
-        seed = _new_variable(numpy.ones_like(y._data), None, False)
     # As Chainer: the output's own grad is consumed, and kept only with retain_grad.
     node.grad_var = None
-    if loss_scale is not None:
-        seed = seed * loss_scale
     _backprop([node], [seed], None, retain_grad, enable_double_backprop, loss_scale)
 
 
@@ -92,9 +96,12 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
         inputs: The Variables to differentiate with respect to.
         grad_outputs: Initial output gradients; None (or None entries) means ones of the
             output's shape.
-        grad_inputs: Gradients to add to the computed input gradients (None entries allowed).
+        grad_inputs: Initial gradients of the inputs (None entries allowed). Each is added to
+            its input's gradient and, as in Chainer, flows on like any gradient: an input
+            above another receives the other's initial gradient too.
         set_grad: Also store each result in the input's ``grad_var``.
-        retain_grad: Keep the gradients of intermediate variables.
+        retain_grad: Keep the gradients of the intermediate variables the walk reaches (and
+            of the inputs whose creator it runs).
         enable_double_backprop: Record the computation so the results can be differentiated.
         loss_scale: Multiply the initial gradients by this factor.
 
@@ -109,12 +116,21 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
         >>> bool(np.allclose(ggx.array, -np.sin(0.5)))
         True
     """
+    _check_sequence(outputs, 'outputs')
+    _check_sequence(inputs, 'inputs')
     outputs, inputs = list(outputs), list(inputs)
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
-    if len(grad_outputs) != len(outputs):
-        raise ValueError('grad(): %d outputs but %d grad_outputs'
-                         % (len(outputs), len(grad_outputs)))
+    else:
+        _check_sequence(grad_outputs, 'grad_outputs')
+        if len(grad_outputs) != len(outputs):
+            raise ValueError('grad(): grad_outputs must be as long as outputs: %d outputs but '
+                             '%d grad_outputs' % (len(outputs), len(grad_outputs)))
+    if grad_inputs is not None:
+        _check_sequence(grad_inputs, 'grad_inputs')
+        if len(grad_inputs) != len(inputs):
+            raise ValueError('grad(): grad_inputs must be as long as inputs: %d inputs but '
+                             '%d grad_inputs' % (len(inputs), len(grad_inputs)))
     seeds = []
     for y, gy in zip(outputs, grad_outputs):
         if gy is None:
@@ -125,18 +141,25 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
                 gy *= loss_scale
         seeds.append(variable.as_variable(gy))
     in_nodes = [x.node for x in inputs]
+    initial = None
+    if grad_inputs is not None:
+        # The initial input gradients join the walk as Chainer's do: an input that is an
+        # ancestor of another passes its initial gradient on, with the rest of its gradient.
+        initial = [(n, variable.as_variable(g)) for n, g in zip(in_nodes, grad_inputs)
+                   if g is not None]
     grads = _backprop([y.node for y in outputs], seeds, in_nodes, retain_grad,
-                      enable_double_backprop, loss_scale)
-    ret = []
-    for i, n in enumerate(in_nodes):
-        g = grads.get(n)
-        if grad_inputs is not None and grad_inputs[i] is not None:
-            g0 = variable.as_variable(grad_inputs[i])
-            g = g0 if g is None else g + g0
-        ret.append(g)
-        if set_grad:
-            inputs[i].grad_var = g
+                      enable_double_backprop, loss_scale, initial)
+    ret = [grads.get(n) for n in in_nodes]
+    if set_grad:
+        for x, g in zip(inputs, ret):
+            x.grad_var = g
     return ret
+
+
+def _check_sequence(seq, name: str) -> None:
+    if not isinstance(seq, (tuple, list)):
+        raise TypeError('grad(): %s must be a tuple or a list, not %s'
+                        % (name, type(seq).__name__))
 
 
 def _add(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
@@ -184,12 +207,14 @@ def _reaching_functions(out_nodes: list, in_nodes: list) -> set:
 
 
 def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_grad: bool,
-              double: bool, loss_scale: Optional[float]) -> dict:
+              double: bool, loss_scale: Optional[float], initial: Optional[list] = None) -> dict:
     """Backpropagates ``seeds`` from ``out_nodes``.
 
     With ``in_nodes`` None it is ``backward``: every leaf that requires a gradient gets one,
     accumulated into its ``grad_var``. Otherwise it is ``grad``: only paths reaching
-    ``in_nodes`` are walked and their gradients are returned in a dict, nothing is stored.
+    ``in_nodes`` are walked and their gradients are returned in a dict, nothing is stored
+    (unless ``retain_grad``). ``initial`` holds (node, gradient) pairs that start in the
+    table beside the seeds: ``grad``'s ``grad_inputs``, which flow on like any gradient.
     """
     reaching = None if in_nodes is None else _reaching_functions(out_nodes, in_nodes)
     targets = set() if in_nodes is None else set(in_nodes)
@@ -197,6 +222,10 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
     for n, g in zip(out_nodes, seeds):
         old = grads.get(n)
         grads[n] = g if old is None else old + g
+    if initial:
+        for n, g in initial:
+            old = grads.get(n)
+            grads[n] = g if old is None else old + g
     with configuration.using_config('enable_backprop', double):
         heap = []
         seen = set()
@@ -235,7 +264,20 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                 gys = []
                 for r in outputs:
                     n = r()
-                    g = None if n is None else grads.pop(n, None)
+                    if n is None:
+                        gys.append(None)
+                        continue
+                    g = grads.pop(n, None)
+                    if g is None:
+                        if reaching is None:
+                            # As Chainer's backward: an output that no gradient reached
+                            # contributes the grad it holds (set by the user, or kept by
+                            # an earlier retain_grad), which is consumed.
+                            g = n.grad_var
+                            if g is not None:
+                                n.grad_var = None
+                        elif retain_grad:
+                            n.grad_var = None
                     if g is not None and keep:
                         g = _output_grad(n, g, targets, found, retain_grad)
                     gys.append(g)
@@ -265,21 +307,25 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
             if gxs.__class__ is not tuple or len(gxs) != len(indexes) or debug:
                 gxs = _normalize_grads(f, indexes, gxs, debug)
             for i, gx in zip(indexes, gxs):
-                if gx is None:
-                    continue
-                if gx.__class__ is not _Variable:
-                    gx = _as_grad_variable(f, gx)
                 x = inputs[i]
-                d = gx._data
-                if d.shape != x.shape or d.dtype != x.dtype:
-                    _bad_grad(f, i, x, gx)
-                old = grads.get(x)
-                if old is None:
-                    grads[x] = gx
-                elif double:
-                    grads[x] = old + gx
+                if gx is None:
+                    # Nothing to add; but a gradient already waiting here (grad's
+                    # grad_inputs) still flows on, as in Chainer.
+                    if x not in grads:
+                        continue
                 else:
-                    grads[x] = _new_variable(_add(old._data, d), None, False)
+                    if gx.__class__ is not _Variable:
+                        gx = _as_grad_variable(f, gx)
+                    d = gx._data
+                    if d.shape != x.shape or d.dtype != x.dtype:
+                        _bad_grad(f, i, x, gx)
+                    old = grads.get(x)
+                    if old is None:
+                        grads[x] = gx
+                    elif double:
+                        grads[x] = old + gx
+                    else:
+                        grads[x] = _new_variable(_add(old._data, d), None, False)
                 c = x.creator_node
                 if c is not None and c not in seen and (reaching is None or id(c) in reaching):
                     seen.add(c)
@@ -292,11 +338,21 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                         nxt = None
                     count -= 1
                     push(heap, (-c.rank, count, c))
-    if retain_grad:
-        for n, g in zip(out_nodes, seeds):
-            if n.grad_var is None:
-                n.grad_var = g
     if in_nodes is not None:
+        if retain_grad:
+            # Chainer also runs the creators of the outputs and of the inputs that lead to
+            # no input (this walk skips them), and so keeps those nodes' gradients too.
+            # (An input's creator runs there when a function that was run consumes it.)
+            consumed = {x for f in seen for x in (f.inputs or ())}
+            outs = set(out_nodes)
+            ran = {n.creator_node for n in out_nodes + in_nodes
+                   if n.creator_node is not None and id(n.creator_node) not in reaching
+                   and (n in outs or n in consumed)}
+            for c in ran:
+                for n in c.outputs:
+                    n = n()
+                    if n is not None:
+                        n.grad_var = grads.get(n)
         grads.update(found)
         for n in in_nodes:
             # Leaf inputs never pass through _output_grad: their hooks run here.
@@ -314,7 +370,7 @@ def _output_grad(n, g, targets: set, found: dict, retain_grad: bool):
         g = variable._run_grad_hooks(n, g)
     if n in targets:
         found[n] = g
-    elif retain_grad or n.retain_grad_flag:
+    if retain_grad or n.retain_grad_flag:
         n.grad_var = g
     return g
 
@@ -357,7 +413,8 @@ def _normalize_grads(f, indexes: tuple, gxs, debug: bool) -> tuple:
     n_in = len(f.inputs)
     if len(gxs) != len(indexes):
         if len(gxs) != n_in:
-            raise ValueError('%s.backward returned %d gradients; expected %d (one per input) '
+            raise ValueError('number of gradients returned from backward is incorrect: '
+                             '%s.backward returned %d gradients; expected %d (one per input) '
                              'or %d (one per target index)'
                              % (f.label, len(gxs), n_in, len(indexes)))
         gxs = tuple([gxs[i] for i in indexes])
@@ -385,9 +442,11 @@ def _as_grad_variable(f, gx) -> variable.Variable:
 
 
 def _bad_grad(f, i: int, x, gx) -> None:
-    raise ValueError('%s.backward returned a gradient of shape %s and dtype %s for input %d, '
-                     'whose shape is %s and dtype %s'
-                     % (f.label, gx._data.shape, gx._data.dtype, i, x.shape, x.dtype))
+    what = 'shape' if gx._data.shape != x.shape else 'dtype'
+    raise ValueError('%s of gradients returned from backward is incorrect: %s.backward returned '
+                     'a gradient of shape %s and dtype %s for input %d, whose shape is %s and '
+                     'dtype %s' % (what, f.label, gx._data.shape, gx._data.dtype, i, x.shape,
+                                   x.dtype))
 
 
 def _store_leaf_grads(grads: dict, seeds: list, double: bool,
@@ -397,8 +456,8 @@ def _store_leaf_grads(grads: dict, seeds: list, double: bool,
     for x, g in grads.items():
         if x.creator_node is not None or not x.requires_grad:
             continue
-        if loss_scale is not None:
-            x._loss_scale = loss_scale
+        # As Chainer: every leaf reached records this pass's scale (None clears an old one).
+        x._loss_scale = loss_scale
         if x._grad_hooks:
             g = variable._run_grad_hooks(x, g)
         old = x.grad_var

@@ -263,26 +263,31 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
         if dtype.kind != 'f':
             raise ValueError('`dtype` is allowed only float type, got %s' % dtype)
     if no_grads is None:
-        no_grads = [x.dtype.kind != 'f' for x in x_data]
+        no_grads = [x is None or x.dtype.kind != 'f' for x in x_data]
     elif len(no_grads) != len(x_data):
         raise ValueError('Length of no_grads param and xs should be same.\nActual: %d != %d'
                          % (len(no_grads), len(x_data)))
+    else:
+        # A None input (passed to func as None, as in Chainer) has nothing to check.
+        no_grads = [bool(skip) or x is None for skip, x in zip(no_grads, x_data)]
 
     # The backprop pass.
-    xs = [variable.Variable(x, requires_grad=x.dtype.kind == 'f') for x in x_data]
+    xs = [None if x is None else variable.Variable(x, requires_grad=x.dtype.kind == 'f')
+          for x in x_data]
     for p in params:
         p.cleargrad()
     ys = _as_outputs(func(*xs))
     gys = _output_grads(ys, y_grad)
     # func may have run backward itself: only this pass's gradients count.
     for v in xs + list(params):
-        v.cleargrad()
+        if v is not None:
+            v.cleargrad()
     seeded = [(y, numpy.array(gy)) for y, gy in zip(ys, gys)
               if y is not None and gy is not None]
     if seeded:
         backprop.backward([y for y, _ in seeded], [gy for _, gy in seeded])
     for i, (x, skip) in enumerate(zip(xs, no_grads)):
-        if skip and x.grad is not None:
+        if skip and x is not None and x.grad is not None:
             raise RuntimeError('check_backward: input %d is in no_grads (or is not float) but '
                                'received a gradient; its gradient must be None' % i)
 
@@ -299,7 +304,7 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
 
     # The numerical pass, along the same direction.
     def cast(a):
-        return a if dtype is None or a.dtype.kind != 'f' else a.astype(dtype)
+        return a if a is None or dtype is None or a.dtype.kind != 'f' else a.astype(dtype)
 
     x_base = [cast(x) for x in x_data]
     x_dirs = dict(zip(checked, directions))
@@ -314,6 +319,9 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
     def g():
         vs = []
         for i, a in enumerate(x_base):
+            if a is None:
+                vs.append(None)
+                continue
             d = x_dirs.get(i)
             if d is not None:
                 a = moved(a, d)
@@ -348,6 +356,12 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
                   'gradients (backward): %s' % gx_backward, '',
                   'x: numeric gradient, y: backward gradient', str(e)]
         raise AssertionError('\n'.join(lines)) from None
+
+
+def _cast(v, dtype):
+    # A differentiable cast; imported here, as the only use of a function by this module.
+    from chainlite.functions.array import cast
+    return cast.cast(v, dtype)
 
 
 def _output_grads(ys: tuple, y_grad: Any) -> tuple:
@@ -416,7 +430,7 @@ def check_double_backward(func: Callable, x_data: Any, y_grad: Any, x_grad_grad:
     x_grad_grad = _as_tuple(x_grad_grad)
     params_grad_grad = _as_tuple(params_grad_grad)
     n_x = len(x_data)
-    differentiable = [i for i, x in enumerate(x_data) if x.dtype.kind == 'f']
+    differentiable = [i for i, x in enumerate(x_data) if x is not None and x.dtype.kind == 'f']
     if len(x_grad_grad) != len(differentiable):
         raise ValueError('x_grad_grad needs one entry per float input: %d given for %d'
                          % (len(x_grad_grad), len(differentiable)))
@@ -433,12 +447,19 @@ def check_double_backward(func: Callable, x_data: Any, y_grad: Any, x_grad_grad:
             if len(gys) != len(ys):
                 raise ValueError('func returned %d outputs but y_grad has %d entries'
                                  % (len(ys), len(gys)))
-            pairs = [(y, gy) for y, gy in zip(ys, gys) if y is not None]
+            # None entries of y_grad leave their outputs out, as in Chainer. The numerical
+            # pass may hand the gradients over in another dtype (the dtype option).
+            pairs = [(y, gy if gy.dtype == y.dtype else _cast(gy, y.dtype))
+                     for y, gy in zip(ys, gys) if y is not None and gy is not None]
             outputs, seeds = [y for y, _ in pairs], [gy for _, gy in pairs]
         else:
             outputs, seeds = [y for y in ys if y is not None], None
         targets = [xs[i] for i in differentiable] + list(params)
-        gxs = backprop.grad(outputs, targets, grad_outputs=seeds, enable_double_backprop=True)
+        if not outputs:
+            gxs = [None] * len(targets)
+        else:
+            gxs = backprop.grad(outputs, targets, grad_outputs=seeds,
+                                enable_double_backprop=True)
         # A constant zero takes part in both passes alike: it moves with nothing and
         # backpropagates nothing.
         return tuple(variable.Variable(numpy.zeros_like(t.array), requires_grad=False)

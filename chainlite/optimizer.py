@@ -282,6 +282,14 @@ class UpdateRule:
         raise NotImplementedError('%s implements neither update_core nor update_core_cpu'
                                   % type(self).__name__)
 
+    def update_core_chainerx(self, param: variable.Variable) -> None:
+        """Chainer's update for ChainerX arrays: here :meth:`update_core_cpu`.
+
+        chainlite holds NumPy arrays only; Chainer's default likewise runs the NumPy update
+        (on a view of the ChainerX array).
+        """
+        self.update_core_cpu(param)
+
     def scratch(self, like, index: int = 0, dtype: Any = None):
         """A work array shaped like ``like``, kept by the rule and reused across updates.
 

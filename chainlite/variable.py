@@ -380,6 +380,17 @@ class Variable:
         # Parameter overrides this to note that its NaN-initialised grad was replaced.
         self.node.grad_var = g
 
+    @property
+    def _loss_scale(self) -> Optional[float]:
+        # Chainer keeps the loss scale of the last backward on the Variable, where optimizers
+        # (and Chainer's tests) read and set it; here it lives on the node, with the gradient.
+        node = self._node
+        return None if node is None else node._loss_scale
+
+    @_loss_scale.setter
+    def _loss_scale(self, value: Optional[float]) -> None:
+        self.node._loss_scale = value
+
     def cleargrad(self) -> None:
         """Sets the gradient to None (the next backward writes a fresh one)."""
         self._set_grad_var(None)
@@ -458,8 +469,9 @@ class Variable:
             retain_grad: Keep the gradients of intermediate variables too.
             enable_double_backprop: Record the backward computation, so that the gradients
                 are themselves differentiable.
-            loss_scale: Multiply the initial gradient by this factor (for float16 training);
-                optimizers divide it out again.
+            loss_scale: Multiply the default initial gradient 1 by this factor (for float16
+                training; as in Chainer, a ``grad`` set by the user is taken as it is); the
+                leaves remember it and optimizers divide it out again.
 
         Raises:
             ValueError: If the variable has more than one element and no ``grad`` was set.

@@ -526,3 +526,41 @@ def test_summed_gradients_of_a_0d_variable_stay_arrays():
     y2 = x * x
     y2.backward()                               # accumulation into an existing leaf gradient
     assert isinstance(x.grad, numpy.ndarray) and x.grad.shape == () and x.grad == 2.0
+
+
+# --- errors in a backward method, worded as Chainer's ---------------------------------------
+
+
+class _ReturnsThis(chainlite.FunctionNode):
+    def __init__(self, grads):
+        self.grads = grads
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, indexes, grad_outputs):
+        return self.grads
+
+
+@pytest.mark.parametrize('grads, error, pattern', [
+    ((chainlite.Variable(numpy.ones(2)),), ValueError,
+     'shape of gradients returned from backward is incorrect'),
+    ((chainlite.Variable(numpy.ones(1, numpy.float32)),), ValueError,
+     'dtype of gradients returned from backward is incorrect'),
+    ((chainlite.Variable(numpy.ones(1)),) * 2, ValueError,
+     'number of gradients returned from backward is incorrect'),
+    ((), ValueError, 'number of gradients returned from backward is incorrect'),
+])
+def test_wrong_gradients_from_backward(grads, error, pattern):
+    y = _ReturnsThis(grads).apply((chainlite.Variable(numpy.ones(1)),))[0]
+    with pytest.raises(error, match=pattern):
+        y.backward()
+
+
+def test_nan_gradient_in_debug_mode():
+    y = _ReturnsThis((chainlite.Variable(numpy.array([numpy.nan])),)).apply(
+        (chainlite.Variable(numpy.ones(1)),))[0]
+    y.backward()   # not checked outside debug mode
+    with chainlite.using_config('debug', True):
+        with pytest.raises(RuntimeError, match='NaN is detected on backward computation of'):
+            y.backward()

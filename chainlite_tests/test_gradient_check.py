@@ -519,3 +519,111 @@ def test_check_double_backward_argument_lengths():
     with pytest.raises(ValueError, match='params_grad_grad'):
         gradient_check.check_double_backward(lambda x: p * x, x, numpy.ones(2), numpy.ones(2),
                                              params=p)
+
+
+# --- everything Chainer's checks accept ---------------------------------------------------
+
+
+def _split_sin(x):
+    return F.split_axis(F.sin(x), 2, 0)
+
+
+def test_check_double_backward_with_none_in_y_grad():
+    # One piece of split_axis gets no output gradient (the issue's AttributeError).
+    x = numpy.random.uniform(-1, 1, (4, 3))
+    gradient_check.check_double_backward(_split_sin, x, (numpy.ones((2, 3)), None),
+                                         numpy.full((4, 3), 0.5))
+    gradient_check.check_double_backward(_split_sin, x, (None, numpy.ones((2, 3))),
+                                         numpy.full((4, 3), 0.5))
+
+
+def test_check_double_backward_with_none_in_y_grad_catches_a_wrong_second_order():
+    x = numpy.random.uniform(-1, 1, (4, 3))
+    with pytest.raises(AssertionError):
+        gradient_check.check_double_backward(
+            lambda v: F.split_axis(_WrongSecondOrderSin().apply((v,))[0], 2, 0), x,
+            (numpy.ones((2, 3)), None), numpy.full((4, 3), 0.5))
+
+
+class _WrongSecondOrderSin(chainlite.FunctionNode):
+    # sin with a right first-order gradient whose own gradient is wrong (cos is treated as
+    # a constant).
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return numpy.sin(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * numpy.cos(x.array),
+
+
+def test_check_double_backward_with_none_in_x_grad_grad():
+    x = numpy.random.uniform(-1, 1, (4, 3))
+    y = numpy.random.uniform(-1, 1, (4, 3))
+    gradient_check.check_double_backward(lambda a, b: a * b * a, (x, y), numpy.ones((4, 3)),
+                                         (numpy.ones((4, 3)), None))
+    gradient_check.check_double_backward(lambda a, b: a * b * a, (x, y), numpy.ones((4, 3)),
+                                         (None, numpy.ones((4, 3))))
+
+
+def test_check_double_backward_with_none_in_params_grad_grad():
+    x = numpy.random.uniform(-1, 1, (4, 3))
+    W = chainlite.Parameter(numpy.random.uniform(-1, 1, (2, 3)))
+    b = chainlite.Parameter(numpy.random.uniform(-1, 1, (2,)))
+    gradient_check.check_double_backward(
+        lambda a: F.tanh(F.linear(a, W, b)), x, numpy.ones((4, 2)), numpy.ones((4, 3)),
+        params=(W, b), params_grad_grad=(None, numpy.ones(2)))
+    gradient_check.check_double_backward(
+        lambda a: F.tanh(F.linear(a, W, b)), x, numpy.ones((4, 2)), None,
+        params=(W, b), params_grad_grad=(numpy.ones((2, 3)), None))
+
+
+def test_check_backward_passes_none_inputs_through():
+    x = numpy.random.uniform(-1, 1, (4, 3))
+    seen = []
+
+    def f(a, b):
+        seen.append(b)
+        return F.sin(a)
+
+    gradient_check.check_backward(f, (x, None), numpy.ones((4, 3)))
+    assert seen and all(b is None for b in seen)
+    gradient_check.check_backward(f, (x, None), numpy.ones((4, 3)), no_grads=[False, False])
+
+
+def test_check_backward_and_double_backward_dtype_option():
+    # A float32 function checked in float64 (the numerical pass casts; y_grad is cast back to
+    # the outputs' dtype for the first-order gradient, as Chainer does).
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
+    gy = numpy.ones((4, 3), numpy.float32)
+    gradient_check.check_backward(F.tanh, x, gy, dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+    gradient_check.check_double_backward(F.tanh, x, gy, gy * 0.5, dtype='d', atol=1e-3,
+                                         rtol=1e-3)
+    with pytest.raises(ValueError):
+        gradient_check.check_backward(F.tanh, x, gy, dtype=numpy.int32)
+
+
+def test_check_backward_no_grads_option():
+    x = numpy.random.uniform(-1, 1, (4, 3))
+    i = numpy.array([0, 2])
+    gradient_check.check_backward(lambda a, b: F.sin(a)[b], (x, i), numpy.ones((2, 3)),
+                                  no_grads=[False, True])
+    with pytest.raises(RuntimeError):
+        # y gets a gradient although no_grads says it must not.
+        gradient_check.check_backward(lambda a, b: a * b, (x, x.copy()), numpy.ones((4, 3)),
+                                      no_grads=[False, True])
+    gradient_check.check_double_backward(lambda a, b: F.sin(a)[b], (x, i), numpy.ones((2, 3)),
+                                         numpy.ones((4, 3)), no_grads=[False, True, False])
+
+
+def test_check_backward_eps_atol_rtol_and_detect_nondifferentiable():
+    x = numpy.array([0.3, -0.4, 0.9])
+    gradient_check.check_backward(F.sin, x, numpy.ones(3), eps=1e-4, atol=1e-7, rtol=1e-6)
+    with pytest.raises(AssertionError):
+        # A coarse step against tight tolerances: the central difference is visibly off.
+        gradient_check.check_backward(F.sin, x, numpy.ones(3), eps=0.5, atol=0, rtol=1e-9)
+    with pytest.raises(gradient_check.NondifferentiableError):
+        gradient_check.check_backward(F.absolute, numpy.zeros(3), numpy.ones(3),
+                                      detect_nondifferentiable=True)
+    gradient_check.check_double_backward(F.sin, x, numpy.ones(3), numpy.ones(3), eps=1e-4,
+                                         atol=1e-6, rtol=1e-5, detect_nondifferentiable=True)

@@ -574,3 +574,65 @@ def test_base_optimizer_update_is_abstract():
         optimizer.Optimizer().update()
     with pytest.raises(NotImplementedError):
         optimizer.GradientMethod().create_update_rule()
+
+
+# --- a parameter's loss scale, as Chainer keeps it --------------------------------------------
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_param_loss_scale_set_on_the_variable_is_divided_out(dtype):
+    # Chainer's TestGradientMethodLossScale: the scale lives on the Parameter, and SGD with
+    # lr = scale, grad = data gives zeros.
+    link = chainlite.Link()
+    with link.init_scope():
+        link.p = chainlite.Parameter(numpy.linspace(-1, 1, 6).astype(dtype))
+    link.p.grad = link.p.array.copy()
+    link.p._loss_scale = 10.0
+    assert link.p.node._loss_scale == 10.0
+    opt = optimizers.SGD(lr=10.0).setup(link)
+    opt.update()
+    numpy.testing.assert_allclose(link.p.array, numpy.zeros(6), atol=1e-2)
+    assert link.p._loss_scale is None   # consumed (see docs/migrating_from_chainer.md)
+
+
+def test_backward_without_loss_scale_clears_a_stale_one():
+    # As Chainer: every backward records its own scale on the leaves it reaches, so a later
+    # unscaled backward is not divided by an old scale.
+    x = chainlite.Parameter(_f32(1.0, 2.0))
+    F.sum(x * x).backward(loss_scale=8.0)
+    assert x._loss_scale == 8.0
+    x.cleargrad()
+    F.sum(x * x).backward()
+    assert x._loss_scale is None
+    rule = optimizers.SGD(lr=0.25).create_update_rule()
+    rule.update(x)
+    numpy.testing.assert_array_equal(x.array, _f32(0.5, 1.0))
+
+
+def test_backward_loss_scale_multiplies_only_the_default_seed():
+    # Chainer multiplies the initial gradient 1 of a scalar loss, not a gradient the user set.
+    x = chainlite.Variable(_f32(1.0, 2.0))
+    y = F.sum(x * 3)
+    y.backward(loss_scale=4.0)
+    numpy.testing.assert_array_equal(x.grad, _f32(12.0, 12.0))
+    x.cleargrad()
+    y = x * 3
+    y.grad = _f32(1.0, 1.0)
+    y.backward(loss_scale=4.0)
+    numpy.testing.assert_array_equal(x.grad, _f32(3.0, 3.0))
+    assert x._loss_scale == 4.0
+    # A leaf loss: the scaled seed is its gradient.
+    s = chainlite.Variable(numpy.array(2.0, numpy.float32))
+    s.backward(loss_scale=4.0)
+    assert s.grad == 4.0 and s._loss_scale == 4.0
+
+
+def test_update_core_chainerx_runs_the_cpu_update():
+    class Rule(optimizer.UpdateRule):
+        def update_core_cpu(self, param):
+            param.array -= param.grad
+
+    p = chainlite.Parameter(_f32(1.0, 2.0))
+    p.grad = _f32(0.5, 0.5)
+    Rule().update_core_chainerx(p)
+    numpy.testing.assert_array_equal(p.array, _f32(0.5, 1.5))

@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.functions.activation import tanh
 from chainlite.utils import type_check
 
@@ -22,7 +23,7 @@ class BernoulliNLL(function_node.FunctionNode):
         # softplus(y) - x y, with softplus(y) = max(y, 0) + log(1 + exp(-|y|)).
         loss = numpy.maximum(y, 0) + numpy.log1p(numpy.exp(-numpy.abs(y))) - x * y
         if self.reduce == 'sum':
-            return numpy.asarray(loss.sum(), x.dtype),
+            return numpy.asarray(_accumulate.wide_sum(loss), x.dtype),
         if self.reduce == 'mean':
             return numpy.asarray(loss.mean(), x.dtype),
         return loss.astype(x.dtype, copy=False),

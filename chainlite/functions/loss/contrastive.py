@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.functions.array import where
@@ -29,11 +30,12 @@ class Contrastive(function_node.FunctionNode):
         if y.size and not ((y == 0) | (y == 1)).all():
             raise ValueError('contrastive: each label y must be 0 or 1')
         diff = x0 - x1
-        dist_sq = (diff * diff).sum(axis=1)
+        # float16 is summed in float32: a representable loss must not overflow midway.
+        dist_sq = _accumulate.wide_sum(diff * diff, axis=1)
         push = numpy.maximum(self.margin - numpy.sqrt(dist_sq), 0)
         loss = numpy.where(y == 1, dist_sq, push * push) * 0.5
         if self.reduce == 'mean':
-            return numpy.asarray(loss.sum() / max(len(loss), 1), x0.dtype),
+            return numpy.asarray(_accumulate.wide_sum(loss) / max(len(loss), 1), x0.dtype),
         return loss.astype(x0.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
@@ -43,12 +45,15 @@ class Contrastive(function_node.FunctionNode):
         if self.reduce == 'mean':
             gy = broadcast.broadcast_to(gy * (1.0 / max(n, 1)), (n,))
         diff = x0 - x1
-        dist = sqrt.sqrt(sum_mod.sum(diff * diff, axis=1))
-        # d/d diff of (margin - d)^2 / 2 is (1 - margin / d) diff where d < margin; rows that
-        # do not use it get d = 1 so that nothing divides by a zero distance.
-        pushed = (y.array == 0) & (dist.array < self.margin)
-        safe = where.where(pushed, dist, numpy.ones_like(dist.array))
-        coeff = where.where(pushed, 1.0 - self.margin / safe,
+        dist_sq = sum_mod.sum(diff * diff, axis=1)
+        # d/d diff of (margin - d)^2 / 2 is (1 - margin / d) diff where 0 < d < margin. Rows
+        # that do not use it, and pairs at distance 0 (where the loss has a kink and, as in
+        # Chainer, the gradient is 0), take the square root of 1 instead, so that neither
+        # the gradient nor its own gradient divides by zero.
+        d = dist_sq.array
+        pushed = (y.array == 0) & (d > 0) & (d < self.margin * self.margin)
+        dist = sqrt.sqrt(where.where(pushed, dist_sq, numpy.ones_like(d)))
+        coeff = where.where(pushed, 1.0 - self.margin / dist,
                             (y.array == 1).astype(x0.dtype))
         gx0 = diff * broadcast.broadcast_to(reshape.reshape(gy * coeff, (n, 1)), x0.shape)
         return gx0, -gx0, None

@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.functions.math import exp
 from chainlite.utils import type_check
 
@@ -22,7 +23,7 @@ class GaussianKLDivergence(function_node.FunctionNode):
         mean, ln_var = inputs
         loss = (mean * mean + numpy.exp(ln_var) - ln_var - 1) * 0.5
         if self.reduce == 'sum':
-            return numpy.asarray(loss.sum(), mean.dtype),
+            return numpy.asarray(_accumulate.wide_sum(loss), mean.dtype),
         if self.reduce == 'mean':
             return numpy.asarray(loss.mean(), mean.dtype),
         return loss.astype(mean.dtype, copy=False),

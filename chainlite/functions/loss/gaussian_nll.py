@@ -4,6 +4,7 @@ import math
 import numpy
 
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.functions.math import exp
 from chainlite.utils import type_check
 
@@ -27,7 +28,7 @@ class GaussianNLL(function_node.FunctionNode):
         diff = x - mean
         loss = (diff * diff * numpy.exp(-ln_var) + ln_var + _LOG_2PI) * 0.5
         if self.reduce == 'sum':
-            return numpy.asarray(loss.sum(), x.dtype),
+            return numpy.asarray(_accumulate.wide_sum(loss), x.dtype),
         if self.reduce == 'mean':
             return numpy.asarray(loss.mean(), x.dtype),
         return loss.astype(x.dtype, copy=False),

@@ -1,6 +1,7 @@
 """Hinge loss for one-of-many classification."""
 from chainlite import backend
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.utils import type_check
 
 
@@ -35,7 +36,7 @@ class Hinge(function_node.FunctionNode):
         if self.norm == 'L2':
             loss *= loss
         if self.reduce == 'mean':
-            return xp.asarray(loss.sum() / max(n, 1), x.dtype),
+            return xp.asarray(_accumulate.wide_sum(loss) / max(n, 1), x.dtype),
         return loss,
 
     def backward(self, indexes, grad_outputs):

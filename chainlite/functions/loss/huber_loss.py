@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import clip
@@ -30,7 +31,7 @@ class HuberLoss(function_node.FunctionNode):
         # 0.5 a^2 where a <= delta, else delta (a - delta / 2).
         y = numpy.where(a <= delta, 0.5 * diff * diff, delta * (a - 0.5 * delta))
         if self.reduce == 'sum_along_second_axis':
-            y = y.sum(axis=1)
+            y = _accumulate.wide_sum(y, axis=1)
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):

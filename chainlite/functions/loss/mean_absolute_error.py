@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.utils import type_check
 
 
@@ -16,7 +17,9 @@ class MeanAbsoluteError(function_node.FunctionNode):
         x0, x1 = inputs
         diff = x0 - x1
         self.sign = numpy.sign(diff)  # the gradient; constant, so double backprop gives 0
-        return (numpy.abs(diff).sum() / max(diff.size, 1)).astype(x0.dtype),
+        # float16 is summed in float32 (chainer#6702): 2 ** 16 twos would overflow.
+        return numpy.asarray(_accumulate.wide_sum(numpy.abs(diff)) / max(diff.size, 1),
+                             x0.dtype),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

@@ -1,5 +1,8 @@
 """Mean of the squared differences of two arrays."""
+import numpy
+
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.utils import type_check
 
 
@@ -13,9 +16,9 @@ class MeanSquaredError(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x0, x1 = inputs
-        diff = (x0 - x1).ravel()
-        # A dot product sums the squares without a temporary array.
-        return (diff.dot(diff) / max(diff.size, 1)).astype(x0.dtype, copy=False),
+        # A dot product sums the squares without a temporary array (float16 in float32).
+        diff = _accumulate.widen((x0 - x1).ravel())
+        return numpy.asarray(diff.dot(diff) / max(diff.size, 1), x0.dtype),
 
     def backward(self, indexes, grad_outputs):
         x0, x1 = self.get_retained_inputs()

@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.functions.activation import tanh
 from chainlite.utils import type_check
 
@@ -31,7 +32,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
             return loss.astype(x.dtype, copy=False),
         count = valid.sum() if self.normalize else len(x)
         self.coeff = 1.0 / max(int(count), 1)
-        return numpy.asarray(loss.sum() * self.coeff, x.dtype),
+        return numpy.asarray(_accumulate.wide_sum(loss) * self.coeff, x.dtype),
 
     def backward(self, indexes, grad_outputs):
         x, t = self.get_retained_inputs()

@@ -66,6 +66,15 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self.reduce = reduce
         self.soft_target_loss = soft_target_loss
 
+    @property
+    def y(self):
+        """The softmax that forward kept for backward (``cache_score=True``), else None."""
+        cache = getattr(self, '_cache', None)
+        if cache is None:
+            return None
+        e, s = cache
+        return e / s
+
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 't'))
         x, t = in_types

@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
@@ -23,11 +24,12 @@ class Triplet(function_node.FunctionNode):
         self.retain_inputs((0, 1, 2))
         a, p, n = inputs
         dp, dn = a - p, a - n
-        dist = (dp * dp).sum(axis=1) - (dn * dn).sum(axis=1) + self.margin
+        dist = (_accumulate.wide_sum(dp * dp, axis=1) - _accumulate.wide_sum(dn * dn, axis=1)
+                + self.margin).astype(a.dtype, copy=False)
         self.active = (dist > 0).astype(a.dtype)
         loss = numpy.maximum(dist, 0)
         if self.reduce == 'mean':
-            return numpy.asarray(loss.sum() / max(len(loss), 1), a.dtype),
+            return numpy.asarray(_accumulate.wide_sum(loss) / max(len(loss), 1), a.dtype),
         return loss.astype(a.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):

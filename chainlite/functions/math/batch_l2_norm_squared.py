@@ -1,5 +1,6 @@
 """Squared L2 norm of each example in a batch."""
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
@@ -15,7 +16,8 @@ class BatchL2NormSquared(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.retain_inputs((0,))
-        return (x * x).sum(axis=tuple(range(1, x.ndim))),
+        return _accumulate.wide_sum(x * x, axis=tuple(range(1, x.ndim))).astype(x.dtype,
+                                                                            copy=False),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

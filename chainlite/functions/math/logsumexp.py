@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions import _accumulate
 from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
@@ -25,7 +26,8 @@ class LogSumExp(function_node.FunctionNode):
         self.retain_outputs((0,))
         # Shifted by the maximum, so exp neither overflows nor underflows to an all-zero sum.
         m = x.max(axis=self.axis, keepdims=True)
-        y = m + numpy.log(numpy.exp(x - m).sum(axis=self.axis, keepdims=True))
+        s = _accumulate.wide_sum(numpy.exp(x - m), axis=self.axis, keepdims=True)
+        y = m + numpy.log(s).astype(x.dtype, copy=False)
         return y.reshape(_reduced_shape(x.shape, self.axis)),
 
     def backward(self, indexes, grad_outputs):

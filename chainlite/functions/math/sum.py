@@ -1,9 +1,13 @@
 """Sum of elements over given axes."""
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
+
+_F16 = numpy.dtype(numpy.float16)
 
 
 class Sum(function_node.FunctionNode):
@@ -20,6 +24,11 @@ class Sum(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, 'Sum')
+        if x.dtype == _F16:
+            # Accumulated in float32 so that a representable sum does not overflow midway.
+            with numpy.errstate(over='ignore'):  # a total beyond float16 is inf, as before
+                return x.sum(axis=self.axis, keepdims=self.keepdims,
+                             dtype=numpy.float32).astype(x.dtype),
         return x.sum(axis=self.axis, keepdims=self.keepdims),
 
     def backward(self, indexes, grad_outputs):

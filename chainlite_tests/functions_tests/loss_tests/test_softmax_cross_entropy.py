@@ -263,3 +263,16 @@ def test_bad_options():
         softmax_cross_entropy(x, t, class_weight=numpy.ones((4, 1)))
     with pytest.raises(ValueError, match='class_weight'):
         softmax_cross_entropy(x, t, class_weight=chainlite.Variable(numpy.ones(4)))
+
+
+@pytest.mark.parametrize('cache_score', [True, False])
+def test_cached_softmax_is_the_creators_y(cache_score):
+    # Chainer keeps the softmax as the function's ``y`` with cache_score.
+    x = numpy.random.default_rng(0).uniform(-1, 1, (3, 4))
+    loss = softmax_cross_entropy(chainlite.Variable(x), numpy.array([0, 3, 1], numpy.int32),
+                                 cache_score=cache_score)
+    if cache_score:
+        e = numpy.exp(x - x.max(axis=1, keepdims=True))
+        numpy.testing.assert_allclose(loss.creator.y, e / e.sum(axis=1, keepdims=True))
+    else:
+        assert loss.creator.y is None
