@@ -52,6 +52,10 @@ def _matmul(a, b):
     return F.matmul(a, b)
 
 
+def _tensordot(a, b):
+    return F.tensordot(a, b, axes=1)
+
+
 def _dropconnect(x, W):
     return F.simplified_dropconnect(x, W, ratio=.3, mask=numpy.ones((2, 4, 3), bool))
 
@@ -60,6 +64,7 @@ def _dropconnect(x, W):
 CASES = {
     'linear': (_linear, [(2, 3), (4, 3)], (1,)),
     'matmul': (_matmul, [(2, 3), (3, 4)], (1,)),
+    'tensordot': (_tensordot, [(2, 3), (3, 4)], (1,)),
     'convolution_2d': (_conv2d, [(2, 3, 4, 4), (2, 3, 3, 3), (2,)], (1, 2)),
     'convolution_1d dilated': (_conv1d_dilated, [(2, 2, 7), (3, 2, 3), (3,)], (1, 2)),
     'deconvolution_2d': (_deconv2d, [(1, 2, 3, 3), (2, 3, 3, 3), (3,)], (1, 2)),
@@ -88,7 +93,8 @@ def test_output_and_gradients_keep_their_inputs_dtypes(name, x_dtype, p_dtype):
     func, shapes, second = CASES[name]
     xs = [chainlite.Variable(a) for a in _inputs(shapes, second, x_dtype, p_dtype)]
     y = func(*xs)
-    expected = numpy.promote_types(x_dtype, p_dtype) if name == 'matmul' else x_dtype
+    expected = (numpy.promote_types(x_dtype, p_dtype) if name in ('matmul', 'tensordot')
+                else x_dtype)
     assert y.dtype == expected
     # The same computation in float64 gives the same values.
     y64 = func(*[x.array.astype(numpy.float64) for x in xs])
