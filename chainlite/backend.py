@@ -79,6 +79,49 @@ class CpuDevice(Device):
 _CPU = CpuDevice()
 
 
+class GpuDevice(Device):
+    """Chainer's CuPy device: without CuPy no device is one, and creating one raises.
+
+    ``isinstance(device, GpuDevice)`` is False for every chainlite device, so code that
+    branches on the device type takes its CPU path.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from chainlite.backends import cuda
+        cuda.check_cuda_available()
+
+    @staticmethod
+    def from_device_id(device_id: int) -> 'GpuDevice':
+        """Raises RuntimeError: CUDA is not available."""
+        return GpuDevice(device_id)
+
+    @staticmethod
+    def from_array(array: Any) -> None:
+        """Returns None: no array lives on a GPU."""
+        return None
+
+
+class ChainerxDevice(Device):
+    """Chainer's ChainerX device: ChainerX is not available, and creating one raises."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError('ChainerX is not available: chainlite computes on NumPy only')
+
+    @staticmethod
+    def from_array(array: Any) -> None:
+        """Returns None: no array is a ChainerX array."""
+        return None
+
+    @staticmethod
+    def from_fallback_device(device: Device) -> 'ChainerxDevice':
+        """Raises RuntimeError: ChainerX is not available."""
+        return ChainerxDevice(device)
+
+
+# The iDeep device of Chainer is the CPU here (chainlite.backends.intel64).
+Intel64Device = CpuDevice
+
+
 def get_device(device_spec: Any) -> Device:
     """Returns the device a specifier names.
 

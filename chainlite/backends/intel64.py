@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainlite.backend import CpuDevice
+from chainlite.backend import Intel64Device  # noqa: F401
 
 ideep = None
 _ideep_version = None
@@ -23,8 +23,6 @@ _LEVELS = ('==always', '>=auto')
 class mdarray:
     """Stands in for ``ideep4py.mdarray``: no array is one, ``isinstance`` is simply False."""
 
-
-Intel64Device = CpuDevice
 
 
 def is_ideep_available() -> bool:
