@@ -73,6 +73,7 @@ from chainlite import function_hooks  # noqa: F401
 from chainlite import link_hook  # noqa: F401
 from chainlite.link_hook import LinkHook  # noqa: F401
 from chainlite import link_hooks  # noqa: F401
+from chainlite import memory_layouts  # noqa: F401
 from chainlite.utils.checkpoint import checkpoint  # noqa: F401
 from chainlite import link  # noqa: F401
 from chainlite.link import Chain  # noqa: F401

@@ -38,6 +38,7 @@ __all__ = ['install', 'uninstall', 'is_installed', 'chainer_name', 'chainlite_na
 
 # Chainer modules whose chainlite counterpart lives under another name.
 _RENAMED = {
+    'chainer.basic_math': 'chainlite.functions.math.basic_math',
     'chainer.cuda': 'chainlite.backends.cuda',
     'chainer.sequential': 'chainlite.link',
     'chainerx': 'chainlite.compat.chainerx',
