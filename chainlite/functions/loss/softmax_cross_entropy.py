@@ -66,6 +66,16 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self.reduce = reduce
         self.soft_target_loss = soft_target_loss
 
+    @property
+    def y(self):
+        """The softmax of the input kept by ``cache_score=True`` for backward (Chainer's
+        attribute), or None when nothing is cached."""
+        cache = getattr(self, '_cache', None)
+        if cache is None:
+            return None
+        e, s = cache
+        return e / s
+
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 't'))
         x, t = in_types
