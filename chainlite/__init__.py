@@ -15,7 +15,10 @@ from chainlite.configuration import set_debug  # noqa: F401
 from chainlite.configuration import using_config  # noqa: F401
 from chainlite import backend  # noqa: F401
 from chainlite.backend import get_device  # noqa: F401
+from chainlite.backend import using_device  # noqa: F401
 from chainlite import backends  # noqa: F401
+from chainlite.backends.cuda import should_use_cudnn  # noqa: F401
+from chainlite.backends.cuda import should_use_cudnn_tensor_core  # noqa: F401
 from chainlite.utils import type_check  # noqa: F401
 from chainlite import variable  # noqa: F401
 from chainlite.variable import as_array  # noqa: F401
@@ -70,6 +73,7 @@ from chainlite import function_hooks  # noqa: F401
 from chainlite import link_hook  # noqa: F401
 from chainlite.link_hook import LinkHook  # noqa: F401
 from chainlite import link_hooks  # noqa: F401
+from chainlite import memory_layouts  # noqa: F401
 from chainlite.utils.checkpoint import checkpoint  # noqa: F401
 from chainlite import link  # noqa: F401
 from chainlite.link import Chain  # noqa: F401
@@ -82,4 +86,6 @@ from chainlite import optimizers  # noqa: F401
 
 _basic_math.install_variable_arithmetics()
 mixed16 = configuration.mixed16
+# Set True to silence the FutureWarning of chainlite.utils.experimental (as in Chainer).
+disable_experimental_feature_warning = False
 del configuration

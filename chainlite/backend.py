@@ -79,37 +79,101 @@ class CpuDevice(Device):
 _CPU = CpuDevice()
 
 
+class GpuDevice(Device):
+    """Chainer's CuPy device: without CuPy no device is one, and creating one raises.
+
+    ``isinstance(device, GpuDevice)`` is False for every chainlite device, so code that
+    branches on the device type takes its CPU path.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from chainlite.backends import cuda
+        cuda.check_cuda_available()
+
+    @staticmethod
+    def from_device_id(device_id: int) -> 'GpuDevice':
+        """Raises RuntimeError: CUDA is not available."""
+        return GpuDevice(device_id)
+
+    @staticmethod
+    def from_array(array: Any) -> None:
+        """Returns None: no array lives on a GPU."""
+        return None
+
+
+class ChainerxDevice(Device):
+    """Chainer's ChainerX device: ChainerX is not available, and creating one raises."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError('ChainerX is not available: chainlite computes on NumPy only')
+
+    @staticmethod
+    def from_array(array: Any) -> None:
+        """Returns None: no array is a ChainerX array."""
+        return None
+
+    @staticmethod
+    def from_fallback_device(device: Device) -> 'ChainerxDevice':
+        """Raises RuntimeError: ChainerX is not available."""
+        return ChainerxDevice(device)
+
+
+# The iDeep device of Chainer is the CPU here (chainlite.backends.intel64).
+Intel64Device = CpuDevice
+
+
 def get_device(device_spec: Any) -> Device:
     """Returns the device a specifier names.
 
     Args:
         device_spec: A :class:`Device`; ``'@numpy'``, ``'native'``, ``'native:0'``, the
-            ``numpy`` module, or a negative int (all the CPU); ``'@cupy:N'`` or an int ``N >=
-            0`` name a GPU, which needs CuPy.
+            ``numpy`` module, a negative int or an integer string such as ``'-1'`` (all the
+            CPU, as the ``--device -1`` of Chainer's scripts gives); ``'@cupy:N'``, an int
+            ``N >= 0`` or the string ``'N'`` name a GPU, which needs CuPy.
 
     Returns:
         The :class:`Device`.
 
     Raises:
         RuntimeError: For a GPU specifier (CUDA is not available).
-        ValueError: For an unknown specifier.
+        ValueError: For an unknown string specifier.
+        TypeError: For a specifier that is neither a device, an integer nor a string.
+
+    Example:
+        >>> import chainlite
+        >>> chainlite.get_device('-1') == chainlite.get_device('@numpy')
+        True
     """
     if isinstance(device_spec, Device):
         return device_spec
     if device_spec is numpy:
         return _CPU
     if isinstance(device_spec, (int, numpy.integer)) and not isinstance(device_spec, bool):
-        if device_spec < 0:
-            return _CPU
-        from chainlite.backends import cuda
-        cuda.check_cuda_available()
+        return _device_from_int(int(device_spec))
     if isinstance(device_spec, str):
-        if device_spec in ('@numpy', 'native', 'native:0', 'cpu'):
+        try:
+            number = int(device_spec)
+        except ValueError:
+            pass
+        else:
+            return _device_from_int(number)
+        if device_spec in ('@numpy', 'native', 'native:0', 'cpu', '@intel64'):
             return _CPU
-        if device_spec.startswith(('@cupy', 'cuda')):
+        if device_spec.startswith(('@cupy:', 'cuda')):
             from chainlite.backends import cuda
             cuda.check_cuda_available()
-    raise ValueError('invalid device specifier: %r (use \'@numpy\')' % (device_spec,))
+        raise ValueError('get_device: invalid device specifier %r (use \'@numpy\', or an '
+                         'integer such as -1 for the CPU)' % (device_spec,))
+    raise TypeError('get_device: a device specifier must be a Device, an integer or a string, '
+                    'not %s' % type(device_spec).__name__)
+
+
+def _device_from_int(number: int) -> Device:
+    if number < 0:
+        return _CPU
+    from chainlite.backends import cuda
+    cuda.check_cuda_available()
+    raise RuntimeError('get_device: GPU %d is not available' % number)
 
 
 def get_device_from_array(array: Any) -> Device:
@@ -135,5 +199,17 @@ def copyto(dst: numpy.ndarray, src: Any) -> None:
 
 
 def using_device(device_spec: Any) -> Device:
-    """A context manager that makes a device current (nothing to do on the CPU)."""
+    """A context manager that makes a device current (nothing to do on the CPU).
+
+    Args:
+        device_spec: Any specifier :func:`get_device` accepts.
+
+    Returns:
+        The device, usable in a ``with`` statement.
+
+    Example:
+        >>> import chainlite
+        >>> with chainlite.using_device('@numpy'):
+        ...     pass
+    """
     return get_device(device_spec)

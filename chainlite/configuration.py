@@ -24,9 +24,18 @@ class GlobalConfig:
     """The process-wide configuration (``chainlite.global_config``).
 
     Every thread sees these values unless it overrides a key through ``chainlite.config``.
+    ``GlobalConfig()`` makes a new, empty configuration, as in Chainer; ``LocalConfig(g)``
+    then makes the per-thread view over it.
+
+    Args:
+        local_cls: The :class:`LocalConfig` subclass whose class attributes hold the values;
+            None makes a new one.
     """
 
-    def __init__(self, local_cls: type) -> None:
+    def __init__(self, local_cls: type | None = None) -> None:
+        if local_cls is None:
+            local_cls = type('LocalConfig', (LocalConfig,), {})
+        local_cls._global_config = self
         object.__setattr__(self, '_local_cls', local_cls)
 
     def __getattr__(self, name: str) -> Any:
@@ -59,13 +68,35 @@ class LocalConfig(_LocalConfigBase):
 
     Reading a key gives this thread's value if it set one, else the global value. Setting a
     key changes it for this thread only; prefer :func:`using_config`, which restores it.
+
+    Args:
+        global_config: The :class:`GlobalConfig` to fall back on (Chainer's constructor);
+            None for the class's own (``chainlite.global_config`` for this class).
+
+    Example:
+        >>> from chainlite import configuration
+        >>> g = configuration.GlobalConfig()
+        >>> g.x = 1
+        >>> local = configuration.LocalConfig(g)
+        >>> local.x, hasattr(configuration.config, 'x')
+        (1, False)
     """
+
+    _global_config: Any = None
+
+    def __new__(cls, global_config: Any = None) -> 'LocalConfig':
+        if global_config is not None:
+            cls = global_config._local_cls
+        return super().__new__(cls)
+
+    def __init__(self, global_config: Any = None) -> None:
+        super().__init__()
 
     def _own_values(self) -> dict:
         return self.__dict__
 
     def _keys(self) -> list[str]:
-        return sorted(set(global_config._keys()) | set(self.__dict__))
+        return sorted(set(type(self)._global_config._keys()) | set(self.__dict__))
 
     def show(self, file=sys.stdout) -> None:
         """Prints every key and its effective value for this thread, sorted by key."""
@@ -83,8 +114,8 @@ def _default_dtype() -> numpy.dtype:
     return numpy.dtype(name)
 
 
-global_config = GlobalConfig(LocalConfig)
-config = LocalConfig()
+global_config = GlobalConfig()
+config = LocalConfig(global_config)
 
 global_config.train = True
 global_config.enable_backprop = True

@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import copy
+import inspect
 import warnings
 from typing import Any, Callable, Iterator, Optional
 
@@ -588,15 +589,31 @@ class Sequential(ChainList):
             self.append(layer)
 
     def insert(self, index: int, layer: Any) -> None:
-        """Inserts a layer at ``index``."""
+        """Inserts a layer at ``index`` (``-len(self) <= index <= len(self)``).
+
+        Raises:
+            IndexError: If ``index`` is out of that range.
+            ValueError: If ``layer`` is not callable (as in Chainer).
+        """
+        n = len(self._layers)
+        if not -n <= index <= n:
+            raise IndexError('Sequential.insert: index %r out of range for %d layers'
+                             % (index, n))
         if not callable(layer):
-            raise TypeError('Sequential: layers must be Links or callables, got %s'
-                            % type(layer).__name__)
+            raise ValueError('Sequential: every layer must be callable (a Link or a '
+                             'function), got %r' % (layer,))
         self._layers.insert(index, layer)
         self._relink()
 
     def remove(self, layer: Any) -> None:
-        """Removes the first occurrence of ``layer``."""
+        """Removes the first occurrence of ``layer``.
+
+        Raises:
+            ValueError: If ``layer`` is not in the Sequential.
+        """
+        if layer not in self._layers:
+            raise ValueError('Sequential.remove: %r is not a layer of this Sequential'
+                             % (layer,))
         self._layers.remove(layer)
         self._relink()
 
@@ -606,9 +623,15 @@ class Sequential(ChainList):
         self._relink()
         return layer
 
-    def index(self, layer: Any) -> int:
-        """The position of ``layer``."""
-        return self._layers.index(layer)
+    def clear(self) -> None:
+        """Removes every layer."""
+        self._layers = []
+        self._relink()
+
+    def index(self, layer: Any, start: Any = None, end: Any = None) -> int:
+        """The position of ``layer`` within ``self[start:end]`` (counted from ``start``, as
+        Chainer does)."""
+        return self._layers[start:end].index(layer)
 
     def count(self, layer: Any) -> int:
         """How many times ``layer`` appears."""
@@ -645,22 +668,63 @@ class Sequential(ChainList):
             return Sequential(*self._layers[index])
         return self._layers[index]
 
+    def __setitem__(self, index: int, layer: Any) -> None:
+        if index >= len(self._layers):
+            raise ValueError('Sequential: index %d should be less than %d'
+                             % (index, len(self._layers)))
+        if not callable(layer):
+            raise ValueError('Sequential: every layer must be callable (a Link or a '
+                             'function), got %r' % (layer,))
+        if self._layers[index] is not layer:
+            self._layers[index] = layer
+            self._relink()
+
+    def __delitem__(self, index: Any) -> None:
+        del self._layers[index]
+        self._relink()
+
     def __iter__(self) -> Iterator[Any]:
         return iter(self._layers)
+
+    def __reversed__(self) -> Iterator[Any]:
+        return reversed(self._layers)
+
+    def __contains__(self, layer: Any) -> bool:
+        return layer in self._layers
 
     def __len__(self) -> int:
         return len(self._layers)
 
     def __add__(self, other: Any) -> 'Sequential':
         if not isinstance(other, Sequential):
-            return NotImplemented
+            raise ValueError('Sequential: + takes another Sequential, got %s'
+                             % type(other).__name__)
         return Sequential(*(self._layers + other._layers))
+
+    def __iadd__(self, other: Any) -> 'Sequential':
+        if not isinstance(other, Sequential):
+            raise ValueError('Sequential: += takes another Sequential, got %s'
+                             % type(other).__name__)
+        self.extend(list(other._layers))
+        return self
+
+    def __reduce__(self) -> Any:
+        if any(getattr(layer, '__name__', None) == '<lambda>' for layer in self._layers):
+            raise ValueError('Sequential: a lambda layer cannot be pickled; use a named '
+                             'function or functools.partial instead')
+        return super().__reduce__()
 
     def __mul__(self, n: int) -> 'Sequential':
         return self.repeat(n)
 
     def forward(self, *x: Any) -> Any:
-        """Applies the layers in order."""
+        """Applies the layers in order.
+
+        Raises:
+            RuntimeError: If there is no layer.
+        """
+        if not self._layers:
+            raise RuntimeError('Sequential: there is no layer to apply')
         for layer in self._layers:
             x = layer(*x) if isinstance(x, tuple) else layer(x)
         return x
@@ -672,12 +736,27 @@ class Sequential(ChainList):
         self._relink()
 
     def __str__(self) -> str:
+        if not self._layers:
+            return '%s()' % type(self).__name__
         lines = ['%s(' % type(self).__name__]
         for i, layer in enumerate(self._layers):
-            text = str(layer) if isinstance(layer, Link) else _layer_name(layer)
+            text = str(layer) if isinstance(layer, Link) else _layer_text(layer)
             lines.append('  (%d): %s,' % (i, text.replace('\n', '\n  ')))
         lines.append(')')
         return '\n'.join(lines)
+
+
+def _layer_text(layer: Any) -> str:
+    # A lambda shows its source (as in Chainer), a function its name, any other callable
+    # (functools.partial, an object) its str.
+    if getattr(layer, '__name__', None) == '<lambda>':
+        try:
+            return inspect.getsource(layer).strip().rstrip(',')
+        except (OSError, TypeError):
+            pass
+    if inspect.isroutine(layer):
+        return _layer_name(layer)
+    return str(layer)
 
 
 def _layer_name(layer: Any) -> str:

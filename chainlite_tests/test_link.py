@@ -305,8 +305,38 @@ def test_sequential_add_mul_flatten_and_repeat():
     assert tripled[0][0].W.array is not a[0].W.array    # mode='init' copies
     nested = chainlite.Sequential(a, b)
     assert len(nested.flatten()) == 2
-    with pytest.raises(TypeError, match='callables'):
+    with pytest.raises(ValueError, match='callable'):      # ValueError, as in Chainer
         chainlite.Sequential(3)
+    with pytest.raises(ValueError, match='Sequential'):
+        a + 3
+    with pytest.raises(RuntimeError, match='no layer'):
+        chainlite.Sequential()(numpy.ones(2))
+
+
+def test_sequential_list_operations():
+    f, g, h = F.relu, F.tanh, F.sigmoid
+    s = chainlite.Sequential(f, g)
+    s += chainlite.Sequential(h)
+    assert list(s) == [f, g, h] and list(reversed(s)) == [h, g, f]
+    assert g in s and F.exp not in s
+    s[1] = F.exp
+    assert s[1] is F.exp
+    with pytest.raises(ValueError):
+        s[3] = f
+    del s[0]
+    assert list(s) == [F.exp, h]
+    s.insert(-1, f)
+    assert list(s) == [F.exp, f, h]
+    with pytest.raises(IndexError):
+        s.insert(5, f)
+    assert s.index(h, 1) == 1    # counted from start, as in Chainer
+    with pytest.raises(ValueError):
+        s.remove(g)
+    a = Affine(2, 2)
+    s.insert(0, a)
+    assert [name for name, _ in s.namedparams()] == ['/0/W', '/0/b']
+    s.clear()
+    assert len(s) == 0 and list(s.params()) == [] and str(s) == 'Sequential()'
 
 
 def test_repeat_makes_independent_copies():

@@ -92,3 +92,32 @@ def fuse(*args, **kwargs):
     if len(args) == 1 and callable(args[0]) and not kwargs:
         return args[0]
     return lambda f: f
+
+
+_CUDNN_LEVELS = ('==always', '>=auto')
+
+
+def should_use_cudnn(level, lowest_version=0):
+    """Returns False: there is no cuDNN. An unknown ``level`` raises ValueError as in Chainer.
+
+    Args:
+        level: ``'==always'`` or ``'>=auto'``.
+        lowest_version: The cuDNN version a caller needs (ignored).
+
+    Example:
+        >>> from chainlite.backends import cuda
+        >>> cuda.should_use_cudnn('>=auto')
+        False
+    """
+    if level not in _CUDNN_LEVELS:
+        raise ValueError('should_use_cudnn: invalid cuDNN use level %r (must be either of '
+                         '"==always" or ">=auto")' % (level,))
+    return False
+
+
+def should_use_cudnn_tensor_core(dtype):
+    """Returns False: there are no Tensor Cores without CUDA."""
+    return False
+
+
+from chainlite.backend import GpuDevice  # noqa: E402,F401  (Chainer's cuda.GpuDevice)

@@ -38,9 +38,39 @@ __all__ = ['install', 'uninstall', 'is_installed', 'chainer_name', 'chainlite_na
 
 # Chainer modules whose chainlite counterpart lives under another name.
 _RENAMED = {
+    'chainer.basic_math': 'chainlite.functions.math.basic_math',
     'chainer.cuda': 'chainlite.backends.cuda',
     'chainer.sequential': 'chainlite.link',
     'chainerx': 'chainlite.compat.chainerx',
+}
+# Chainer modules that gather what chainlite keeps in one module per op: the alias is a
+# module of its own whose names are those of the chainlite modules listed (the same objects).
+_MERGED = {
+    'chainer.functions.loss.vae': ('chainlite.functions.loss.bernoulli_nll',
+                                   'chainlite.functions.loss.gaussian_kl_divergence',
+                                   'chainlite.functions.loss.gaussian_nll'),
+    'chainer.functions.math.exponential': ('chainlite.functions.math.exp',
+                                           'chainlite.functions.math.log',
+                                           'chainlite.functions.math.log2',
+                                           'chainlite.functions.math.log10'),
+    'chainer.functions.math.exponential_m1': ('chainlite.functions.math.expm1',),
+    'chainer.functions.math.hyperbolic': ('chainlite.functions.math.cosh',
+                                          'chainlite.functions.math.sinh'),
+    'chainer.functions.math.logarithm_1p': ('chainlite.functions.math.log1p',),
+    'chainer.functions.math.minmax': ('chainlite.functions.math.max',
+                                      'chainlite.functions.math.min',
+                                      'chainlite.functions.math.argmax',
+                                      'chainlite.functions.math.argmin'),
+    'chainer.functions.math.trigonometric': ('chainlite.functions.math.sin',
+                                             'chainlite.functions.math.cos',
+                                             'chainlite.functions.math.tan',
+                                             'chainlite.functions.math.arcsin',
+                                             'chainlite.functions.math.arccos',
+                                             'chainlite.functions.math.arctan',
+                                             'chainlite.functions.math.arctan2'),
+    'chainer.functions.normalization.l2_normalization': (
+        'chainlite.functions.normalization.normalize',),
+    'chainer.training.util': ('chainlite.training.triggers',),
 }
 # Attributes of the ``chainer`` package that are modules living elsewhere in chainlite.
 _RENAMED_ATTRIBUTES = {name[len('chainer.'):]: lite for name, lite in _RENAMED.items()
@@ -115,6 +145,8 @@ def _make_getattr(module: types.ModuleType, previous: Any) -> Any:
                 pass
         if module.__name__ == 'chainlite' and attr in _RENAMED_ATTRIBUTES:
             return importlib.import_module(_RENAMED_ATTRIBUTES[attr])
+        if '%s.%s' % (public, attr) in _MERGED:
+            return importlib.import_module('%s.%s' % (public, attr))
         if attr.startswith('__') and attr.endswith('__'):
             # Introspection (doctest, inspect, copy) probes dunders: keep Python's message.
             raise AttributeError('module %r has no attribute %r' % (module.__name__, attr))
@@ -146,15 +178,40 @@ class _AliasLoader(importlib.abc.Loader):
 
     def __init__(self, target: str) -> None:
         self.target = target
+        self._own_spec: Any = None
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         module = importlib.import_module(self.target)
         _patch(module)
+        # The import system overwrites ``__spec__`` of what this returns with the alias's
+        # spec (no origin, no loader of files); keep the module's own, so that
+        # ``importlib.resources``, ``pickle`` and ``inspect`` still find its files.
+        self._own_spec = module.__spec__
         return module
 
     def exec_module(self, module: types.ModuleType) -> None:
         # The chainlite module ran when it was first imported under its own name.
-        pass
+        if self._own_spec is not None:
+            module.__spec__ = self._own_spec
+
+
+class _MergedLoader(importlib.abc.Loader):
+    """Builds a Chainer module that gathers the names of several chainlite modules."""
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        return None  # the default: a new, empty module named spec.name
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        sources = _MERGED[module.__name__]
+        for name in sources:
+            source = importlib.import_module(name)
+            public = getattr(source, '__all__', None)
+            for attr, value in vars(source).items():
+                if attr.startswith('__') or (public is not None and attr not in public):
+                    continue
+                vars(module).setdefault(attr, value)
+        module.__doc__ = ('Chainer\'s %s: the names of %s.'
+                          % (module.__name__, ', '.join(sources)))
 
 
 class _ChainerFinder(importlib.abc.MetaPathFinder):
@@ -164,6 +221,8 @@ class _ChainerFinder(importlib.abc.MetaPathFinder):
                   target: Any = None) -> importlib.machinery.ModuleSpec | None:
         if not _is_chainer_name(fullname):
             return None
+        if fullname in _MERGED:
+            return importlib.machinery.ModuleSpec(fullname, _MergedLoader())
         lite = chainlite_name(fullname)
         spec = None
         if lite is not None:
@@ -244,7 +303,13 @@ def uninstall() -> None:
     sys.meta_path[:] = [f for f in sys.meta_path if f is not _finder]
     _finder = None
     for name in [n for n in sys.modules if _is_chainer_name(n)]:
-        del sys.modules[name]
+        module = sys.modules.pop(name)
+        if name in _MERGED:
+            # Importing it set an attribute of its chainlite parent: that belongs to the hook.
+            parent, _, attr = name.rpartition('.')
+            parent_module = sys.modules.get(chainlite_name(parent) or '')
+            if parent_module is not None and vars(parent_module).get(attr) is module:
+                delattr(parent_module, attr)
     sys.modules.update(_saved_modules)
     _saved_modules.clear()
     _unpatch_all()

@@ -8,6 +8,7 @@ images of one shape and mode.
 from __future__ import annotations
 
 import bisect
+import importlib.util
 import io
 import os
 import threading
@@ -18,6 +19,10 @@ import numpy
 
 from chainlite import configuration
 from chainlite.dataset import dataset_mixin
+
+
+# Whether Pillow is installed (Chainer's flag; it is imported only when an image is read).
+available = importlib.util.find_spec('PIL') is not None
 
 
 def _pillow_image(owner: str) -> Any:

@@ -6,12 +6,17 @@ functions raise a RuntimeError saying how to install it when they are used.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 from typing import Any
 
 from chainlite.serializers import _atomic
 from chainlite.serializers import _values
 from chainlite.serializers import serializer as serializer_module
+
+
+# Whether h5py is installed (Chainer's flag; it is imported on first use).
+_available = importlib.util.find_spec('h5py') is not None
 
 
 def _h5py():

@@ -22,3 +22,10 @@ from chainlite.testing.function_link import LinkInitializersTestCase  # noqa: F4
 from chainlite.testing.function_link import LinkTestCase  # noqa: F401
 from chainlite.testing.function_link import LinkTestError  # noqa: F401
 from chainlite.testing.runner import run_module  # noqa: F401
+from chainlite.testing import helper  # noqa: F401,E402
+from chainlite.testing.helper import assert_warns  # noqa: F401,E402
+from chainlite.testing.helper import patch  # noqa: F401,E402
+from chainlite.testing.helper import with_requires  # noqa: F401,E402
+from chainlite.testing.helper import without_requires  # noqa: F401,E402
+from chainlite.testing.matrix import generate_matrix  # noqa: F401,E402
+from chainlite.testing.unary_math_function_test import unary_math_function_unittest  # noqa: F401,E402,E501

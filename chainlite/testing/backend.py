@@ -165,3 +165,7 @@ def inject_backend_tests(method_names: Optional[List[str]],
     if not isinstance(params, list) or not all(isinstance(p, dict) for p in params):
         raise TypeError('params must be a list of dicts.')
     return _bundle.make_decorator(lambda base: _generate(base, method_names, params))
+
+
+# Chainer's name for a backend configuration.
+BackendConfig = CpuBackendConfig

@@ -24,6 +24,15 @@ class Cast(function_node.FunctionNode):
         return cast(gy, self._in_dtype),
 
 
+def cast_to(g, dtype):
+    """``g`` (a gradient Variable) cast to ``dtype``, or ``g`` itself when it already is.
+
+    Mixed-dtype functions (float16 data with float32 parameters, as Chainer accepts) use it
+    so that each input's gradient has that input's dtype.
+    """
+    return g if g is None or g.dtype == dtype else Cast(numpy.dtype(dtype)).apply((g,))[0]
+
+
 def cast(x, typ):
     """Casts ``x`` to the dtype ``typ``; the gradient is cast back to ``x``'s dtype.
 

@@ -26,7 +26,13 @@ class PadSequence(function_node.FunctionNode):
         xp = backend.get_array_module(*inputs)
         length = max([len(x) for x in inputs]) if self.length is None else self.length
         x0 = inputs[0]
-        y = xp.full((len(inputs), length) + x0.shape[1:], self.padding, x0.dtype)
+        shape = (len(inputs), length) + x0.shape[1:]
+        try:
+            y = xp.full(shape, self.padding, x0.dtype)
+        except OverflowError:
+            # NumPy 2 refuses an integer out of the dtype's range (-1 for uint8); Chainer, on
+            # NumPy 1, wrapped it around (-1 -> 255), and so does this.
+            y = xp.full(shape, xp.asarray(self.padding).astype(x0.dtype), x0.dtype)
         # One copy per sequence, not per element.
         for i, x in enumerate(inputs):
             y[i, :len(x)] = x
@@ -46,7 +52,9 @@ def pad_sequence(xs, length=None, padding=0):
             shape but for their first axis (their lengths).
         length: The length of the result's second axis; None for the longest of ``xs``.
             No sequence may be longer.
-        padding: The value to fill in after each sequence (cast to the inputs' dtype).
+        padding: The value to fill in after each sequence (cast to the inputs' dtype; an
+            integer out of an integer dtype's range wraps around, as NumPy 1 did: -1 in
+            uint8 is 255).
 
     Returns:
         A Variable of shape ``(len(xs), length) + xs[0].shape[1:]``; the padding gets no

@@ -102,7 +102,8 @@ def repeat(x, repeats, axis=None):
                [3., 4.]])
     """
     repeats = tuple(repeats) if isinstance(repeats, (tuple, list)) else (repeats,)
-    if not repeats or not all(_is_int(r) for r in repeats):
+    # bools count as 0 and 1, as in Chainer and numpy.repeat.
+    if not repeats or not all(_is_int(r) or isinstance(r, bool) for r in repeats):
         raise TypeError('repeat: repeats must be an int or a tuple of ints, got %r'
                         % (repeats,))
     if any(r < 0 for r in repeats):

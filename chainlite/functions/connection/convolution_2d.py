@@ -20,7 +20,8 @@ def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, *, dilate=1, 
 
     Args:
         x: A float Variable or array of shape ``(n, c_I, h_I, w_I)``.
-        W: The filters, of shape ``(c_O, c_I / groups, kh, kw)`` and ``x``'s dtype.
+        W: The filters, of shape ``(c_O, c_I / groups, kh, kw)``;
+            any float dtype (the output has ``x``'s).
         b: The bias, of shape ``(c_O,)`` (optional).
         stride: An int or a pair ``(sy, sx)``.
         pad: An int or a pair ``(ph, pw)``: zeros added on both sides.

@@ -11,6 +11,7 @@ import math
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import _im2col
+from chainlite.functions.array import cast
 from chainlite.functions.connection import deconvolution_nd
 from chainlite.functions.math import sum as sum_
 from chainlite.utils import type_check
@@ -59,7 +60,8 @@ class ConvolutionND(function_node.FunctionNode):
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
         x, W = in_types[:2]
         nd, g = self.ndim, self.groups
-        type_check.expect(x.dtype.kind == 'f', W.dtype == x.dtype, x.ndim == nd + 2,
+        # W and b may have other float dtypes (as in Chainer): y has x's dtype.
+        type_check.expect(x.dtype.kind == 'f', W.dtype.kind == 'f', x.ndim == nd + 2,
                           W.ndim == nd + 2, x.shape[1] == W.shape[1] * g,
                           W.shape[0] % g == 0)
         for i in range(nd):
@@ -68,7 +70,7 @@ class ConvolutionND(function_node.FunctionNode):
             type_check.expect(x.shape[2 + i] + extra >= (W.shape[2 + i] - 1) * self.dilate[i] + 1)
         if len(in_types) == 3:
             b = in_types[2]
-            type_check.expect(b.dtype == x.dtype, b.ndim == 1, b.shape[0] == W.shape[0])
+            type_check.expect(b.dtype.kind == 'f', b.ndim == 1, b.shape[0] == W.shape[0])
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -82,6 +84,8 @@ class ConvolutionND(function_node.FunctionNode):
         y = y.reshape((out_c,) + outsize + (x.shape[0],))
         if len(inputs) == 3:
             y += inputs[2].reshape((out_c,) + (1,) * (self.ndim + 1))
+        if y.dtype != x.dtype:
+            y = y.astype(x.dtype)
         return batch_first(y),
 
     def backward(self, indexes, grad_outputs):
@@ -93,10 +97,11 @@ class ConvolutionND(function_node.FunctionNode):
                 self.ndim, self.stride, self.pad, x.shape[2:], self.dilate,
                 self.groups).apply((gy, W))[0])
         if 1 in indexes:
-            ret.append(_ConvolutionNDGradW(self, W.shape[2:], self._col).apply((x, gy))[0])
+            ret.append(cast.cast_to(
+                _ConvolutionNDGradW(self, W.shape[2:], self._col).apply((x, gy))[0], W.dtype))
         self._col = None
         if 2 in indexes:
-            ret.append(spatial_sum(gy))
+            ret.append(cast.cast_to(spatial_sum(gy), self.inputs[2].dtype))
         return tuple(ret)
 
 
@@ -170,7 +175,8 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
 
     Args:
         x: A float Variable or array of shape ``(n, c_I, d_1, ..., d_N)``.
-        W: The filters, of shape ``(c_O, c_I / groups, k_1, ..., k_N)`` and ``x``'s dtype.
+        W: The filters, of shape ``(c_O, c_I / groups, k_1, ..., k_N)``;
+            any float dtype (the output has ``x``'s).
         b: The bias, of shape ``(c_O,)`` (optional).
         stride: An int or ``N`` ints: the step between window positions.
         pad: An int or ``N`` ints: zeros added on both sides of each spatial axis.

@@ -21,7 +21,8 @@ def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, *, dilate=1, g
 
     Args:
         x: A float Variable or array of shape ``(n, c_I, h_I, w_I)``.
-        W: The filters, of shape ``(c_I, c_O / groups, kh, kw)`` and ``x``'s dtype.
+        W: The filters, of shape ``(c_I, c_O / groups, kh, kw)``;
+            any float dtype (the output has ``x``'s).
         b: The bias, of shape ``(c_O,)`` (optional).
         stride: An int or a pair ``(sy, sx)``.
         pad: An int or a pair ``(ph, pw)``: the padding of the convolution this one

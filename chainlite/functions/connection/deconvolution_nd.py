@@ -10,6 +10,7 @@ import math
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import _im2col
+from chainlite.functions.array import cast
 from chainlite.functions.connection import convolution_nd
 from chainlite.utils import type_check
 
@@ -37,7 +38,8 @@ class DeconvolutionND(function_node.FunctionNode):
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
         x, W = in_types[:2]
         nd, g = self.ndim, self.groups
-        type_check.expect(x.dtype.kind == 'f', W.dtype == x.dtype, x.ndim == nd + 2,
+        # W and b may have other float dtypes (as in Chainer): y has x's dtype.
+        type_check.expect(x.dtype.kind == 'f', W.dtype.kind == 'f', x.ndim == nd + 2,
                           W.ndim == nd + 2, x.shape[1] == W.shape[0], W.shape[0] % g == 0)
         for i in range(nd):
             k, s, p, d = W.shape[2 + i], self.stride[i], self.pad[i], self.dilate[i]
@@ -53,7 +55,7 @@ class DeconvolutionND(function_node.FunctionNode):
                     x.shape[2 + i] <= _im2col.get_conv_outsize(out, k, s, p, True, d))
         if len(in_types) == 3:
             b = in_types[2]
-            type_check.expect(b.dtype == x.dtype, b.ndim == 1, b.shape[0] == W.shape[1] * g)
+            type_check.expect(b.dtype.kind == 'f', b.ndim == 1, b.shape[0] == W.shape[1] * g)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -73,6 +75,8 @@ class DeconvolutionND(function_node.FunctionNode):
         y = _im2col.col2im_nd(gcol, self.stride, self.pad, outsize, self.dilate, first_axis=1)
         if len(inputs) == 3:
             y += inputs[2].reshape((out_c,) + (1,) * (nd + 1))
+        if y.dtype != x.dtype:
+            y = y.astype(x.dtype)
         return convolution_nd.batch_first(y),
 
     def backward(self, indexes, grad_outputs):
@@ -86,9 +90,10 @@ class DeconvolutionND(function_node.FunctionNode):
         if 1 in indexes:
             # A deconvolution is a convolution's input gradient, with x as its output
             # gradient and y as its input.
-            ret.append(convolution_nd._ConvolutionNDGradW(self, W.shape[2:]).apply((gy, x))[0])
+            ret.append(cast.cast_to(
+                convolution_nd._ConvolutionNDGradW(self, W.shape[2:]).apply((gy, x))[0], W.dtype))
         if 2 in indexes:
-            ret.append(convolution_nd.spatial_sum(gy))
+            ret.append(cast.cast_to(convolution_nd.spatial_sum(gy), self.inputs[2].dtype))
         return tuple(ret)
 
 
@@ -102,7 +107,8 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
 
     Args:
         x: A float Variable or array of shape ``(n, c_I, d_1, ..., d_N)``.
-        W: The filters, of shape ``(c_I, c_O / groups, k_1, ..., k_N)`` and ``x``'s dtype.
+        W: The filters, of shape ``(c_I, c_O / groups, k_1, ..., k_N)``;
+            any float dtype (the output has ``x``'s).
         b: The bias, of shape ``(c_O,)`` (optional).
         stride: An int or ``N`` ints.
         pad: An int or ``N`` ints: the padding of the convolution this one transposes

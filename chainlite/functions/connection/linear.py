@@ -4,6 +4,7 @@ import math
 import numpy
 
 from chainlite import function_node
+from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import matmul
 from chainlite.functions.math import sum as sum_
@@ -17,7 +18,8 @@ class LinearFunction(function_node.FunctionNode):
         type_check.expect(2 <= n_in, n_in <= 3)
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
         x, W = in_types[:2]
-        type_check.expect(x.dtype.kind == 'f', W.dtype == x.dtype, x.ndim == 2, W.ndim == 2,
+        # W may have another float dtype (Chainer's mixed precision); y has x's dtype.
+        type_check.expect(x.dtype.kind == 'f', W.dtype.kind == 'f', x.ndim == 2, W.ndim == 2,
                           x.shape[1] == W.shape[1])
         if len(in_types) == 3:
             b = in_types[2]
@@ -27,6 +29,8 @@ class LinearFunction(function_node.FunctionNode):
         self.retain_inputs((0, 1))  # b is not needed by backward
         x, W = inputs[:2]
         y = x @ W.T  # BLAS reads the transposed W in place
+        if y.dtype != x.dtype:
+            y = y.astype(x.dtype)
         if len(inputs) == 3:
             y += inputs[2]
         return y,
@@ -36,9 +40,9 @@ class LinearFunction(function_node.FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(matmul.matmul(gy, W))
+            ret.append(cast.cast_to(matmul.matmul(gy, W), x.dtype))
         if 1 in indexes:
-            ret.append(matmul.matmul(gy, x, transa=True))
+            ret.append(cast.cast_to(matmul.matmul(gy, x, transa=True), W.dtype))
         if 2 in indexes:
             ret.append(sum_.sum(gy, axis=0))
         return tuple(ret)
@@ -66,7 +70,8 @@ def linear(x, W, b=None, n_batch_axes=1):
     Args:
         x: A float Variable or array of shape ``(s_1, ..., s_n)`` with
             ``s_{n_batch_axes + 1} * ... * s_n == N``.
-        W: The weight, a Variable or array of shape ``(M, N)`` and ``x``'s dtype.
+        W: The weight, a Variable or array of shape ``(M, N)``;
+            any float dtype (the output has ``x``'s).
         b: The bias, of shape ``(M,)`` (optional).
         n_batch_axes: The number of batch axes (at least 1).
 

@@ -4,6 +4,7 @@ import warnings
 import numpy
 
 from chainlite import function_node
+from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import matmul
 from chainlite.utils import type_check
@@ -23,7 +24,7 @@ class BatchMatMul(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
-        type_check.expect(a.dtype.kind == 'f', a.dtype == b.dtype,
+        type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f',
                           a.ndim >= 2, a.ndim <= 3, b.ndim >= 2, b.ndim <= 3,
                           a.shape[0] == b.shape[0])
         # A 2-D operand's matrices have one column.
@@ -50,11 +51,11 @@ class BatchMatMul(function_node.FunctionNode):
         if 0 in indexes:
             ga = (matmul.matmul(b, gy, transa=tb, transb=True) if ta
                   else matmul.matmul(gy, b, transb=not tb))
-            ret.append(reshape.reshape(ga, a_shape))
+            ret.append(cast.cast_to(reshape.reshape(ga, a_shape), a.dtype))
         if 1 in indexes:
             gb = (matmul.matmul(gy, a, transa=True, transb=ta) if tb
                   else matmul.matmul(a, gy, transa=not ta))
-            ret.append(reshape.reshape(gb, b_shape))
+            ret.append(cast.cast_to(reshape.reshape(gb, b_shape), b.dtype))
         return tuple(ret)
 
 
@@ -67,7 +68,7 @@ def batch_matmul(a, b, transa=False, transb=False):
     Args:
         a: A float Variable or array of shape ``(B, M, N)`` (B matrices), or ``(B, N)``
             (B column vectors, ``N x 1`` matrices).
-        b: A Variable or array of the same dtype and batch size, read the same way.
+        b: A float Variable or array of the same batch size, read the same way.
         transa: Transpose each matrix of ``a`` first.
         transb: Transpose each matrix of ``b`` first.
 

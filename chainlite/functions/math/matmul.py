@@ -2,6 +2,7 @@
 import numpy
 
 from chainlite import function_node
+from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
@@ -24,7 +25,8 @@ class MatMul(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
-        type_check.expect(a.dtype.kind == 'f', a.dtype == b.dtype, a.ndim >= 2, b.ndim >= 2)
+        # Mixed float dtypes are accepted, as in Chainer: the product has the promoted dtype.
+        type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f', a.ndim >= 2, b.ndim >= 2)
         a_inner = a.shape[-2] if self.transa else a.shape[-1]
         b_inner = b.shape[-1] if self.transb else b.shape[-2]
         type_check.expect(a_inner == b_inner)
@@ -42,10 +44,10 @@ class MatMul(function_node.FunctionNode):
         ret = []
         if 0 in indexes:
             ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
-            ret.append(sum_to.sum_to(ga, self.inputs[0].shape))
+            ret.append(cast.cast_to(sum_to.sum_to(ga, self.inputs[0].shape), a.dtype))
         if 1 in indexes:
             gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
-            ret.append(sum_to.sum_to(gb, self.inputs[1].shape))
+            ret.append(cast.cast_to(sum_to.sum_to(gb, self.inputs[1].shape), b.dtype))
         return tuple(ret)
 
 
@@ -54,7 +56,8 @@ def matmul(a, b, transa=False, transb=False):
 
     Args:
         a: A float Variable or array with ``ndim >= 1``.
-        b: A Variable or array of the same dtype with ``ndim >= 1``.
+        b: A float Variable or array with ``ndim >= 1``; with another float dtype than
+            ``a``, the product has the promoted dtype and each gradient its input's.
         transa: Transpose the last two axes of ``a`` first (ignored when ``a`` is 1-D).
         transb: Transpose the last two axes of ``b`` first (ignored when ``b`` is 1-D).
 

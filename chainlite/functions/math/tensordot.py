@@ -3,6 +3,7 @@ import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
+from chainlite.functions.array import cast
 from chainlite.functions.array import transpose
 from chainlite.utils import type_check
 
@@ -44,7 +45,8 @@ class TensorDot(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
-        type_check.expect(a.dtype.kind == 'f', a.dtype == b.dtype,
+        # Mixed float dtypes as in Chainer: the result has the promoted dtype.
+        type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f',
                           a.ndim >= len(self.a_axes), b.ndim >= len(self.b_axes))
         for i, j in zip(self.a_axes, self.b_axes):
             type_check.expect(a.shape[i] == b.shape[j])
@@ -67,11 +69,11 @@ class TensorDot(function_node.FunctionNode):
             # in b's axis order; a transpose puts them back in a's order.
             ga = tensordot(gy, b, (gy_b, b_free))
             order = a_free + [self.a_axes[self.b_axes.index(j)] for j in sorted(self.b_axes)]
-            ret.append(_back_to(ga, order))
+            ret.append(cast.cast_to(_back_to(ga, order), a.dtype))
         if 1 in indexes:
             gb = tensordot(a, gy, (a_free, gy_a))
             order = [self.b_axes[self.a_axes.index(i)] for i in sorted(self.a_axes)] + b_free
-            ret.append(_back_to(gb, order))
+            ret.append(cast.cast_to(_back_to(gb, order), b.dtype))
         return tuple(ret)
 
 
@@ -89,7 +91,8 @@ def tensordot(a, b, axes=2):
 
     Args:
         a: A float Variable or array.
-        b: A Variable or array of the same dtype.
+        b: A float Variable or array; with another dtype than ``a``, the result has the
+            promoted dtype and each gradient its input's.
         axes: An int ``n`` pairs the last ``n`` axes of ``a`` with the first ``n`` axes of
             ``b``; a pair of sequences (or of ints) ``(a_axes, b_axes)`` names the paired
             axes (negative values count from the end).

@@ -2,6 +2,7 @@
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
+from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import einsum as einsum_mod
 from chainlite.functions.math import matmul as matmul_mod
@@ -25,7 +26,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         x, W = in_types[:2]
         type_check.expect(
             x.dtype.kind == 'f',
-            W.dtype == x.dtype,
+            W.dtype.kind == 'f',  # W may have another float dtype (as in Chainer)
             x.ndim >= 2,
             W.ndim == 2,
             type_check.prod(x.shape[1:]) == W.shape[1],
@@ -62,6 +63,8 @@ class SimplifiedDropconnect(function_node.FunctionNode):
                 y = xp.matmul(Wm, x[:, :, None])[:, :, 0]
             else:
                 y = x @ Wm.T
+        if y.dtype != x.dtype:
+            y = y.astype(x.dtype)
         if len(inputs) == 3:
             y += inputs[2]
         return y,
@@ -71,6 +74,11 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         gy, = grad_outputs
         c = self.coef
         x2 = reshape.reshape(x, (len(x), x.size // max(len(x), 1)))
+        gb = sum_mod.sum(gy, axis=0) if 2 in indexes else None
+        x_dtype = x.dtype
+        if x_dtype != W.dtype:
+            # Mixed dtypes: differentiate in W's dtype; gx is cast back to x's.
+            gy, x2 = cast.cast_to(gy, W.dtype), cast.cast_to(x2, W.dtype)
         ret = []
         if 0 in indexes:
             if c is None:
@@ -79,7 +87,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
                 gx = einsum_mod.einsum('ij,ijk->ik', gy, W * c)
             else:
                 gx = matmul_mod.matmul(gy, W * c)
-            ret.append(reshape.reshape(gx, x.shape))
+            ret.append(cast.cast_to(reshape.reshape(gx, x.shape), x_dtype))
         if 1 in indexes:
             if c is None:
                 ret.append(matmul_mod.matmul(gy, x2, transa=True))
@@ -88,7 +96,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
             else:
                 ret.append(matmul_mod.matmul(gy, x2, transa=True) * c)
         if 2 in indexes:
-            ret.append(sum_mod.sum(gy, axis=0))
+            ret.append(gb)
         return tuple(ret)
 
 
@@ -104,7 +112,8 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
     Args:
         x: A float Variable or array of shape ``(n, ...)``; the axes after the first are
             flattened into ``N`` input units.
-        W: The weights, of shape ``(M, N)`` and ``x``'s dtype.
+        W: The weights, of shape ``(M, N)``; a float dtype, not necessarily ``x``'s (``y``
+            has ``x``'s dtype, each gradient its input's).
         b: None, or the bias of shape ``(M,)``.
         ratio (float): The probability of dropping a weight, in ``[0, 1)``.
         train (bool): Whether to drop weights (this argument, not ``chainlite.config.train``,

@@ -8,6 +8,7 @@ from chainlite import function_node
 from chainlite import variable
 from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
+from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import mean as mean_mod
 from chainlite.utils import type_check
@@ -43,8 +44,10 @@ class BatchNormalization(function_node.FunctionNode):
         x, gamma, beta = in_types
         type_check.expect(
             x.dtype.kind == 'f',
-            gamma.dtype == x.dtype,
-            beta.dtype == x.dtype,
+            # gamma and beta may have another float dtype than x (as in Chainer): the
+            # statistics are computed in the promoted dtype.
+            gamma.dtype.kind == 'f',
+            beta.dtype == gamma.dtype,
             gamma.shape == beta.shape,
             x.ndim == len(self.axis) + gamma.ndim,
         )
@@ -61,7 +64,7 @@ class BatchNormalization(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
-        dtype = _compute_dtype(x.dtype)
+        dtype = _compute_dtype(numpy.promote_types(x.dtype, gamma.dtype))
         kept = _kept_shape(x.shape, self.axis)
         s, o = _subscripts(x.ndim, self.axis)
         m = x.size // max(gamma.size, 1)
@@ -123,6 +126,11 @@ class _BatchNormalizationGrad(function_node.FunctionNode):
         #   ggamma = m * E[gy x_hat], gbeta = m * E[gy].
         x, gamma, gy = self.get_retained_inputs()
         a, p, q = grad_outputs  # upstream gradients of gx, ggamma and gbeta
+        x_dtype, p_dtype = x.dtype, gamma.dtype
+        if x_dtype != p_dtype:
+            # Mixed dtypes: differentiate in the promoted dtype; cast the results back.
+            dtype = numpy.promote_types(x_dtype, p_dtype)
+            x, gamma, gy, a, p, q = (cast.cast_to(v, dtype) for v in (x, gamma, gy, a, p, q))
         axis, m = self.axis, self.m
         kept = _kept_shape(x.shape, axis)
 
@@ -169,6 +177,8 @@ class _BatchNormalizationGrad(function_node.FunctionNode):
             if ggy is not None and ggy.shape != x.shape:
                 ggy = broadcast.broadcast_to(ggy, x.shape)
             ret.append(ggy)
+        if x_dtype != p_dtype:
+            ret = [cast.cast_to(g, p_dtype if i == 1 else x_dtype) for i, g in zip(indexes, ret)]
         return tuple(ret)
 
 
@@ -184,7 +194,8 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
 
     Args:
         x: A float Variable or array.
-        gamma: The scale, of the channel shape and of ``x``'s dtype.
+        gamma: The scale, of the channel shape; a float dtype, not necessarily ``x``'s (the
+            statistics are then computed in the promoted dtype, float32 at least).
         beta: The shift, of the same shape and dtype.
         eps: Added to the variance for numerical stability.
         running_mean: None, or an array of the channel shape, updated in place to

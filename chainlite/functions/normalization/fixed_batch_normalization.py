@@ -1,6 +1,9 @@
 """Batch normalization with given (fixed) statistics."""
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
+from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
@@ -17,10 +20,11 @@ class FixedBatchNormalization(function_node.FunctionNode):
         x, gamma, beta, mean, var = in_types
         type_check.expect(
             x.dtype.kind == 'f',
-            gamma.dtype == x.dtype,
-            beta.dtype == x.dtype,
-            mean.dtype == x.dtype,
-            var.dtype == x.dtype,
+            # The statistics may have another float dtype than x (as in Chainer).
+            gamma.dtype.kind == 'f',
+            beta.dtype == gamma.dtype,
+            mean.dtype == gamma.dtype,
+            var.dtype == gamma.dtype,
             gamma.shape == beta.shape,
             gamma.shape == mean.shape,
             gamma.shape == var.shape,
@@ -38,11 +42,17 @@ class FixedBatchNormalization(function_node.FunctionNode):
         coef = gamma / (var + self.eps) ** 0.5
         y = x * coef.reshape(kept)
         y += (beta - mean * coef).reshape(kept)
-        return y,
+        return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         x, gamma, mean, var = self.get_retained_inputs()
         gy, = grad_outputs
+        x_dtype, p_dtype = x.dtype, gamma.dtype
+        if x_dtype != p_dtype:
+            # Mixed dtypes: differentiate in the promoted dtype, then cast each gradient
+            # back to its input's dtype.
+            dtype = numpy.promote_types(x_dtype, p_dtype)
+            x, gy, gamma, mean, var = (cast.cast_to(v, dtype) for v in (x, gy, gamma, mean, var))
         axis = self.axis
         kept = tuple([1 if i in axis else n for i, n in enumerate(x.shape)])
         inv_std = (var + self.eps) ** -0.5
@@ -64,6 +74,8 @@ class FixedBatchNormalization(function_node.FunctionNode):
             else:
                 # d y / d var = -gamma * x_hat * inv_std ** 2 / 2
                 ret.append(gamma * inv_std * inv_std * ggamma * -0.5)
+        if x_dtype != p_dtype:
+            ret = [cast.cast_to(g, x_dtype if i == 0 else p_dtype) for i, g in zip(indexes, ret)]
         return tuple(ret)
 
 
@@ -76,7 +88,7 @@ def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
 
     Args:
         x: A float Variable or array.
-        gamma: The scale, of the channel shape and of ``x``'s dtype.
+        gamma: The scale, of the channel shape; a float dtype (not necessarily ``x``'s).
         beta: The shift, of the same shape and dtype.
         mean: The mean to subtract, of the same shape and dtype.
         var: The variance to divide by (after adding ``eps`` and taking the square root).

@@ -101,3 +101,11 @@ _MSG = re.escape('Invalid operation is performed in: PadSequence (Forward)')
 def test_invalid_inputs(xs, length):
     with pytest.raises(type_check.InvalidType, match=_MSG):
         pad_sequence(xs, length)
+
+
+@pytest.mark.parametrize('dtype, expected', [(numpy.uint8, 255), (numpy.uint16, 65535),
+                                             (numpy.uint32, 2 ** 32 - 1), (numpy.int8, -1)])
+def test_out_of_range_padding_wraps_around_as_numpy_1_did(dtype, expected):
+    y = pad_sequence([numpy.array([1, 2], dtype), numpy.array([3], dtype)], padding=-1)
+    assert y.dtype == dtype
+    assert int(y.array[1, 1]) == expected

@@ -104,3 +104,10 @@ def test_non_integer_arguments_are_type_errors(repeats, axis):
 def test_negative_repeats_is_a_value_error(repeats):
     with pytest.raises(ValueError, match='repeat'):
         repeat(numpy.zeros(2), repeats, 0)
+
+
+def test_bool_repeats_count_as_zero_and_one():
+    x = numpy.array([[1.0, 2.0], [3.0, 4.0]])
+    numpy.testing.assert_array_equal(repeat(x, True, axis=0).array, x)
+    numpy.testing.assert_array_equal(repeat(x, (True, False), axis=1).array, x[:, :1])
+    numpy.testing.assert_array_equal(repeat(x, (False,)).array, numpy.zeros(0))

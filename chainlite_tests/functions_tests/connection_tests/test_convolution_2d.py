@@ -190,12 +190,12 @@ def test_dilate_and_groups_are_keyword_only():
     (numpy.ones((1, 2, 3, 3)), numpy.ones((2, 2, 2, 2)), numpy.ones(3), {}),
     (numpy.ones((1, 2, 3, 3)), numpy.ones((2, 2, 2, 2)), numpy.ones((2, 1)), {}),
     (numpy.ones((1, 2, 3, 3), numpy.int32), numpy.ones((2, 2, 2, 2), numpy.int32), None, {}),
-    (numpy.ones((1, 2, 3, 3), numpy.float32), numpy.ones((2, 2, 2, 2)), None, {}),
-    (numpy.ones((1, 2, 3, 3)), numpy.ones((2, 2, 2, 2)), numpy.ones(2, numpy.float32), {}),
+    (numpy.ones((1, 2, 3, 3), numpy.float32), numpy.ones((2, 2, 2, 2), numpy.int32), None, {}),
+    (numpy.ones((1, 2, 3, 3)), numpy.ones((2, 2, 2, 2)), numpy.ones(2, numpy.int32), {}),
     (numpy.ones((1, 2, 2, 3)), numpy.ones((2, 2, 3, 3)), None, {}),
     (numpy.ones((1, 2, 5, 4)), numpy.ones((2, 2, 3, 3)), None, dict(dilate=2)),
 ], ids=['x 3-d', 'channels', 'out channels not in groups', 'in channels per group',
-        'bias length', 'bias 2-d', 'int', 'W dtype', 'b dtype', 'filter taller than image',
+        'bias length', 'bias 2-d', 'int', 'W int', 'b int', 'filter taller than image',
         'dilated filter too wide'])
 def test_invalid_inputs(x, W, b, kwargs):
     msg = re.escape('Invalid operation is performed in: Convolution2DFunction (Forward)')

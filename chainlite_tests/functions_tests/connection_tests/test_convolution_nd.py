@@ -146,7 +146,7 @@ def test_arrays_and_variables_accepted():
     (numpy.ones((1, 2, 5)), numpy.ones((2, 2, 2, 2)), None),
     (numpy.ones((1, 3, 5)), numpy.ones((2, 2, 2)), None),
     (numpy.ones((1, 2, 5)), numpy.ones((2, 2, 2)), numpy.ones(3)),
-    (numpy.ones((1, 2, 5), numpy.float32), numpy.ones((2, 2, 2)), None),
+    (numpy.ones((1, 2, 5), numpy.float32), numpy.ones((2, 2, 2), numpy.int32), None),
     (numpy.ones((1, 2, 2, 2, 2)), numpy.ones((2, 2, 1, 3, 1)), None),
     (numpy.ones((3,)), numpy.ones((2, 2, 2)), None),
 ], ids=['W ndim', 'channels', 'bias', 'dtype', 'filter too wide', 'x 1-d'])

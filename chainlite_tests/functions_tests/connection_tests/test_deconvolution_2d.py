@@ -182,7 +182,7 @@ def test_dilate_and_groups_are_keyword_only():
     (numpy.ones((1, 2, 3, 3)), numpy.ones((2, 2, 2, 2)), numpy.ones(3), {}),
     (numpy.ones((1, 4, 3, 3)), numpy.ones((4, 2, 2, 2)), numpy.ones(2), dict(groups=2)),
     (numpy.ones((1, 2, 3, 3), numpy.int32), numpy.ones((2, 2, 2, 2), numpy.int32), None, {}),
-    (numpy.ones((1, 2, 3, 3), numpy.float32), numpy.ones((2, 2, 2, 2)), None, {}),
+    (numpy.ones((1, 2, 3, 3), numpy.float32), numpy.ones((2, 2, 2, 2), numpy.int32), None, {}),
     (numpy.ones((1, 2, 3, 3)), numpy.ones((2, 2, 2, 2)), None, dict(outsize=(5, 4))),
     (numpy.ones((1, 2, 3, 3)), numpy.ones((2, 2, 2, 2)), None, dict(outsize=(4, 3))),
     (numpy.ones((1, 2, 1, 1)), numpy.ones((2, 2, 1, 1)), None, dict(pad=1)),

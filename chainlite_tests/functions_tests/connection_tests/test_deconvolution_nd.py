@@ -161,7 +161,7 @@ def test_arrays_and_variables_accepted():
     (numpy.ones((1, 2, 3)), numpy.ones((2, 2, 2, 2)), None, {}),
     (numpy.ones((1, 3, 3)), numpy.ones((2, 2, 2)), None, {}),
     (numpy.ones((1, 2, 3)), numpy.ones((2, 2, 2)), numpy.ones(3), {}),
-    (numpy.ones((1, 2, 3), numpy.float32), numpy.ones((2, 2, 2)), None, {}),
+    (numpy.ones((1, 2, 3), numpy.float32), numpy.ones((2, 2, 2), numpy.int32), None, {}),
     (numpy.ones((1, 2, 3)), numpy.ones((2, 2, 2)), None, dict(stride=2, outsize=(8,))),
     (numpy.ones((1, 2, 1, 1, 1)), numpy.ones((2, 2, 1, 1, 1)), None, dict(pad=1)),
 ], ids=['W ndim', 'channels', 'bias', 'dtype', 'outsize', 'empty output'])

@@ -119,7 +119,7 @@ def test_n_batch_axes_must_be_positive():
     (numpy.ones(3), numpy.ones((4, 3)), None),                           # 1-d x
     (numpy.ones((2, 3)), numpy.ones((4, 3, 1)), None),                   # 3-d W
     (numpy.ones((2, 3), numpy.int32), numpy.ones((4, 3), numpy.int32), None),
-    (numpy.ones((2, 3), numpy.float32), numpy.ones((4, 3)), None),       # dtypes differ
+    (numpy.ones((2, 3), numpy.float32), numpy.ones((4, 3), numpy.int32), None),  # W not float
     (numpy.ones((2, 3)), numpy.ones((4, 3)), numpy.ones(4, numpy.float32)),
 ], ids=['N', 'M', 'bias ndim', 'x 1-d', 'W 3-d', 'int', 'W dtype', 'b dtype'])
 def test_invalid_inputs(x, W, b):

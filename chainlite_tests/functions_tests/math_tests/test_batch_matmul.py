@@ -121,7 +121,7 @@ def test_deprecation_warning():
     (numpy.ones((2, 3, 4)), numpy.ones((3, 4, 5)), {}),              # batch sizes differ
     (numpy.ones((2, 2, 3, 4)), numpy.ones((2, 2, 4, 5)), {}),        # 4-D
     (numpy.ones((3,)), numpy.ones((3,)), {}),                        # 1-D
-    (numpy.ones((2, 3, 4), numpy.float32), numpy.ones((2, 4, 5)), {}),
+    (numpy.ones((2, 3, 4), numpy.float32), numpy.ones((2, 4, 5), numpy.int32), {}),
     (numpy.ones((2, 3, 4), numpy.int32), numpy.ones((2, 4, 5), numpy.int32), {}),
 ])
 def test_invalid(a, b, kwargs):

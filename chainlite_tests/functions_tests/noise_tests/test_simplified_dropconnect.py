@@ -142,7 +142,7 @@ MSG = re.escape('Invalid operation is performed in: SimplifiedDropconnect (Forwa
 
 @pytest.mark.parametrize('x, W, b', [
     (numpy.ones((3, 4), numpy.int32), numpy.ones((2, 4)), None),
-    (numpy.ones((3, 4)), numpy.ones((2, 4), numpy.float32), None),
+    (numpy.ones((3, 4)), numpy.ones((2, 4), numpy.int32), None),
     (numpy.ones(4), numpy.ones((2, 4)), None),                         # no batch axis
     (numpy.ones((3, 4)), numpy.ones((2, 5)), None),                    # N differs
     (numpy.ones((3, 4)), numpy.ones((2, 4)), numpy.ones(3)),           # M differs

@@ -1,0 +1,86 @@
+"""N-dimensional patch extraction, as ``chainer.utils.conv_nd``."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainlite.utils import conv
+
+
+def as_tuple(x: Any, n: int) -> tuple:
+    """Returns ``x`` as a tuple of length ``n`` (an int repeated; a sequence checked).
+
+    Args:
+        x: An int or a sequence of ``n`` ints.
+        n: The length.
+
+    Returns:
+        A tuple.
+
+    Raises:
+        ValueError: If a sequence does not have ``n`` elements.
+
+    Example:
+        >>> from chainlite.utils.conv_nd import as_tuple
+        >>> as_tuple(2, 3), as_tuple((1, 2), 2)
+        ((2, 2, 2), (1, 2))
+    """
+    if hasattr(x, '__getitem__'):
+        if len(x) != n:
+            raise ValueError('as_tuple: expected %d values, got %r' % (n, x))
+        return tuple(x)
+    return (x,) * n
+
+
+def im2col_nd_cpu(img: numpy.ndarray, ksize: tuple, stride: tuple, pad: tuple, pval: Any = 0,
+                  cover_all: bool = False, dilate: Any = 1) -> numpy.ndarray:
+    """Copies every window of an ``(n, c, d_1, ..., d_N)`` image into a new array.
+
+    Args:
+        img: The image.
+        ksize, stride, pad: One int per spatial axis.
+        pval: The padding value.
+        cover_all: As in :func:`chainlite.utils.conv.get_conv_outsize`.
+        dilate: An int or one int per spatial axis.
+
+    Returns:
+        An array of shape ``(n, c) + ksize + outsize``.
+
+    Example:
+        >>> import numpy
+        >>> from chainlite.utils.conv_nd import im2col_nd_cpu
+        >>> im2col_nd_cpu(numpy.zeros((1, 1, 4, 4, 4)), (2, 2, 2), (2, 2, 2), (0, 0, 0)).shape
+        (1, 1, 2, 2, 2, 2, 2, 2)
+    """
+    nd = img.ndim - 2
+    return conv.im2col_nd_copy(img, tuple(ksize), tuple(stride), tuple(pad), pval, cover_all,
+                               as_tuple(dilate, nd))
+
+
+def col2im_nd_cpu(col: numpy.ndarray, stride: tuple, pad: tuple, dims: tuple,
+                  dilate: Any = 1) -> numpy.ndarray:
+    """Sums windows ``(n, c) + ksize + outsize`` back into an ``(n, c) + dims`` image.
+
+    Args:
+        col: The windows.
+        stride, pad: One int per spatial axis.
+        dims: The image's spatial shape.
+        dilate: An int or one int per spatial axis.
+
+    Returns:
+        The image.
+
+    Example:
+        >>> import numpy
+        >>> from chainlite.utils.conv_nd import col2im_nd_cpu, im2col_nd_cpu
+        >>> col = im2col_nd_cpu(numpy.ones((1, 1, 3)), (2,), (1,), (0,))
+        >>> col2im_nd_cpu(col, (1,), (0,), (3,))
+        array([[[1., 2., 1.]]])
+    """
+    dims = tuple(dims)
+    return conv.col2im_nd_sum(col, tuple(stride), tuple(pad), dims, as_tuple(dilate, len(dims)))
+
+
+im2col_nd = im2col_nd_cpu
+col2im_nd = col2im_nd_cpu
