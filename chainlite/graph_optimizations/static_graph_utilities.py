@@ -64,5 +64,6 @@ def static_code(*dec_args: Any, **dec_kwargs: Any) -> Callable:
                         'positional arguments' % len(dec_args))
     unknown = set(dec_kwargs) - {'func_name'}
     if unknown:
-        raise TypeError('static_code got unexpected keyword arguments %s' % sorted(unknown))
+        raise TypeError('static_code got unexpected keyword arguments %s; its only option is '
+                        'func_name' % sorted(unknown))
     return lambda func: decorate(func, dec_kwargs.get('func_name'))
