@@ -1,4 +1,4 @@
-"""static_graph / static_code: a replayed chain computes what define-by-run computes, bit for bit."""
+"""static_graph and static_code: a replayed chain computes what define-by-run computes."""
 import warnings
 
 import numpy as np
