@@ -104,6 +104,8 @@ def get_device(device_spec: Any) -> Device:
         from chainlite.backends import cuda
         cuda.check_cuda_available()
     if isinstance(device_spec, str):
+        if device_spec.lstrip('-').isdigit():
+            return get_device(int(device_spec))  # '-1', '0': as Chainer's examples pass them
         if device_spec in ('@numpy', 'native', 'native:0', 'cpu'):
             return _CPU
         if device_spec.startswith(('@cupy', 'cuda')):
