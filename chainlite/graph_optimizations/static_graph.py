@@ -74,6 +74,9 @@ class _Recorder:
         self.steps: list = []   # [function, state before forward, input slots, output slots]
         self.slots: dict = {}   # id(array) -> slot
         self.values: list = []  # slot -> the array seen while recording (keeps ids unique)
+        # id(array) -> the first slot it got: an op may return its input itself (a cast to
+        # the same dtype), and a parameter must feed the slot the first reader took it from.
+        self.first: dict = {}
 
     def slot(self, a: Any) -> int:
         s = self.slots.get(id(a))
@@ -85,6 +88,7 @@ class _Recorder:
         s = len(self.values)
         self.values.append(a)
         self.slots[id(a)] = s
+        self.first.setdefault(id(a), s)
         return s
 
     def record(self, fn: Any, in_data: tuple) -> tuple:
@@ -409,9 +413,9 @@ def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleMa
     used = []
     for (p, _), proxy in zip(saved, proxies):
         d = p._data
-        if d is None or id(d) not in recorder.slots:
+        s = None if d is None else recorder.first.get(id(d))
+        if s is None:
             continue  # not used by this forward
-        s = recorder.slots[id(d)]
         if s in in_slots:
             continue
         in_slots.append(s)
@@ -428,7 +432,9 @@ def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleMa
     sched = _Schedule(recorder, in_slots, out_slots, out_nodes, leaves)
     sched.spec = spec
     sched.params = used
+    sched.param_sig = [(p._data.shape, p._data.dtype) for p in used]
     mgr.schedules.setdefault(key, []).append(sched)
+    chain.__dict__['static_schedule'] = sched
     if mgr.verbosity_level >= 1:
         print('static_graph: recorded a schedule of %d steps for %s.%s, %s'
               % (len(sched.steps), type(chain).__name__, func.__name__, _describe_key(key)))
@@ -537,6 +543,10 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
         scheds = mgr.schedules.get(key)
         if scheds is not None:
             for sched in scheds:
+                if sched.params and not _params_match(sched):
+                    # A parameter changed shape or dtype: the Python side may differ too.
+                    scheds.remove(sched)
+                    break
                 if sched.free():
                     if verbosity_level >= 2:
                         print('static_graph: replaying %s.%s, %s'
@@ -545,6 +555,7 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
                               else _new_variable(x, None, False) for x in flat]
                     if sched.params:
                         inputs.extend(sched.params)
+                    chain.__dict__['static_schedule'] = sched  # as Chainer, the last used
                     return _call_schedule(sched, inputs, False)
             if len(scheds) >= MAX_SCHEDULES_PER_KEY:
                 # Every schedule still awaits its backward: run this call define-by-run.
@@ -571,3 +582,10 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
     wrapped._static_graph_func = func
     return wrapped
 
+
+def _params_match(sched: _Schedule) -> bool:
+    for p, (shape, dtype) in zip(sched.params, sched.param_sig):
+        d = p._data
+        if d is None or d.shape != shape or d.dtype != dtype:
+            return False
+    return True

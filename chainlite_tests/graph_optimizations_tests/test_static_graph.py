@@ -287,3 +287,26 @@ def test_static_code_runs_every_call_on_current_arrays():
     assert square(inputs=[np.full(2, 3.0)])[0] == 9.0  # outside a static chain: a plain call
     with pytest.raises(TypeError, match='func_name'):
         chainlite.static_code(bad=1)
+
+
+def test_parameters_are_read_at_every_call_even_through_identity_ops():
+    class Casting(chainlite.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l = L.Linear(3, 2)
+
+        @chainlite.static_graph
+        def forward(self, x):
+            # A cast to the same dtype returns the parameter's own array.
+            return F.linear(x, F.cast(self.l.W, x.dtype), self.l.b)
+
+    model = Casting()
+    x = np.ones((2, 3), np.float32)
+    model(x)
+    for k in range(3):
+        model.l.W.array = np.full((2, 3), k, np.float32)     # rebound, not updated in place
+        np.testing.assert_array_equal(model(x).array, np.full((2, 2), 3 * k, np.float32))
+    model.l.W.array = np.ones((2, 3), np.float64)           # a new dtype: recorded again
+    assert model(x).dtype == np.float32
+    assert len(model.schedule_manager.schedules[next(iter(model.schedule_manager.schedules))]) == 1
