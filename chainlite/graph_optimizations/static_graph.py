@@ -162,13 +162,43 @@ class _Schedule:
         self.owner = None        # weak reference to the StaticScheduleFunction still using it
         self.generation = 0      # replays so far: a stale backward is detected
         self.first_outputs = tuple(recorder.values[s] for s in out_slots)
+        self.first_values = recorder.values
+        self.back_steps = self._array_backward_plan(steps)
+
+    def _array_backward_plan(self, steps: list) -> Optional[tuple]:
+        # When every function that backward runs has an array-level twin of its backward
+        # (_static_backward) and no array gets gradients from more than two places (two
+        # summands add up the same in either order), backward runs on the arrays, in
+        # reverse recorded order, with no graph. Otherwise (None) it walks the graph.
+        plan = []
+        readers: dict = {}
+        for s in self.out_slots:
+            readers[s] = readers.get(s, 0) + 1
+        for fn, _, ins, outs, _ in steps:
+            if not isinstance(fn, function_node.FunctionNode) or fn._ins is None:
+                continue  # outside the graph: backward never reaches it
+            if getattr(type(fn), '_static_backward', None) is None:
+                return None
+            nodes = fn.inputs
+            idx = tuple([i for i, n in enumerate(nodes) if n.requires_grad])
+            for i in idx:
+                readers[ins[i]] = readers.get(ins[i], 0) + 1
+            plan.append((fn, ins, outs, idx))
+        if any(n > 2 for n in readers.values()):
+            return None
+        plan.reverse()
+        return tuple(plan)
 
     def free(self) -> bool:
         owner = self.owner
         return owner is None or owner() is None
 
-    def run(self, arrays: tuple) -> tuple:
-        """Replays the forward on ``arrays`` (the inputs, then the parameters)."""
+    def run(self, arrays: tuple, retain: bool) -> tuple:
+        """Replays the forward on ``arrays`` (the inputs, then the parameters).
+
+        Returns the outputs and every slot's array. ``retain`` refreshes what the recorded
+        graph keeps for its backward (not needed when backward runs on the arrays).
+        """
         self.generation += 1
         bufs = self.template.copy()
         for s, a in zip(self.in_slots, arrays):
@@ -185,9 +215,9 @@ class _Schedule:
             else:
                 for i, y in zip(outs, ys):
                     bufs[i] = y
-            if nodes is not None:
+            if nodes is not None and retain:
                 fn._retain(nodes, in_data, ys)
-        return tuple([bufs[s] for s in self.out_slots])
+        return tuple([bufs[s] for s in self.out_slots]), bufs
 
 
 class StaticScheduleFunction(function_node.FunctionNode):
@@ -202,6 +232,7 @@ class StaticScheduleFunction(function_node.FunctionNode):
         self.schedule = schedule
         self._first = first
         self.generation = -1
+        self._bufs = None  # the replay's arrays, while backward may run on them
 
     @property
     def label(self) -> str:
@@ -209,13 +240,21 @@ class StaticScheduleFunction(function_node.FunctionNode):
 
     def forward(self, inputs: tuple) -> tuple:
         sched = self.schedule
+        # Backward runs on arrays when it can and nothing (hooks, debug) wants the graph.
+        on_arrays = sched.back_steps is not None and not function_node._hooks_active and \
+            _config.enable_backprop
         if self._first:
             self._first = False
             outputs = sched.first_outputs
             sched.first_outputs = ()
             sched.generation += 1
+            if on_arrays:
+                self._bufs = sched.first_values
+            sched.first_values = None
         else:
-            outputs = sched.run(inputs)
+            outputs, bufs = sched.run(inputs, not on_arrays)
+            if on_arrays:
+                self._bufs = bufs
         self.generation = sched.generation
         return outputs
 
@@ -232,6 +271,8 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 'before the backward of an earlier call; run backward before the next call, '
                 'or keep the graphs of several calls by calling the chain again only after '
                 'backward')
+        if self._bufs is not None:
+            return self._backward_on_arrays(indexes, grad_outputs)
         out_nodes, seeds = [], []
         for n, g in zip(sched.out_nodes, grad_outputs):
             if n is not None and g is not None:
@@ -248,6 +289,52 @@ class StaticScheduleFunction(function_node.FunctionNode):
             ret.append(n.grad_var)
             n.grad_var = None
         sched.owner = None  # backward is done: the next call may replay this schedule
+        return tuple(ret)
+
+    def _backward_on_arrays(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        sched = self.schedule
+        bufs = self._bufs
+        self._bufs = None
+        grads: dict = {}
+        seeds = set()
+        for s, g in zip(sched.out_slots, grad_outputs):
+            if g is not None:
+                d = g._data
+                seeds.add(id(d))
+                old = grads.get(s)
+                grads[s] = d if old is None else backprop._add(old, d)
+        for fn, ins, outs, idx in sched.back_steps:
+            if len(outs) == 1:
+                gy = grads.pop(outs[0], None)
+                if gy is None:
+                    continue
+                gys = (gy,)
+            else:
+                gys = tuple([grads.pop(o, None) for o in outs])
+                if all([g is None for g in gys]):
+                    continue
+            gxs = fn._static_backward(idx, gys, [bufs[i] for i in ins],
+                                      [bufs[o] for o in outs])
+            for i, gx in zip(idx, gxs):
+                if gx is None:
+                    continue
+                if gx.__class__ is not _ndarray:
+                    gx = numpy.asarray(gx)
+                s = ins[i]
+                old = grads.get(s)
+                grads[s] = gx if old is None else backprop._add(old, gx)
+        ret = []
+        in_slots = sched.in_slots
+        for i in indexes:
+            g = grads.get(in_slots[i])
+            if g is not None:
+                # As the walk over the graph: a leaf gets its own writeable array.
+                if id(g) in seeds or not g.flags.writeable:
+                    g = g.copy()
+                seeds.add(id(g))
+                g = _new_variable(g, None, False)
+            ret.append(g)
+        sched.owner = None
         return tuple(ret)
 
 

@@ -55,6 +55,20 @@ class LinearFunction(function_node.FunctionNode):
                 0 if t is None else t)
         return t,
 
+    def _static_backward(self, indexes, grad_outputs, inputs, outputs):
+        # backward on arrays, for a replayed chainlite.static_graph: the forwards of the very
+        # nodes backward applies, so the result is the same to the bit.
+        x, W = inputs[:2]
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(matmul.MatMul().forward((gy, W))[0])
+        if 1 in indexes:
+            ret.append(matmul.MatMul(True).forward((gy, x))[0])
+        if 2 in indexes:
+            ret.append(sum_.Sum(0).forward((gy,))[0])
+        return ret
+
 
 
 def linear(x, W, b=None, n_batch_axes=1):
