@@ -360,3 +360,23 @@ def test_backward_on_arrays_gives_input_gradients_and_respects_hooks():
         grads.append(out)
     _assert_identical(grads[0], grads[1])
     _assert_identical(grads[0], grads[2])
+
+
+class ActivationsMLP(PlainMLP):
+
+    def forward(self, x):
+        self.python_calls += 1
+        h = F.dropout(F.tanh(self.l1(x)), 0.25)
+        return self.l2(F.sigmoid(h))
+
+
+class StaticActivationsMLP(ActivationsMLP):
+    forward = chainlite.static_graph(ActivationsMLP.forward)
+
+
+def test_backward_on_arrays_through_tanh_sigmoid_and_dropout():
+    _, dbr = _train(ActivationsMLP, (8, 7), optimizers.MomentumSGD(lr=0.5))
+    model, static = _train(StaticActivationsMLP, (8, 7), optimizers.MomentumSGD(lr=0.5))
+    _assert_identical(dbr, static)
+    sched = model.schedule_manager.schedules[next(iter(model.schedule_manager.schedules))][0]
+    assert sched.back_steps is not None and len(sched.back_steps) == 5
