@@ -9,11 +9,14 @@ the same configuration, replay that schedule: each recorded function's ``forward
 on the current arrays, with no Variable, no graph node, no type check and none of the links'
 Python code in between.
 
-The whole replay is one node of the caller's graph, :class:`StaticScheduleFunction`. Its
-backward runs the ordinary backward walk over the graph recorded on the first call, whose
-retained arrays each replay refreshes; so gradients are the ones define-by-run computes, bit
-for bit, summed in the same order. Functions that draw random numbers in forward (dropout)
-draw them again on every replay, in the recorded order, from the same NumPy random state.
+The whole replay is one node of the caller's graph, :class:`StaticScheduleFunction`. When
+every recorded function has an array-level twin of its backward (``_static_backward``: the
+same arithmetic as the nodes its ``backward`` applies), the node's backward runs those on the
+replay's arrays in reverse recorded order. Otherwise it runs the ordinary backward walk over
+the graph recorded on the first call, whose retained arrays each replay refreshes. Either way
+the gradients are the ones define-by-run computes, bit for bit. Functions that draw random
+numbers in forward (dropout) draw them again on every replay, in the recorded order, from the
+same NumPy random state.
 """
 from __future__ import annotations
 
