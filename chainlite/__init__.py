@@ -60,6 +60,9 @@ from chainlite.serializer import Deserializer  # noqa: F401
 from chainlite.serializer import Serializer  # noqa: F401
 from chainlite import serializers  # noqa: F401
 from chainlite import optimizer  # noqa: F401
+from chainlite import graph_optimizations  # noqa: F401
+from chainlite.graph_optimizations.static_graph import static_graph  # noqa: F401
+from chainlite.graph_optimizations.static_graph_utilities import static_code  # noqa: F401
 from chainlite.optimizer import GradientMethod  # noqa: F401
 from chainlite.optimizer import Optimizer  # noqa: F401
 from chainlite.optimizer import UpdateRule  # noqa: F401

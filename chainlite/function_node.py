@@ -27,6 +27,9 @@ _VariableNode = variable.VariableNode
 _new_variable = variable._new_variable
 _object_new = object.__new__
 _ref = weakref.ref
+# The static-graph recorder while a static chain's first call runs (else None); see
+# chainlite.graph_optimizations.static_graph. It raises _hooks_active while set.
+_recorder = None
 
 
 class FunctionNode:
@@ -340,6 +343,13 @@ class FunctionNode:
             self._check_data_type_forward(in_data)
 
     def _forward_with_hooks(self, in_data: tuple) -> tuple:
+        # A static graph being recorded (chainlite.static_graph) counts as a hook: it sees
+        # every forward, so it can replay them later without this method.
+        if _recorder is not None:
+            return _recorder.record(self, in_data)
+        return self._forward_hooked(in_data)
+
+    def _forward_hooked(self, in_data: tuple) -> tuple:
         from chainlite import function_hook
         hooks = function_hook.hooks_for(self)
         for hook in hooks:

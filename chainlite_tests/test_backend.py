@@ -203,3 +203,10 @@ def test_importing_chainlite_does_not_import_scipy():
             'print("scipy" in sys.modules)')
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == 'False'
+
+
+def test_get_device_accepts_integers_given_as_strings():
+    # Chainer's examples parse --device as a string and pass '-1' for the CPU.
+    assert chainlite.get_device('-1') is chainlite.get_device('@numpy')
+    with pytest.raises(RuntimeError):
+        chainlite.get_device('0')

@@ -38,6 +38,10 @@ class Dropout(function_node.FunctionNode):
         gy, = grad_outputs
         return gy * self.mask,
 
+    def _static_backward(self, indexes, grad_outputs, inputs, outputs):
+        # backward on arrays, for a replayed chainlite.static_graph (this replay's mask).
+        return grad_outputs[0] * self.mask,
+
 
 def dropout(x, ratio=.5, *, mask=None, return_mask=False):
     """Drops elements of ``x`` at random with probability ``ratio`` during training.

@@ -1,0 +1,681 @@
+"""``static_graph``: record a chain's forward once, then replay it without building a graph.
+
+The first call of a decorated forward runs define-by-run while a recorder watches every
+:class:`~chainlite.FunctionNode` forward (and every :func:`static_code` call): which function
+ran, on which arrays, giving which arrays. The arrays become numbered slots: the call's
+inputs, the parameters, the results of earlier steps, and constants (arrays that came from
+elsewhere, kept by reference). Later calls with inputs of the same shapes and dtypes, under
+the same configuration, replay that schedule: each recorded function's ``forward`` runs again
+on the current arrays, with no Variable, no graph node, no type check and none of the links'
+Python code in between.
+
+The whole replay is one node of the caller's graph, :class:`StaticScheduleFunction`. When
+every recorded function has an array-level twin of its backward (``_static_backward``: the
+same arithmetic as the nodes its ``backward`` applies), the node's backward runs those on the
+replay's arrays in reverse recorded order. Otherwise it runs the ordinary backward walk over
+the graph recorded on the first call, whose retained arrays each replay refreshes. Either way
+the gradients are the ones define-by-run computes, bit for bit. Functions that draw random
+numbers in forward (dropout) draw them again on every replay, in the recorded order, from the
+same NumPy random state.
+"""
+from __future__ import annotations
+
+import functools
+import warnings
+import weakref
+from typing import Any, Callable, Optional
+
+import numpy
+
+from chainlite import backprop
+from chainlite import configuration
+from chainlite import function_node
+from chainlite import variable
+
+_config = configuration.config
+_Variable = variable.Variable
+_ndarray = numpy.ndarray
+_new_variable = variable._new_variable
+
+# Schedules kept per input signature and per chain before new signatures run define-by-run.
+MAX_SCHEDULES_PER_KEY = 4
+MAX_KEYS = 16
+
+
+class _CodeStep:
+    # A static_code call as a schedule step: forward() calls it again with the current inputs.
+
+    def __init__(self, func: Callable, name: Optional[str], args: tuple, kwargs: dict) -> None:
+        self.func = func
+        self.name = name or getattr(func, '__qualname__', repr(func))
+        self.args = args
+        self.kwargs = kwargs
+
+    def forward(self, inputs: tuple) -> tuple:
+        kwargs = self.kwargs
+        if 'inputs' in kwargs:
+            kwargs = dict(kwargs, inputs=list(inputs))
+        return _result_tuple(self.func(*self.args, **kwargs), self.name)
+
+
+def _result_tuple(ret: Any, name: str) -> tuple:
+    if ret is None:
+        return ()
+    if isinstance(ret, _ndarray):
+        return ret,
+    if isinstance(ret, (tuple, list)) and all(isinstance(a, _ndarray) for a in ret):
+        return tuple(ret)
+    raise TypeError('static_code function %s must return None, an array or a tuple of '
+                    'arrays, got %s' % (name, type(ret).__name__))
+
+
+class _Recorder:
+    """Watches the forwards of a static chain's first call and numbers their arrays."""
+
+    def __init__(self) -> None:
+        self.depth = 0          # > 0 inside a recorded forward: nested applies are not steps
+        self.steps: list = []   # [function, state before forward, input slots, output slots]
+        self.slots: dict = {}   # id(array) -> slot
+        self.values: list = []  # slot -> the array seen while recording (keeps ids unique)
+        # id(array) -> the first slot it got: an op may return its input itself (a cast to
+        # the same dtype), and a parameter must feed the slot the first reader took it from.
+        self.first: dict = {}
+
+    def slot(self, a: Any) -> int:
+        s = self.slots.get(id(a))
+        if s is None:
+            s = self.new_slot(a)  # an array from elsewhere: a constant
+        return s
+
+    def new_slot(self, a: Any) -> int:
+        s = len(self.values)
+        self.values.append(a)
+        self.slots[id(a)] = s
+        self.first.setdefault(id(a), s)
+        return s
+
+    def record(self, fn: Any, in_data: tuple) -> tuple:
+        if self.depth:
+            return fn._forward_hooked(in_data)
+        # Attributes set before forward are restored before each replayed forward, so state
+        # that forward fills in on first use (a dropout mask) is computed again every time.
+        state = dict(fn.__dict__) or None
+        self.depth += 1
+        try:
+            outputs = fn._forward_hooked(in_data)
+        finally:
+            self.depth -= 1
+        outputs = _normalize(fn, outputs)
+        ins = [self.slot(a) for a in in_data]
+        outs = [self.new_slot(y) for y in outputs]
+        self.steps.append([fn, state, ins, outs])
+        return outputs
+
+    def record_code(self, func: Callable, name: Optional[str], args: tuple,
+                    kwargs: dict) -> Any:
+        step = _CodeStep(func, name, args, kwargs)
+        inputs = kwargs.get('inputs', ())
+        self.depth += 1
+        try:
+            ret = func(*args, **kwargs)
+        finally:
+            self.depth -= 1
+        outputs = _result_tuple(ret, step.name)
+        ins = [self.slot(a) for a in inputs]
+        outs = [self.new_slot(y) for y in outputs]
+        self.steps.append([step, None, ins, outs])
+        return ret
+
+
+def _normalize(fn: Any, outputs: Any) -> tuple:
+    # What FunctionNode._wrap_outputs would do, done first so that the arrays recorded are
+    # the very arrays the output Variables hold.
+    if outputs.__class__ is not tuple:
+        outputs = fn._output_tuple(outputs)
+    if any([y.__class__ is not _ndarray for y in outputs]):
+        outputs = tuple([y if y.__class__ is _ndarray else numpy.asarray(y)
+                         for y in outputs])
+    return outputs
+
+
+class _Schedule:
+    """One recorded forward: its steps over slots, and the graph recorded with it."""
+
+    def __init__(self, recorder: _Recorder, in_slots: list, out_slots: list,
+                 out_nodes: list, leaves: list) -> None:
+        steps = []
+        for fn, state, ins, outs in recorder.steps:
+            nodes = None
+            if isinstance(fn, function_node.FunctionNode) and fn._ins is not None and (
+                    fn._input_indexes_to_retain is not None or
+                    fn._output_indexes_to_retain is not None):
+                nodes = fn.inputs  # the step refreshes what backward reads
+            steps.append((fn, state, tuple(ins), tuple(outs), nodes))
+        self.steps = tuple(steps)
+        template = list(recorder.values)
+        produced = set(in_slots)
+        for step in steps:
+            produced.update(step[3])
+        # Only constants stay in the template: every other slot is filled by each call.
+        self.template = [None if i in produced else a for i, a in enumerate(template)]
+        self.in_slots = tuple(in_slots)
+        self.out_slots = tuple(out_slots)
+        self.out_nodes = out_nodes
+        self.leaves = leaves
+        self.owner = None        # weak reference to the StaticScheduleFunction still using it
+        self.generation = 0      # replays so far: a stale backward is detected
+        self.first_outputs = tuple(recorder.values[s] for s in out_slots)
+        self.first_values = recorder.values
+        self.back_steps = self._array_backward_plan(steps)
+
+    def _array_backward_plan(self, steps: list) -> Optional[tuple]:
+        # When every function that backward runs has an array-level twin of its backward
+        # (_static_backward) and no array gets gradients from more than two places (two
+        # summands add up the same in either order), backward runs on the arrays, in
+        # reverse recorded order, with no graph. Otherwise (None) it walks the graph.
+        plan = []
+        readers: dict = {}
+        for s in self.out_slots:
+            readers[s] = readers.get(s, 0) + 1
+        for fn, _, ins, outs, _ in steps:
+            if not isinstance(fn, function_node.FunctionNode) or fn._ins is None:
+                continue  # outside the graph: backward never reaches it
+            if getattr(type(fn), '_static_backward', None) is None:
+                return None
+            nodes = fn.inputs
+            idx = tuple([i for i, n in enumerate(nodes) if n.requires_grad])
+            for i in idx:
+                readers[ins[i]] = readers.get(ins[i], 0) + 1
+            plan.append((fn, ins, outs, idx))
+        if any(n > 2 for n in readers.values()):
+            return None
+        plan.reverse()
+        return tuple(plan)
+
+    def free(self) -> bool:
+        owner = self.owner
+        return owner is None or owner() is None
+
+    def run(self, arrays: tuple, retain: bool) -> tuple:
+        """Replays the forward on ``arrays`` (the inputs, then the parameters).
+
+        Returns the outputs and every slot's array. ``retain`` refreshes what the recorded
+        graph keeps for its backward (not needed when backward runs on the arrays).
+        """
+        self.generation += 1
+        bufs = self.template.copy()
+        for s, a in zip(self.in_slots, arrays):
+            bufs[s] = a
+        for fn, state, ins, outs, nodes in self.steps:
+            if state is not None:
+                fn.__dict__.update(state)
+            in_data = tuple([bufs[i] for i in ins])
+            ys = fn.forward(in_data)
+            if ys.__class__ is not tuple or len(ys) != 1 or ys[0].__class__ is not _ndarray:
+                ys = _normalize(fn, ys)
+            if len(outs) == 1:
+                bufs[outs[0]] = ys[0]
+            else:
+                for i, y in zip(outs, ys):
+                    bufs[i] = y
+            if nodes is not None and retain:
+                fn._retain(nodes, in_data, ys)
+        return tuple([bufs[s] for s in self.out_slots]), bufs
+
+
+class StaticScheduleFunction(function_node.FunctionNode):
+    """The node a static chain's call leaves in the caller's graph.
+
+    Its inputs are the call's inputs and the chain's parameters; its forward replays the
+    recorded schedule (or hands over the first call's results); its backward walks the
+    graph recorded on the first call, so every gradient equals define-by-run's.
+    """
+
+    def __init__(self, schedule: _Schedule, first: bool) -> None:
+        self.schedule = schedule
+        self._first = first
+        self.generation = -1
+        self._bufs = None  # the replay's arrays, while backward may run on them
+
+    @property
+    def label(self) -> str:
+        return 'StaticScheduleFunction'
+
+    def forward(self, inputs: tuple) -> tuple:
+        sched = self.schedule
+        # Backward runs on arrays when it can and nothing (hooks, debug) wants the graph.
+        on_arrays = sched.back_steps is not None and not function_node._hooks_active and \
+            _config.enable_backprop
+        if self._first:
+            self._first = False
+            outputs = sched.first_outputs
+            sched.first_outputs = ()
+            sched.generation += 1
+            if on_arrays:
+                self._bufs = sched.first_values
+            sched.first_values = None
+        else:
+            outputs, bufs = sched.run(inputs, not on_arrays)
+            if on_arrays:
+                self._bufs = bufs
+        self.generation = sched.generation
+        return outputs
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        sched = self.schedule
+        if _config.enable_backprop:
+            raise RuntimeError(
+                'static_graph: a static chain cannot be differentiated twice (double '
+                'backprop); decorate its forward with static_graph(enable_double_backprop='
+                'True) to run it define-by-run instead')
+        if self.generation != sched.generation:
+            raise RuntimeError(
+                'static_graph: the static chain was called again (and its schedule replayed) '
+                'before the backward of an earlier call; run backward before the next call, '
+                'or keep the graphs of several calls by calling the chain again only after '
+                'backward')
+        if self._bufs is not None:
+            return self._backward_on_arrays(indexes, grad_outputs)
+        out_nodes, seeds = [], []
+        for n, g in zip(sched.out_nodes, grad_outputs):
+            if n is not None and g is not None:
+                out_nodes.append(n)
+                seeds.append(g)
+        leaves = sched.leaves
+        for i in indexes:
+            leaves[i].grad_var = None
+        if out_nodes:
+            backprop._backprop(out_nodes, seeds, None, False, False, None)
+        ret = []
+        for i in indexes:
+            n = leaves[i]
+            ret.append(n.grad_var)
+            n.grad_var = None
+        sched.owner = None  # backward is done: the next call may replay this schedule
+        return tuple(ret)
+
+    def _backward_on_arrays(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        sched = self.schedule
+        bufs = self._bufs
+        self._bufs = None
+        grads: dict = {}
+        seeds = set()
+        for s, g in zip(sched.out_slots, grad_outputs):
+            if g is not None:
+                d = g._data
+                seeds.add(id(d))
+                old = grads.get(s)
+                grads[s] = d if old is None else backprop._add(old, d)
+        for fn, ins, outs, idx in sched.back_steps:
+            if len(outs) == 1:
+                gy = grads.pop(outs[0], None)
+                if gy is None:
+                    continue
+                gys = (gy,)
+            else:
+                gys = tuple([grads.pop(o, None) for o in outs])
+                if all([g is None for g in gys]):
+                    continue
+            gxs = fn._static_backward(idx, gys, [bufs[i] for i in ins],
+                                      [bufs[o] for o in outs])
+            for i, gx in zip(idx, gxs):
+                if gx is None:
+                    continue
+                if gx.__class__ is not _ndarray:
+                    gx = numpy.asarray(gx)
+                s = ins[i]
+                old = grads.get(s)
+                grads[s] = gx if old is None else backprop._add(old, gx)
+        ret = []
+        in_slots = sched.in_slots
+        for i in indexes:
+            g = grads.get(in_slots[i])
+            if g is not None:
+                # As the walk over the graph: a leaf gets its own writeable array.
+                if id(g) in seeds or not g.flags.writeable:
+                    g = g.copy()
+                seeds.add(id(g))
+                g = _new_variable(g, None, False)
+            ret.append(g)
+        sched.owner = None
+        return tuple(ret)
+
+
+class ScheduleManager:
+    """The schedules of one static chain, keyed by input signature and configuration.
+
+    Args:
+        chain: The chain.
+        minimize_cache_size: Drop every schedule when ``config.train`` changes.
+        verbosity_level: 0 silent, 1 says when schedules are recorded, 2 also each call.
+    """
+
+    def __init__(self, chain: Any, minimize_cache_size: bool = False,
+                 verbosity_level: int = 0) -> None:
+        self.chain_ref = weakref.ref(chain)
+        self.minimize_cache_size = minimize_cache_size
+        self.verbosity_level = verbosity_level
+        self.schedules: dict = {}
+        self.prev_train = None
+        self._warned_full = False
+
+    def end_forward(self) -> None:
+        """Marks every schedule free for the next call (Chainer's custom-loop API).
+
+        Needed only when a chain is called several times with no backward in between and
+        the earlier results are no longer needed.
+        """
+        for scheds in self.schedules.values():
+            for s in scheds:
+                s.owner = None
+
+    def clear(self) -> None:
+        """Forgets every schedule: the next call records again."""
+        self.schedules.clear()
+
+    def __repr__(self) -> str:
+        lines = ['ScheduleManager:']
+        for key, scheds in self.schedules.items():
+            lines.append('  %s: %d schedule(s) of %d steps' % (
+                _describe_key(key), len(scheds), len(scheds[0].steps) if scheds else 0))
+        return '\n'.join(lines)
+
+
+def _describe_key(key: tuple) -> str:
+    train, backprop_on, sig = key
+    shapes = ', '.join('%s %s' % (s[0], s[1]) if isinstance(s, tuple) and len(s) == 3
+                       else repr(s) for s in sig)
+    return '%s%s (%s)' % ('train' if train else 'test',
+                          '' if backprop_on else ', no backprop', shapes)
+
+
+def _flatten(args: Any, flat: list, sig: list) -> bool:
+    # Arrays and Variables (possibly in nested lists and tuples) are the schedule's inputs;
+    # hashable plain values become part of the key. False when something cannot be keyed.
+    for a in args:
+        if isinstance(a, _Variable):
+            d = a._data
+            if d is None:
+                return False
+            flat.append(a)
+            sig.append((d.shape, d.dtype, a._requires_grad))
+        elif isinstance(a, _ndarray):
+            flat.append(a)
+            sig.append((a.shape, a.dtype, False))
+        elif isinstance(a, (tuple, list)):
+            sig.append(('(' if isinstance(a, tuple) else '[', len(a)))
+            if not _flatten(a, flat, sig):
+                return False
+        elif a is None or isinstance(a, (bool, int, float, str)):
+            sig.append(('const', a))
+        else:
+            return False
+    return True
+
+
+def _rebuild(args: Any, it: Any) -> Any:
+    out = []
+    for a in args:
+        if isinstance(a, (_Variable, _ndarray)):
+            out.append(next(it))
+        elif isinstance(a, (tuple, list)):
+            out.append(type(a)(_rebuild(a, it)))
+        else:
+            out.append(a)
+    return out
+
+
+def _flatten_outputs(ret: Any, flat: list) -> Any:
+    # The structure of what forward returned, with its arrays and Variables taken out.
+    if isinstance(ret, _Variable):
+        flat.append(ret)
+        return 'v'
+    if isinstance(ret, _ndarray):
+        flat.append(ret)
+        return 'a'
+    if isinstance(ret, (tuple, list)):
+        return (type(ret), [_flatten_outputs(r, flat) for r in ret])
+    if isinstance(ret, dict):
+        return (dict, [(k, _flatten_outputs(r, flat)) for k, r in ret.items()])
+    return ('const', ret)
+
+
+def _unflatten_outputs(spec: Any, it: Any) -> Any:
+    if spec == 'v':
+        return next(it)
+    if spec == 'a':
+        return next(it)._data
+    kind, items = spec
+    if kind == 'const':
+        return items
+    if kind is dict:
+        return {k: _unflatten_outputs(s, it) for k, s in items}
+    return kind([_unflatten_outputs(s, it) for s in items])
+
+
+def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleManager,
+            key: tuple) -> Any:
+    recorder = _Recorder()
+    # The inputs as the forward will see them: arrays as given, Variables as fresh leaves
+    # over the same arrays, so the recorded graph ends at leaves this schedule owns.
+    seen = set()
+    inner = []
+    leaves = []
+    for x in flat:
+        a = x._data if isinstance(x, _Variable) else x
+        if id(a) in seen:
+            return None  # one array passed twice: its slots would merge
+        seen.add(id(a))
+        recorder.new_slot(a)
+        if isinstance(x, _Variable):
+            v = _Variable(a, requires_grad=x._requires_grad)
+            inner.append(v)
+            leaves.append(v.node)
+        else:
+            inner.append(a)
+            leaves.append(None)
+    # Parameters get stand-in nodes while recording, so their gradients reach this
+    # schedule's backward (which returns them), not the parameters directly.
+    params = list(chain.params())
+    saved = [(p, p._node) for p in params]
+    for p in params:
+        d = p._data
+        p._node = variable.VariableNode(None if d is None else d.shape,
+                                        None if d is None else d.dtype, p._requires_grad)
+    prev = function_node._recorder
+    function_node._recorder = recorder
+    function_node._hooks_active += 1
+    try:
+        ret = func(chain, *_rebuild(args, iter(inner)))
+    finally:
+        function_node._hooks_active -= 1
+        function_node._recorder = prev
+        proxies = []
+        for p, node in saved:
+            proxies.append(p._node)
+            p._node = node
+            d = p._data
+            if node is not None and d is not None:
+                node.shape, node.dtype = d.shape, d.dtype
+    in_slots = list(range(len(flat)))
+    wrapper_inputs = [x if isinstance(x, _Variable) else _new_variable(x, None, False)
+                      for x in flat]
+    used = []
+    for (p, _), proxy in zip(saved, proxies):
+        d = p._data
+        s = None if d is None else recorder.first.get(id(d))
+        if s is None:
+            continue  # not used by this forward
+        if s in in_slots:
+            continue
+        in_slots.append(s)
+        wrapper_inputs.append(p)
+        used.append(p)
+        leaves.append(proxy)
+    out_flat = []
+    spec = _flatten_outputs(ret, out_flat)
+    out_slots, out_nodes = [], []
+    for o in out_flat:
+        a = o._data if isinstance(o, _Variable) else o
+        out_slots.append(recorder.slot(a))
+        out_nodes.append(o._node if isinstance(o, _Variable) else None)
+    sched = _Schedule(recorder, in_slots, out_slots, out_nodes, leaves)
+    sched.spec = spec
+    sched.params = used
+    sched.param_sig = [(p._data.shape, p._data.dtype) for p in used]
+    mgr.schedules.setdefault(key, []).append(sched)
+    chain.__dict__['static_schedule'] = sched
+    if mgr.verbosity_level >= 1:
+        print('static_graph: recorded a schedule of %d steps for %s.%s, %s'
+              % (len(sched.steps), type(chain).__name__, func.__name__, _describe_key(key)))
+    return _call_schedule(sched, wrapper_inputs, True)
+
+
+def _call_schedule(sched: _Schedule, inputs: list, first: bool) -> Any:
+    fn = StaticScheduleFunction(sched, first)
+    outs = fn.apply(inputs)
+    if fn._ins is not None:
+        sched.owner = weakref.ref(fn)  # busy until its backward ran (or its graph is freed)
+    return _unflatten_outputs(sched.spec, iter(outs))
+
+
+def static_graph(*args: Any, **kwargs: Any) -> Callable:
+    """Decorates a chain's forward so that it is recorded once and replayed afterwards.
+
+    The first call (for each input signature and configuration) runs the forward
+    define-by-run and records the array operations it performs; later calls whose inputs
+    have the same shapes, dtypes and ``requires_grad``, under the same ``config.train`` and
+    ``config.enable_backprop``, replay them without building Variables or graph nodes, and
+    without running the links' Python code. Results and gradients are the define-by-run
+    ones, bit for bit. A call with a new signature is recorded again (define-by-run, with a
+    warning when the chain already had a schedule for that mode).
+
+    The forward must be static: the same functions on arrays of the same shapes each call,
+    with no Python-side state or data-dependent control flow (code that must run every call
+    goes into a :func:`static_code` function). Functions that draw random numbers in forward
+    (``F.dropout``) draw again on every replay. Parameters may be updated in place by
+    optimizers; arrays reached otherwise (a link's persistent state) are kept by reference.
+
+    Usable bare (``@static_graph``) or with options (``@static_graph(verbosity_level=1)``).
+
+    Args:
+        force_test_define_by_run (bool): Run define-by-run whenever ``config.train`` is
+            False.
+        minimize_cache_size (bool): Drop the recorded schedules whenever ``config.train``
+            changes.
+        verbosity_level (int): 1 prints when schedules are recorded, 2 also each call.
+        enable_double_backprop (bool): Run define-by-run always, so that results can be
+            differentiated twice (a replayed schedule supports first-order backward only).
+
+    Returns:
+        The decorated forward.
+
+    Example:
+        >>> import numpy as np, chainlite, chainlite.functions as F, chainlite.links as L
+        >>> class MLP(chainlite.Chain):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.l1 = L.Linear(4, 8)
+        ...             self.l2 = L.Linear(8, 2)
+        ...     @chainlite.static_graph
+        ...     def forward(self, x):
+        ...         return self.l2(F.relu(self.l1(x)))
+        >>> model = MLP()
+        >>> x = np.ones((3, 4), np.float32)
+        >>> y1 = model(x)                 # recorded
+        >>> y2 = model(x)                 # replayed
+        >>> bool((y1.array == y2.array).all())
+        True
+    """
+    options = {'force_test_define_by_run': False, 'minimize_cache_size': False,
+               'verbosity_level': 0, 'enable_double_backprop': False}
+    if len(args) == 1 and not kwargs and callable(args[0]):
+        return _decorate(args[0], **options)
+    if args:
+        raise TypeError('static_graph takes keyword options only (%s), got %d positional '
+                        'arguments' % (', '.join(options), len(args)))
+    unknown = set(kwargs) - set(options)
+    if unknown:
+        raise TypeError('static_graph got unexpected keyword arguments %s; its options are %s'
+                        % (sorted(unknown), ', '.join(options)))
+    options.update(kwargs)
+    return lambda func: _decorate(func, **options)
+
+
+def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_size: bool,
+              verbosity_level: int, enable_double_backprop: bool) -> Callable:
+
+    @functools.wraps(func)
+    def wrapped(chain: Any, *args: Any, **kwargs: Any) -> Any:
+        cfg = _config
+        if kwargs or enable_double_backprop or not cfg.use_static_graph or cfg.debug or \
+                function_node._recorder is not None or \
+                (force_test_define_by_run and not cfg.train):
+            # Inside another static chain's recording the ops are recorded there.
+            return func(chain, *args, **kwargs)
+        flat, sig = [], []
+        if not _flatten(args, flat, sig):
+            warnings.warn('static_graph: %s.%s got an argument that is neither an array, a '
+                          'Variable nor a plain value; running define-by-run'
+                          % (type(chain).__name__, func.__name__), stacklevel=2)
+            return func(chain, *args, **kwargs)
+        mgr = chain.__dict__.get('schedule_manager')
+        if mgr is None or mgr.chain_ref() is not chain:
+            mgr = ScheduleManager(chain, minimize_cache_size, verbosity_level)
+            chain.__dict__['schedule_manager'] = mgr
+        train = bool(cfg.train)
+        if mgr.minimize_cache_size and mgr.prev_train is not None and \
+                mgr.prev_train != train:
+            mgr.clear()
+        mgr.prev_train = train
+        key = (train, bool(cfg.enable_backprop), tuple(sig))
+        scheds = mgr.schedules.get(key)
+        if scheds is not None:
+            for sched in scheds:
+                if sched.params and not _params_match(sched):
+                    # A parameter changed shape or dtype: the Python side may differ too.
+                    scheds.remove(sched)
+                    break
+                if sched.free():
+                    if verbosity_level >= 2:
+                        print('static_graph: replaying %s.%s, %s'
+                              % (type(chain).__name__, func.__name__, _describe_key(key)))
+                    inputs = [x if x.__class__ is _Variable or isinstance(x, _Variable)
+                              else _new_variable(x, None, False) for x in flat]
+                    if sched.params:
+                        inputs.extend(sched.params)
+                    chain.__dict__['static_schedule'] = sched  # as Chainer, the last used
+                    return _call_schedule(sched, inputs, False)
+            if len(scheds) >= MAX_SCHEDULES_PER_KEY:
+                # Every schedule still awaits its backward: run this call define-by-run.
+                return func(chain, *args, **kwargs)
+        else:
+            if len(mgr.schedules) >= MAX_KEYS:
+                if not mgr._warned_full:
+                    mgr._warned_full = True
+                    warnings.warn('static_graph: %s.%s has been called with %d different input '
+                                  'signatures; new ones run define-by-run without recording'
+                                  % (type(chain).__name__, func.__name__, MAX_KEYS),
+                                  stacklevel=2)
+                return func(chain, *args, **kwargs)
+            if any(k[0] == key[0] and k[1] == key[1] for k in mgr.schedules):
+                warnings.warn(
+                    'static_graph: %s.%s called with inputs of new shapes or dtypes (%s); '
+                    'this call runs define-by-run and records a new schedule'
+                    % (type(chain).__name__, func.__name__, _describe_key(key)), stacklevel=2)
+        ret = _record(func, chain, args, flat, mgr, key)
+        if ret is None:
+            return func(chain, *args, **kwargs)
+        return ret
+
+    wrapped._static_graph_func = func
+    return wrapped
+
+
+def _params_match(sched: _Schedule) -> bool:
+    for p, (shape, dtype) in zip(sched.params, sched.param_sig):
+        d = p._data
+        if d is None or d.shape != shape or d.dtype != dtype:
+            return False
+    return True
