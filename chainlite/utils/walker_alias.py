@@ -1,6 +1,7 @@
 """Walker's alias method: O(1) sampling from a fixed discrete distribution."""
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy
@@ -78,7 +79,9 @@ class WalkerAlias:
         return self
 
     def to_cpu(self) -> 'WalkerAlias':
-        """Moves the tables to the CPU (they are there already). Returns self."""
+        """Deprecated as in Chainer 7 (warns): ``to_device('@numpy')``. Returns self."""
+        warnings.warn("to_cpu is deprecated. Please use to_device('@numpy') instead.",
+                      DeprecationWarning, stacklevel=2)
         return self.to_device('@numpy')
 
     def device_resident_accept(self, visitor: Any) -> None:

@@ -34,7 +34,9 @@ def test_seeded_and_device():
     a = sampler.sample(10)
     numpy.random.seed(1)
     assert (sampler.sample(10) == a).all()
-    assert sampler.to_cpu() is sampler
+    with pytest.warns(DeprecationWarning, match='to_device'):
+        assert sampler.to_cpu() is sampler
+    assert sampler.to_device('@numpy') is sampler
     assert sampler.device == chainlite.get_device('@numpy') and not sampler.use_gpu
 
 
