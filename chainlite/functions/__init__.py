@@ -89,6 +89,9 @@ from chainlite.functions.loss.contrastive import contrastive
 from chainlite.functions.loss.crf1d import argmax_crf1d
 from chainlite.functions.loss.crf1d import crf1d
 from chainlite.functions.loss.ctc import connectionist_temporal_classification
+from chainlite.functions.loss.decov import decov
+from chainlite.functions.loss.discriminative_loss import (
+    discriminative_margin_based_clustering_loss)
 from chainlite.functions.loss.gaussian_kl_divergence import gaussian_kl_divergence
 from chainlite.functions.loss.gaussian_nll import gaussian_nll
 from chainlite.functions.loss.hinge import hinge
@@ -172,6 +175,7 @@ from chainlite.functions.math.tensordot import tensordot
 from chainlite.functions.math.zeta import zeta
 from chainlite.functions.noise.dropout import dropout
 from chainlite.functions.noise.gaussian import gaussian
+from chainlite.functions.noise.gumbel_softmax import gumbel_softmax
 from chainlite.functions.noise.simplified_dropconnect import simplified_dropconnect
 from chainlite.functions.noise.zoneout import zoneout
 from chainlite.functions.normalization.batch_normalization import batch_normalization
@@ -195,4 +199,5 @@ from chainlite.functions.rnn.n_step_lstm import n_step_lstm
 from chainlite.functions.rnn.n_step_lstm import n_step_bilstm
 from chainlite.functions.rnn.n_step_rnn import n_step_rnn
 from chainlite.functions.rnn.n_step_rnn import n_step_birnn
+from chainlite.functions.rnn.slstm import slstm
 from chainlite.functions.rnn.tree_lstm import tree_lstm
