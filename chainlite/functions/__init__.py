@@ -22,6 +22,7 @@ from chainlite.functions.activation.softmax import softmax
 from chainlite.functions.activation.softplus import softplus
 from chainlite.functions.activation.swish import swish
 from chainlite.functions.activation.tanh import tanh
+from chainlite.functions.array.as_strided import as_strided
 from chainlite.functions.array.broadcast import broadcast_to
 from chainlite.functions.array.broadcast import broadcast
 from chainlite.functions.array.cast import cast
