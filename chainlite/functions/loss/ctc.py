@@ -7,6 +7,7 @@ from chainlite import variable
 from chainlite.functions.activation import log_softmax as log_softmax_mod
 from chainlite.functions.array import cast as cast_mod
 from chainlite.functions.array import concat as concat_mod
+from chainlite.functions.array import separate as separate_mod
 from chainlite.functions.array import stack as stack_mod
 from chainlite.functions.array import where as where_mod
 from chainlite.functions.loss import _composite_check
@@ -128,7 +129,8 @@ def connectionist_temporal_classification(x, t, blank_symbol, input_length=None,
     path[:, 1::2] = t
     batch_index = numpy.arange(n_batch)[:, None]
     log_y = log_softmax_mod.log_softmax(xs, axis=2)
-    lp = log_y[:, batch_index, path]  # (T, B, S): log-prob of each state's label
+    # (T, B, S): the log-probability of each state's label, one Variable per step.
+    lp = separate_mod.separate(log_y[:, batch_index, path], axis=0)
 
     state = numpy.arange(n_state)
     zero = wtype(_LOG_ZERO)
