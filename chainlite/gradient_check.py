@@ -437,16 +437,22 @@ def check_double_backward(func: Callable, x_data: Any, y_grad: Any, x_grad_grad:
     if len(params_grad_grad) != len(params):
         raise ValueError('params_grad_grad needs one entry per parameter: %d given for %d'
                          % (len(params_grad_grad), len(params)))
+    # An output whose y_grad entry is None gets no gradient (a zero seed): it is left out of
+    # the inputs of the first-order function rather than differentiated as one.
+    given = [i for i, gy in enumerate(y_grad) if gy is not None]
     if no_grads is not None and len(no_grads) == n_x and y_grad:
-        no_grads = list(no_grads) + [False] * len(y_grad)
+        no_grads = list(no_grads) + [False] * len(given)
 
     def first_order_grad(*inputs):
-        xs, gys = inputs[:n_x], inputs[n_x:]
+        xs = inputs[:n_x]
         ys = _as_outputs(func(*xs))
-        if gys:
-            if len(gys) != len(ys):
+        if y_grad:
+            if len(y_grad) != len(ys):
                 raise ValueError('func returned %d outputs but y_grad has %d entries'
-                                 % (len(ys), len(gys)))
+                                 % (len(ys), len(y_grad)))
+            gys = [None] * len(y_grad)
+            for i, gy in zip(given, inputs[n_x:]):
+                gys[i] = gy
             # None entries of y_grad leave their outputs out, as in Chainer. The numerical
             # pass may hand the gradients over in another dtype (the dtype option).
             pairs = [(y, gy if gy.dtype == y.dtype else _cast(gy, y.dtype))
@@ -466,7 +472,8 @@ def check_double_backward(func: Callable, x_data: Any, y_grad: Any, x_grad_grad:
                      if gx is None else gx for gx, t in zip(gxs, targets))
 
     try:
-        check_backward(first_order_grad, x_data + y_grad, x_grad_grad + params_grad_grad,
+        check_backward(first_order_grad, x_data + tuple(y_grad[i] for i in given),
+                       x_grad_grad + params_grad_grad,
                        params=params, eps=eps, atol=atol, rtol=rtol, no_grads=no_grads,
                        dtype=dtype, detect_nondifferentiable=detect_nondifferentiable)
     except AssertionError as e:

@@ -52,6 +52,17 @@ def _quiet(fn, *args):
         return fn(*args)
 
 
+def _seeded(fn, *args):
+    # A random op draws the same mask in every evaluation (the finite differences call it
+    # again); the global random state is put back afterwards.
+    state = np.random.get_state()
+    np.random.seed(0)
+    try:
+        return fn(*args)
+    finally:
+        np.random.set_state(state)
+
+
 A = np.array  # integer constants read better with a short name
 T3 = np.array([0, 2], np.int32)
 X23 = u(2, 3)
@@ -68,6 +79,9 @@ SPECS = {
     'arctan': (F.arctan, [X23]),
     'arctan2': (F.arctan2, [X23, POS]),
     'arctanh': (F.arctanh, [u(2, 3, lo=-0.8, hi=0.8)]),
+    'argmax_crf1d': (lambda c, a, b: F.argmax_crf1d(c, [a, b])[0],
+                     [u(3, 3), u(2, 3), u(1, 3)]),
+    'as_strided': (lambda x: F.as_strided(x, (2, 2), (1, 2), 0), [X23]),
     'average': (lambda x, w: F.average(x, axis=1, weights=w), [X23, u(3, lo=0.5, hi=1)]),
     'average_pooling_2d': (lambda x: F.average_pooling_2d(x, 2, 1, 1), [u(1, 2, 3, 3)]),
     'average_pooling_nd': (lambda x: F.average_pooling_nd(x, 2, 1), [u(1, 1, 3, 3, 3)]),
@@ -77,6 +91,8 @@ SPECS = {
     'batch_matmul': (lambda a, b: _quiet(F.batch_matmul, a, b), [u(2, 2, 3), u(2, 3, 2)]),
     'batch_normalization': (F.batch_normalization, [u(4, 3), u(3), u(3)]),
     'bernoulli_nll': (F.bernoulli_nll, [u(2, 3, lo=0.1, hi=0.9), X23]),
+    'black_out': (lambda x, W: F.black_out(x, A([0, 2]), W, A([[1, 3], [2, 0]])),
+                  [X23, u(4, 3)]),
     'bias': (F.bias, [X23, u(3)]),
     'bilinear': (F.bilinear, [u(2, 2), u(2, 3), u(2, 3, 2), u(2, 2), u(3, 2), u(2)]),
     'broadcast': (lambda a, b: F.broadcast(a, b), [u(1, 3), u(2, 1)]),
@@ -88,6 +104,9 @@ SPECS = {
     'clipped_relu': (lambda x: F.clipped_relu(x, 0.5), [lambda rng: np.array(
         [[-0.9, -0.2, 0.1], [0.3, 0.7, -0.8]])]),
     'concat': (lambda a, b: F.concat((a, b), axis=1), [X23, u(2, 2)]),
+    'connectionist_temporal_classification': (
+        lambda a, b, c: F.connectionist_temporal_classification([a, b, c], A([[0], [1]]), 2),
+        [X23, X23, X23]),
     'contrastive': (lambda a, b: F.contrastive(a, b, A([1, 0]), margin=3), [X23, X23]),
     'convolution_1d': (F.convolution_1d, [u(1, 2, 4), u(2, 2, 2), u(2)]),
     'convolution_2d': (lambda x, W, b: F.convolution_2d(x, W, b, pad=1),
@@ -98,9 +117,12 @@ SPECS = {
     'cos': (F.cos, [X23]),
     'cosh': (F.cosh, [X23]),
     'crelu': (F.crelu, [away(2, 3)]),
+    'crf1d': (lambda c, a, b: F.crf1d(c, [a, b], [A([0, 2]), A([1])]),
+              [u(3, 3), u(2, 3), u(1, 3)]),
     'cumprod': (lambda x: F.cumprod(x, axis=1), [away(2, 3)]),
     'cumsum': (lambda x: F.cumsum(x, axis=1), [X23]),
     'deconvolution_1d': (F.deconvolution_1d, [u(1, 2, 3), u(2, 2, 2), u(2)]),
+    'decov': (F.decov, [u(4, 3)]),
     'deconvolution_2d': (lambda x, W, b: F.deconvolution_2d(x, W, b, stride=2),
                          [u(1, 2, 2, 2), u(2, 2, 2, 2), u(2)]),
     'deconvolution_3d': (F.deconvolution_3d, [u(1, 1, 2, 2, 2), u(1, 2, 2, 2, 2), u(2)]),
@@ -113,6 +135,9 @@ SPECS = {
     'digamma': (F.digamma, [POS]),
     'dilated_convolution_2d': (lambda x, W: F.dilated_convolution_2d(x, W, dilate=2),
                                [u(1, 1, 4, 4), u(2, 1, 2, 2)]),
+    'discriminative_margin_based_clustering_loss': (
+        lambda e: F.discriminative_margin_based_clustering_loss(
+            e, A([[[1, 2], [2, 0]]]), 0.1, 1.0, 2), [u(1, 2, 2, 2)]),
     'dropout': (lambda x: F.dropout(x, 0.5, mask=np.array([[2.0, 0.0, 2.0], [0.0, 2.0, 2.0]])),
                 [X23]),
     'dstack': (lambda a, b: F.dstack((a, b)), [X23, X23]),
@@ -143,6 +168,7 @@ SPECS = {
     'group_normalization': (lambda x, g, b: F.group_normalization(x, 2, g, b),
                             [u(2, 4, 2), u(4), u(4)]),
     'hard_sigmoid': (F.hard_sigmoid, [X23]),
+    'gumbel_softmax': (lambda x: _seeded(F.gumbel_softmax, x, 0.7), [X23]),
     'hinge': (lambda x: F.hinge(x, T3), [u(2, 3, lo=-0.5, hi=0.5)]),
     'hstack': (lambda a, b: F.hstack((a, b)), [X23, X23]),
     'huber_loss': (lambda x, t: F.huber_loss(x, t, 1.0),
@@ -180,6 +206,8 @@ SPECS = {
     'ndtr': (F.ndtr, [X23]),
     'ndtri': (F.ndtri, [u(2, 3, lo=0.2, hi=0.8)]),
     'normalize': (F.normalize, [X23]),
+    'negative_sampling': (lambda x, W: F.negative_sampling(
+        x, A([0, -1], np.int32), W, lambda shape: np.ones(shape, np.int32), 2), [X23, u(4, 3)]),
     'pad': (lambda x: F.pad(x, ((0, 1), (2, 0)), 'constant'), [X23]),
     'pad_sequence': (lambda a, b: F.pad_sequence((a, b)), [u(3, 2), u(1, 2)]),
     'permutate': (lambda x: F.permutate(x, A([2, 0, 1], np.int32), axis=1), [X23]),
@@ -207,6 +235,7 @@ SPECS = {
     'sin': (F.sin, [X23]),
     'sinh': (F.sinh, [X23]),
     'softmax': (F.softmax, [X23]),
+    'slstm': (F.slstm, [u(2, 2), u(2, 2), u(2, 8), u(2, 8)]),
     'softmax_cross_entropy': (lambda x: F.softmax_cross_entropy(x, T3), [X23]),
     'softplus': (F.softplus, [X23]),
     'space2depth': (lambda x: F.space2depth(x, 2), [u(1, 1, 4, 4)]),
@@ -233,6 +262,7 @@ SPECS = {
     'tile': (lambda x: F.tile(x, (2, 1)), [X23]),
     'transpose': (F.transpose, [X23]),
     'transpose_sequence': (lambda a, b: F.transpose_sequence((a, b)), [u(3, 2), u(1, 2)]),
+    'tree_lstm': (F.tree_lstm, [u(2, 2), u(2, 2), u(2, 10)]),
     'triplet': (lambda a, p, n: F.triplet(a, p, n, margin=5.0), [X23, X23, X23]),
     'unpooling_2d': (lambda x: F.unpooling_2d(x, 2), [u(1, 1, 2, 2)]),
     'upsampling_2d': (lambda x: F.upsampling_2d(x, A([[[[0, 3], [2, 1]]]]), 2),
@@ -240,6 +270,7 @@ SPECS = {
     'vstack': (lambda a, b: F.vstack((a, b)), [X23, X23]),
     'where': (lambda a, b: F.where(A([[True, False, True], [False, False, True]]), a, b),
               [X23, X23]),
+    'zoneout': (lambda h, x: _seeded(F.zoneout, h, x), [X23, X23]),
     'zeta': (lambda q: F.zeta(np.full((2, 3), 2.5), q), [POS]),
 }
 

@@ -22,6 +22,7 @@ from chainlite.functions.activation.softmax import softmax
 from chainlite.functions.activation.softplus import softplus
 from chainlite.functions.activation.swish import swish
 from chainlite.functions.activation.tanh import tanh
+from chainlite.functions.array.as_strided import as_strided
 from chainlite.functions.array.broadcast import broadcast_to
 from chainlite.functions.array.broadcast import broadcast
 from chainlite.functions.array.cast import cast
@@ -84,13 +85,21 @@ from chainlite.functions.evaluation.classification_summary import fbeta_score
 from chainlite.functions.evaluation.classification_summary import f1_score
 from chainlite.functions.loss.absolute_error import absolute_error
 from chainlite.functions.loss.bernoulli_nll import bernoulli_nll
+from chainlite.functions.loss.black_out import black_out
 from chainlite.functions.loss.contrastive import contrastive
+from chainlite.functions.loss.crf1d import argmax_crf1d
+from chainlite.functions.loss.crf1d import crf1d
+from chainlite.functions.loss.ctc import connectionist_temporal_classification
+from chainlite.functions.loss.decov import decov
+from chainlite.functions.loss.discriminative_loss import (
+    discriminative_margin_based_clustering_loss)
 from chainlite.functions.loss.gaussian_kl_divergence import gaussian_kl_divergence
 from chainlite.functions.loss.gaussian_nll import gaussian_nll
 from chainlite.functions.loss.hinge import hinge
 from chainlite.functions.loss.huber_loss import huber_loss
 from chainlite.functions.loss.mean_absolute_error import mean_absolute_error
 from chainlite.functions.loss.mean_squared_error import mean_squared_error
+from chainlite.functions.loss.negative_sampling import negative_sampling
 from chainlite.functions.loss.sigmoid_cross_entropy import sigmoid_cross_entropy
 from chainlite.functions.loss.softmax_cross_entropy import softmax_cross_entropy
 from chainlite.functions.loss.squared_error import squared_error
@@ -167,7 +176,9 @@ from chainlite.functions.math.tensordot import tensordot
 from chainlite.functions.math.zeta import zeta
 from chainlite.functions.noise.dropout import dropout
 from chainlite.functions.noise.gaussian import gaussian
+from chainlite.functions.noise.gumbel_softmax import gumbel_softmax
 from chainlite.functions.noise.simplified_dropconnect import simplified_dropconnect
+from chainlite.functions.noise.zoneout import zoneout
 from chainlite.functions.normalization.batch_normalization import batch_normalization
 from chainlite.functions.normalization.fixed_batch_normalization import fixed_batch_normalization
 from chainlite.functions.normalization.group_normalization import group_normalization
@@ -189,3 +200,5 @@ from chainlite.functions.rnn.n_step_lstm import n_step_lstm
 from chainlite.functions.rnn.n_step_lstm import n_step_bilstm
 from chainlite.functions.rnn.n_step_rnn import n_step_rnn
 from chainlite.functions.rnn.n_step_rnn import n_step_birnn
+from chainlite.functions.rnn.slstm import slstm
+from chainlite.functions.rnn.tree_lstm import tree_lstm

@@ -5,6 +5,7 @@ this package is importable already so that scripts and benchmarks can ``import``
 """
 from chainlite.links.activation.maxout import Maxout  # noqa: F401
 from chainlite.links.activation.prelu import PReLU  # noqa: F401
+from chainlite.links.activation.simplified_dropconnect import SimplifiedDropconnect  # noqa: F401,E501
 from chainlite.links.connection.bias import Bias  # noqa: F401
 from chainlite.links.connection.bilinear import Bilinear  # noqa: F401
 from chainlite.links.connection.convolution_2d import Convolution2D  # noqa: F401
@@ -21,6 +22,10 @@ from chainlite.links.connection.embed_id import EmbedID  # noqa: F401
 from chainlite.links.connection.highway import Highway  # noqa: F401
 from chainlite.links.connection.linear import Linear  # noqa: F401
 from chainlite.links.connection.scale import Scale  # noqa: F401
+from chainlite.links.loss.black_out import BlackOut  # noqa: F401
+from chainlite.links.loss.crf1d import CRF1d  # noqa: F401
+from chainlite.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # noqa: F401,E501
+from chainlite.links.loss.negative_sampling import NegativeSampling  # noqa: F401
 from chainlite.links.model.classifier import Classifier  # noqa: F401
 from chainlite.links.normalization.batch_normalization import BatchNormalization  # noqa: F401
 from chainlite.links.normalization.group_normalization import GroupNormalization  # noqa: F401
@@ -30,6 +35,8 @@ from chainlite.links.rnn.gru import StatefulGRU  # noqa: F401
 from chainlite.links.rnn.gru import StatelessGRU  # noqa: F401
 from chainlite.links.rnn.lstm import LSTM  # noqa: F401
 from chainlite.links.rnn.lstm import StatelessLSTM  # noqa: F401
+from chainlite.links.rnn.mgu import StatefulMGU  # noqa: F401
+from chainlite.links.rnn.mgu import StatelessMGU  # noqa: F401
 from chainlite.links.rnn.n_step_gru import NStepBiGRU  # noqa: F401
 from chainlite.links.rnn.n_step_gru import NStepGRU  # noqa: F401
 from chainlite.links.rnn.n_step_lstm import NStepBiLSTM  # noqa: F401
@@ -38,3 +45,7 @@ from chainlite.links.rnn.n_step_rnn import NStepBiRNNReLU  # noqa: F401
 from chainlite.links.rnn.n_step_rnn import NStepBiRNNTanh  # noqa: F401
 from chainlite.links.rnn.n_step_rnn import NStepRNNReLU  # noqa: F401
 from chainlite.links.rnn.n_step_rnn import NStepRNNTanh  # noqa: F401
+from chainlite.links.rnn.peephole import StatefulPeepholeLSTM  # noqa: F401
+from chainlite.links.rnn.tree_lstm import ChildSumTreeLSTM  # noqa: F401
+from chainlite.links.rnn.tree_lstm import NaryTreeLSTM  # noqa: F401
+from chainlite.links.rnn.zoneoutlstm import StatefulZoneoutLSTM  # noqa: F401

@@ -90,3 +90,4 @@ def tempdir(**kwargs):
         yield path
     finally:
         _shutil.rmtree(path, ignore_errors=True)
+from chainlite.utils.walker_alias import WalkerAlias  # noqa: F401

@@ -3,6 +3,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite import variable
 from chainlite.functions.activation import tanh as tanh_module
 from chainlite.functions.array import concat
 from chainlite.functions.array import reshape
@@ -156,6 +157,33 @@ class _LSTMGrad(function_node.FunctionNode):
             g_cp = concat.concat([g_cp, xp.zeros_like(c_prev.array[batch:])], axis=0)
             g_gc = concat.concat([g_gc, rest], axis=0)
         return g_cp, g_x, g_gc, g_gh
+
+
+class LSTMGrad:
+    """The first-order gradients of :func:`lstm` as a differentiable function (Chainer's name).
+
+    Called with ``(c_prev, x, c_next, gc, gh)``, where ``c_next`` is the cell state
+    :func:`lstm` computed and ``gc``, ``gh`` the gradients of its outputs, it returns
+    ``(gc_prev, gx)``. Unlike the node :func:`lstm` uses internally, ``c_next`` is an input
+    here, so the result can be differentiated with respect to all five arguments.
+    """
+
+    def __call__(self, c_prev, x, c_next, gc, gh):
+        x = variable.as_variable(x)
+        batch, rows = x.shape[0], c_prev.shape[0]
+        cp = c_prev if batch == rows else c_prev[:batch]
+        a, i, f, o = _gates(x)
+        ta = tanh_module.tanh(a)
+        si, sf, so = _sigmoid_variable(i), _sigmoid_variable(f), _sigmoid_variable(o)
+        tc = tanh_module.tanh(c_next if batch == rows else c_next[:batch])
+        gcb = (gc if batch == rows else gc[:batch]) + gh * so * (1 - tc * tc)
+        gates = [gcb * si * (1 - ta * ta), gcb * ta * si * (1 - si), gcb * cp * sf * (1 - sf),
+                 gh * tc * so * (1 - so)]
+        gx = reshape.reshape(stack.stack(gates, axis=2), x.shape)
+        gc_prev = gcb * sf
+        if batch < rows:
+            gc_prev = concat.concat([gc_prev, gc[batch:]], axis=0)
+        return gc_prev, gx
 
 
 def lstm(c_prev, x):

@@ -1,0 +1,155 @@
+"""A strided view of an array's memory (``torch.Tensor.as_strided``), with negative strides."""
+import numpy
+
+from chainlite import function_node
+from chainlite import variable
+from chainlite.functions.array import get_item as get_item_mod
+from chainlite.functions.array import scatter_add as scatter_add_mod
+
+
+def _base_of(array):
+    base = array
+    while isinstance(base.base, numpy.ndarray):
+        base = base.base
+    return base
+
+
+def _geometry(array):
+    # (storage, strides in elements, offset in elements) of ``array`` within the memory of
+    # the array that owns it, as Chainer measures them.
+    itemsize = array.itemsize
+    base = _base_of(array)
+    if base.dtype.itemsize != itemsize or not base.flags.c_contiguous or any(
+            s % itemsize for s in array.strides):
+        base = numpy.ascontiguousarray(array)  # no shared element layout: use a copy
+        array = base
+    storage = base.reshape(-1).view(array.dtype) if base.ndim else base.reshape(1)
+    offset = (array.__array_interface__['data'][0]
+              - base.__array_interface__['data'][0]) // itemsize
+    return storage, tuple(s // itemsize for s in array.strides), offset
+
+
+def _indices(shape, strides, offset):
+    # The storage index of every element of a view: offset + sum_k i_k * strides[k].
+    idx = numpy.full(tuple(shape), offset, numpy.intp)
+    for axis, (n, step) in enumerate(zip(shape, strides)):
+        view = [1] * len(shape)
+        view[axis] = n
+        idx = idx + (numpy.arange(n, dtype=numpy.intp) * step).reshape(view)
+    return idx
+
+
+def _check_bounds(shape, strides, offset, size):
+    if 0 in tuple(shape):
+        return
+    low = offset + sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    high = offset + sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
+    if low < 0:
+        raise ValueError('as_strided: out of buffer: the view reaches index %d, before the '
+                         'start of the memory' % low)
+    if high >= size:
+        raise ValueError('as_strided: out of buffer: the view reaches index %d, past the %d '
+                         'elements of the memory' % (high, size))
+
+
+def _stride_array(array, shape, strides, storage_offset):
+    """A view of ``array``'s memory; ``strides`` and ``storage_offset`` count elements.
+
+    Args:
+        array: A ``numpy.ndarray`` (its owner's memory is what is viewed).
+        shape: The shape of the view.
+        strides: The step of each axis, in elements (negative steps allowed).
+        storage_offset: The index, in elements, of the view's first element.
+
+    Returns:
+        A ``numpy.ndarray`` view (no copy).
+
+    Raises:
+        ValueError: If the view would reach outside the memory.
+        TypeError: If ``array`` is not a NumPy array.
+    """
+    if not isinstance(array, numpy.ndarray):
+        raise TypeError('as_strided: only numpy.ndarray is accepted, got %s'
+                        % type(array).__name__)
+    storage, _, _ = _geometry(array)
+    _check_bounds(shape, strides, storage_offset, storage.size)
+    itemsize = array.itemsize
+    return numpy.ndarray(tuple(shape), storage.dtype, storage, storage_offset * itemsize,
+                         tuple(s * itemsize for s in strides))
+
+
+class _NonFloatView(function_node.FunctionNode):
+    # The view of a non-float Variable: kept in the graph so that asking for its gradient
+    # fails clearly, as in Chainer.
+
+    def __init__(self, values):
+        self.values = values
+
+    def forward(self, inputs):
+        return self.values,
+
+    def backward(self, indexes, grad_outputs):
+        raise TypeError('as_strided: only float arrays have gradients, got %s'
+                        % self.values.dtype)
+
+
+def as_strided(x, shape, strides, storage_offset=None):
+    """A new array of ``shape`` read from ``x``'s memory with the given strides.
+
+    As ``torch.Tensor.as_strided`` (and Chainer), but ``strides`` and ``storage_offset`` count
+    elements, not bytes, and strides may be negative. The memory is that of the array that
+    owns ``x``'s data, so a view ``x`` may read elements outside itself (they are constants
+    for the gradient). The result is a copy. The gradient sums the output gradients of the
+    elements read from the same memory; where several elements of ``x`` share memory (``x``
+    is itself an overlapping view), it is split equally between them, as in Chainer. A
+    composition of differentiable functions (differentiable to any order).
+
+    Args:
+        x: A Variable or array (float for gradients; other dtypes are only viewed).
+        shape: The shape of the result.
+        strides: The step in memory of each axis, in elements.
+        storage_offset: The memory index of the first element (None: that of ``x``).
+
+    Returns:
+        A Variable of ``shape`` and ``x``'s dtype.
+
+    Raises:
+        ValueError: If the view reaches outside the memory, or the arguments disagree.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> x = np.arange(4.0)
+        >>> F.as_strided(x, (4,), (-1,), 3).array
+        array([3., 2., 1., 0.])
+        >>> F.as_strided(x, (3, 2), (1, 1), 0).array  # sliding windows
+        array([[0., 1.],
+               [1., 2.],
+               [2., 3.]])
+    """
+    shape, strides = tuple(int(n) for n in shape), tuple(int(s) for s in strides)
+    if len(shape) != len(strides):
+        raise ValueError('as_strided: shape %s and strides %s must have the same length'
+                         % (shape, strides))
+    if any(n < 0 for n in shape):
+        raise ValueError('as_strided: shape must not be negative, got %s' % (shape,))
+    array = variable.as_array(x)
+    storage, in_strides, in_offset = _geometry(array)
+    if storage_offset is None:
+        storage_offset = in_offset
+    _check_bounds(shape, strides, storage_offset, storage.size)
+    out_idx = _indices(shape, strides, storage_offset)
+    if not (isinstance(x, variable.Variable) and x.requires_grad):
+        return variable.Variable(storage[out_idx], requires_grad=False)
+    if array.dtype.kind != 'f':
+        return _NonFloatView(storage[out_idx]).apply((x,))[0]
+    in_idx = _indices(array.shape, in_strides, in_offset)
+    # Only the memory either side touches: x's elements (differentiable) and the rest.
+    low = int(min(in_idx.min(initial=storage.size), out_idx.min(initial=storage.size)))
+    high = int(max(in_idx.max(initial=-1), out_idx.max(initial=-1)))
+    low, high = min(low, high + 1), max(high, low - 1)
+    count = numpy.bincount((in_idx - low).ravel(), minlength=high - low + 1)
+    const = storage[low:high + 1].copy()
+    const[count > 0] = 0
+    share = numpy.where(count > 0, 1.0 / numpy.maximum(count, 1), 0.0).astype(array.dtype)
+    memory = scatter_add_mod.scatter_add(const, in_idx - low, x * share[in_idx - low])
+    return get_item_mod.get_item(memory, out_idx - low)

@@ -1,0 +1,164 @@
+"""Connectionist temporal classification (CTC) loss."""
+import collections.abc
+
+import numpy
+
+from chainlite import variable
+from chainlite.functions.activation import log_softmax as log_softmax_mod
+from chainlite.functions.array import cast as cast_mod
+from chainlite.functions.array import concat as concat_mod
+from chainlite.functions.array import separate as separate_mod
+from chainlite.functions.array import stack as stack_mod
+from chainlite.functions.array import where as where_mod
+from chainlite.functions.loss import _composite_check
+from chainlite.functions.math import logsumexp as logsumexp_mod
+from chainlite.functions.math import sum as sum_mod
+from chainlite.utils import type_check
+
+# log(0) in the recursion: finite, so that log-sum-exp of impossible states stays finite and
+# its gradient (a softmax weight of 0) is exact.
+_LOG_ZERO = -1e10
+
+
+def _check(xs, t, input_length, label_length):
+    def condition(in_types):
+        x_type, t_type, il_type, ll_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim == 3,
+            t_type.dtype.kind == 'i',
+            t_type.ndim == 2,
+            t_type.shape[0] == x_type.shape[1],
+            il_type.dtype.kind == 'i',
+            il_type.ndim == 1,
+            il_type.shape[0] == x_type.shape[1],
+            ll_type.dtype.kind == 'i',
+            ll_type.ndim == 1,
+            ll_type.shape[0] == x_type.shape[1],
+        )
+    _composite_check.check('connectionist_temporal_classification',
+                           ('x', 't', 'input_length', 'label_length'),
+                           (xs, t, input_length, label_length), condition)
+
+
+def connectionist_temporal_classification(x, t, blank_symbol, input_length=None,
+                                          label_length=None, reduce='mean'):
+    """Connectionist temporal classification loss (Graves et al., 2006).
+
+    The negative log-probability of the label sequence ``t[b]`` summed over every alignment
+    of it to the inputs: at each step the softmax of ``x[i][b]`` gives the probability of
+    each label or of ``blank_symbol``; an alignment repeats labels and inserts blanks
+    (between two equal labels a blank is required). Computed with the forward algorithm in
+    log space, as a composition of differentiable functions, so ``x`` is differentiable to
+    any order (the lengths and labels are not differentiable). Pass the unnormalised
+    scores: the softmax is applied here. float16 is computed in float32 and returned in
+    float16.
+
+    Args:
+        x: A list (or tuple) of ``T`` float Variables or arrays ``(B, V)``, one per step.
+        t: The ``int`` labels ``(B, M)``, each below ``V``; a Variable or array.
+        blank_symbol (int): The index of the blank label, ``0 <= blank_symbol < V``.
+        input_length: The number of valid steps of each sequence ``(B,)`` (int), or None
+            for ``T`` each. Steps past it neither count nor get gradients.
+        label_length: The number of valid labels of each row of ``t`` ``(B,)``, or None for
+            ``M`` each.
+        reduce (str): ``'mean'`` over the batch, or ``'no'`` for one loss per sequence.
+
+    Returns:
+        A Variable: a scalar, or ``(B,)`` with ``reduce='no'``.
+
+    Raises:
+        TypeError: If ``x`` is not a sequence or ``blank_symbol`` not an int.
+        ValueError: For a bad ``blank_symbol``, lengths out of range or an invalid
+            ``reduce``.
+        InvalidType: For inputs of the wrong dtype or shape.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> x = [np.zeros((1, 2)), np.zeros((1, 2))]  # 2 steps, labels {0, blank=1}
+        >>> loss = F.connectionist_temporal_classification(x, np.array([[0]]), 1)
+        >>> round(float(loss.array), 4)  # alignments 0-, -0, 00: -log(3/4)
+        0.2877
+    """
+    if not isinstance(x, collections.abc.Sequence) or isinstance(x, str) or len(x) == 0:
+        raise TypeError('connectionist_temporal_classification: x must be a non-empty list '
+                        'of (B, V) Variables, got %s' % type(x).__name__)
+    if not isinstance(blank_symbol, (int, numpy.integer)) or isinstance(blank_symbol, bool):
+        raise TypeError('connectionist_temporal_classification: blank_symbol must be a '
+                        'non-negative int, got %r' % (blank_symbol,))
+    if reduce not in ('mean', 'no'):
+        raise ValueError("connectionist_temporal_classification: reduce must be 'mean' or "
+                         "'no', got %r" % (reduce,))
+    if x[0].ndim != 2:
+        raise type_check.InvalidType(
+            'x[0].ndim == 2', 'x[0].ndim = %d' % x[0].ndim,
+            'connectionist_temporal_classification: each step of x must be (B, V), got '
+            'shape %s' % (x[0].shape,))
+    n_time = len(x)
+    n_batch, n_vocab = x[0].shape
+    if not 0 <= blank_symbol < n_vocab:
+        raise ValueError('connectionist_temporal_classification: blank_symbol must be in '
+                         '[0, %d), got %d' % (n_vocab, blank_symbol))
+    xs = stack_mod.stack(list(x))
+    t = variable.as_array(t)
+    if input_length is None:
+        input_length = numpy.full(n_batch, n_time, numpy.int32)
+    if label_length is None:
+        label_length = numpy.full(len(t), t.shape[1] if t.ndim == 2 else 0, numpy.int32)
+    input_length = variable.as_array(input_length)
+    label_length = variable.as_array(label_length)
+    _check(xs, t, input_length, label_length)
+    n_label = t.shape[1]
+    if (input_length < 0).any() or (input_length > n_time).any():
+        raise ValueError('connectionist_temporal_classification: input_length must be in '
+                         '[0, %d], got %s' % (n_time, input_length))
+    if (label_length < 0).any() or (label_length > n_label).any():
+        raise ValueError('connectionist_temporal_classification: label_length must be in '
+                         '[0, %d], got %s' % (n_label, label_length))
+    if ((t < 0) | (t >= n_vocab)).any():
+        raise ValueError('connectionist_temporal_classification: labels must be in [0, %d), '
+                         'got %s' % (n_vocab, t))
+
+    dtype = xs.dtype
+    if dtype == numpy.float16:
+        xs = cast_mod.cast(xs, numpy.float32)
+    wtype = xs.dtype.type
+    n_state = 2 * n_label + 1
+    path = numpy.full((n_batch, n_state), blank_symbol, numpy.int32)
+    path[:, 1::2] = t
+    batch_index = numpy.arange(n_batch)[:, None]
+    log_y = log_softmax_mod.log_softmax(xs, axis=2)
+    # (T, B, S): the log-probability of each state's label, one Variable per step.
+    lp = separate_mod.separate(log_y[:, batch_index, path], axis=0)
+
+    state = numpy.arange(n_state)
+    zero = wtype(_LOG_ZERO)
+    init_bias = numpy.where(state < 2, wtype(0), zero)[None, :].repeat(n_batch, 0)
+    skip = numpy.zeros((n_batch, n_state), bool)
+    skip[:, 2:] = path[:, 2:] != path[:, :-2]
+    skip_bias = numpy.where(skip, wtype(0), zero)
+    pad = numpy.full((n_batch, 2), zero)
+
+    alpha = lp[0] + init_bias
+    for i in range(1, n_time):
+        padded = concat_mod.concat([pad, alpha], axis=1)
+        moved = stack_mod.stack([alpha, padded[:, 1:-1], padded[:, :-2] + skip_bias])
+        new = logsumexp_mod.logsumexp(moved, axis=0) + lp[i]
+        active = i < input_length
+        if active.all():
+            alpha = new
+        else:
+            cond = numpy.broadcast_to(active[:, None], (n_batch, n_state))
+            alpha = where_mod.where(cond, new, alpha)
+
+    rows = numpy.arange(n_batch)
+    last = alpha[rows, 2 * label_length]
+    before = alpha[rows, numpy.maximum(2 * label_length - 1, 0)]
+    before = before + numpy.where(label_length > 0, wtype(0), zero)
+    loss = -logsumexp_mod.logsumexp(stack_mod.stack([last, before], axis=1), axis=1)
+    if reduce == 'mean':
+        loss = sum_mod.sum(loss) / wtype(n_batch)
+    if loss.dtype != dtype:
+        loss = cast_mod.cast(loss, dtype)
+    return loss

@@ -1,0 +1,107 @@
+"""S-LSTM cell: an LSTM step that merges two children (binary trees)."""
+
+from chainlite import variable
+from chainlite.functions.activation import sigmoid as sigmoid_mod
+from chainlite.functions.activation import tanh as tanh_mod
+from chainlite.functions.array import stack as stack_mod
+from chainlite.functions.rnn import lstm as lstm_mod
+from chainlite.utils import type_check
+
+
+def _check(inputs):
+    arrays = [v.array if isinstance(v, variable.Variable) else v for v in inputs]
+    in_types = type_check.get_types(arrays, 'in_types', False)
+    try:
+        type_check.argname(in_types, ('c_prev1', 'c_prev2', 'x1', 'x2'))
+        c1, c2, x1, x2 = in_types
+        type_check.expect(
+            c1.dtype.kind == 'f',
+            c2.dtype == c1.dtype,
+            x1.dtype == c1.dtype,
+            x2.dtype == c1.dtype,
+            c1.ndim >= 2,
+            c2.ndim == c1.ndim,
+            x1.ndim == c1.ndim,
+            x2.ndim == c1.ndim,
+            c2.shape[0] == c1.shape[0],
+            x1.shape[0] == c1.shape[0],
+            x2.shape[0] == c1.shape[0],
+            x1.shape[1] == 4 * c1.shape[1],
+            x2.shape[1] == 4 * c2.shape[1],
+        )
+        for d in range(2, type_check.eval(c1.ndim)):
+            type_check.expect(c2.shape[d] == c1.shape[d], x1.shape[d] == c1.shape[d],
+                              x2.shape[d] == c1.shape[d])
+    except type_check.InvalidType as e:
+        msg = 'Invalid operation is performed in: SLSTM (Forward)\n\n%s' % e
+        raise type_check.InvalidType(e.expect, e.actual, msg=msg) from None
+
+
+def _interleave(gates, shape):
+    # The inverse of lstm._gates: four (B, U, ...) blocks back into (B, 4 * U, ...).
+    return stack_mod.stack(gates, axis=2).reshape(shape)
+
+
+class SLSTMGrad:
+    """The first-order gradients of :func:`slstm`, as a differentiable function (Chainer's name).
+
+    Called with ``(c_prev1, c_prev2, x1, x2, c_next, gc, gh)``, where ``c_next`` is the cell
+    state :func:`slstm` computed and ``gc``, ``gh`` the gradients of its outputs, it returns
+    ``(gc_prev1, gc_prev2, gx1, gx2)``; being a composition, it is differentiable again.
+    """
+
+    def __call__(self, c_prev1, c_prev2, x1, x2, c_next, gc, gh):
+        gx = []
+        gc_prev = []
+        tc = tanh_mod.tanh(c_next)
+        gates = [lstm_mod._gates(variable.as_variable(x)) for x in (x1, x2)]
+        so = sigmoid_mod.sigmoid(gates[0][3] + gates[1][3])
+        gc_bar = gh * so * (1 - tc * tc) + gc
+        go = gh * tc * so * (1 - so)
+        for (a, i, f, _), c_prev, x in zip(gates, (c_prev1, c_prev2), (x1, x2)):
+            ta, si, sf = tanh_mod.tanh(a), sigmoid_mod.sigmoid(i), sigmoid_mod.sigmoid(f)
+            gc_prev.append(gc_bar * sf)
+            gx.append(_interleave([gc_bar * si * (1 - ta * ta), gc_bar * ta * si * (1 - si),
+                                   gc_bar * c_prev * sf * (1 - sf), go], x.shape))
+        return gc_prev[0], gc_prev[1], gx[0], gx[1]
+
+
+def slstm(c_prev1, c_prev2, x1, x2):
+    """S-LSTM unit: one LSTM step over the two children of a binary tree node.
+
+    ``x1`` and ``x2`` hold the gate pre-activations computed from each child, interleaved
+    unit by unit as in :func:`~chainlite.functions.lstm` (column ``4 * j + k`` is gate ``k``
+    of unit ``j``, gates ``a, i, f, o``). Then
+
+        ``c = tanh(a1) sigmoid(i1) + tanh(a2) sigmoid(i2) + sigmoid(f1) c_prev1 +
+        sigmoid(f2) c_prev2`` and ``h = sigmoid(o1 + o2) tanh(c)``.
+
+    A composition of differentiable functions: differentiable to any order.
+
+    Args:
+        c_prev1: The first child's cell state, a float Variable or array ``(B, U, ...)``.
+        c_prev2: The second child's cell state, of the same shape and dtype.
+        x1: The first child's gate pre-activations ``(B, 4 * U, ...)``.
+        x2: The second child's gate pre-activations ``(B, 4 * U, ...)``.
+
+    Returns:
+        A tuple ``(c, h)`` of Variables of shape ``(B, U, ...)``.
+
+    Raises:
+        InvalidType: For inputs of the wrong dtype or shape.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> c, h = F.slstm(np.ones((1, 1)), np.ones((1, 1)), np.zeros((1, 4)), np.zeros((1, 4)))
+        >>> c.array  # tanh(0) * 0.5 * 2 + 0.5 * 1 * 2
+        array([[1.]])
+    """
+    _check((c_prev1, c_prev2, x1, x2))
+    a1, i1, f1, o1 = lstm_mod._gates(variable.as_variable(x1))
+    a2, i2, f2, o2 = lstm_mod._gates(variable.as_variable(x2))
+    c = (tanh_mod.tanh(a1) * sigmoid_mod.sigmoid(i1) + tanh_mod.tanh(a2) * sigmoid_mod.sigmoid(i2)
+         + sigmoid_mod.sigmoid(f1) * c_prev1 + sigmoid_mod.sigmoid(f2) * c_prev2)
+    h = sigmoid_mod.sigmoid(o1 + o2) * tanh_mod.tanh(c)
+    return c, h
+

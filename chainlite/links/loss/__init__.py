@@ -1,0 +1,1 @@
+"""Loss links: loss functions that own their parameters."""
