@@ -16,6 +16,7 @@ from chainlite.functions.activation.maxout import maxout
 from chainlite.functions.activation.prelu import prelu
 from chainlite.functions.activation.relu import relu
 from chainlite.functions.activation.relu6 import relu6
+from chainlite.functions.activation.rrelu import rrelu
 from chainlite.functions.activation.selu import selu
 from chainlite.functions.activation.sigmoid import sigmoid
 from chainlite.functions.activation.softmax import softmax
@@ -52,6 +53,7 @@ from chainlite.functions.array.select_item import select_item
 from chainlite.functions.array.separate import separate
 from chainlite.functions.array.space2depth import space2depth
 from chainlite.functions.array.spatial_transformer_grid import spatial_transformer_grid
+from chainlite.functions.array.spatial_transformer_sampler import spatial_transformer_sampler
 from chainlite.functions.array.split_axis import split_axis
 from chainlite.functions.array.squeeze import squeeze
 from chainlite.functions.array.stack import stack
@@ -85,6 +87,7 @@ from chainlite.functions.evaluation.classification_summary import f1_score
 from chainlite.functions.loss.absolute_error import absolute_error
 from chainlite.functions.loss.bernoulli_nll import bernoulli_nll
 from chainlite.functions.loss.contrastive import contrastive
+from chainlite.functions.loss.cross_covariance import cross_covariance
 from chainlite.functions.loss.gaussian_kl_divergence import gaussian_kl_divergence
 from chainlite.functions.loss.gaussian_nll import gaussian_nll
 from chainlite.functions.loss.hinge import hinge
@@ -169,6 +172,13 @@ from chainlite.functions.noise.dropout import dropout
 from chainlite.functions.noise.gaussian import gaussian
 from chainlite.functions.noise.simplified_dropconnect import simplified_dropconnect
 from chainlite.functions.normalization.batch_normalization import batch_normalization
+from chainlite.functions.normalization.batch_renormalization import batch_renormalization
+from chainlite.functions.normalization.batch_renormalization import (
+    fixed_batch_renormalization)
+from chainlite.functions.normalization.decorrelated_batch_normalization import (
+    decorrelated_batch_normalization)
+from chainlite.functions.normalization.decorrelated_batch_normalization import (
+    fixed_decorrelated_batch_normalization)
 from chainlite.functions.normalization.fixed_batch_normalization import fixed_batch_normalization
 from chainlite.functions.normalization.group_normalization import group_normalization
 from chainlite.functions.normalization.layer_normalization import layer_normalization

@@ -23,6 +23,8 @@ from chainlite.links.connection.linear import Linear  # noqa: F401
 from chainlite.links.connection.scale import Scale  # noqa: F401
 from chainlite.links.model.classifier import Classifier  # noqa: F401
 from chainlite.links.normalization.batch_normalization import BatchNormalization  # noqa: F401
+from chainlite.links.normalization.batch_renormalization import BatchRenormalization  # noqa: F401,E501
+from chainlite.links.normalization.decorrelated_batch_normalization import DecorrelatedBatchNormalization  # noqa: F401,E501
 from chainlite.links.normalization.group_normalization import GroupNormalization  # noqa: F401
 from chainlite.links.normalization.layer_normalization import LayerNormalization  # noqa: F401
 from chainlite.links.rnn.gru import GRU  # noqa: F401
