@@ -5,6 +5,7 @@ this package is importable already so that scripts and benchmarks can ``import``
 """
 from chainlite.links.activation.maxout import Maxout  # noqa: F401
 from chainlite.links.activation.prelu import PReLU  # noqa: F401
+from chainlite.links.activation.swish import Swish  # noqa: F401
 from chainlite.links.connection.bias import Bias  # noqa: F401
 from chainlite.links.connection.bilinear import Bilinear  # noqa: F401
 from chainlite.links.connection.convolution_2d import Convolution2D  # noqa: F401
@@ -19,7 +20,10 @@ from chainlite.links.connection.depthwise_convolution_2d import DepthwiseConvolu
 from chainlite.links.connection.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401
 from chainlite.links.connection.embed_id import EmbedID  # noqa: F401
 from chainlite.links.connection.highway import Highway  # noqa: F401
+from chainlite.links.connection.inception import Inception  # noqa: F401
+from chainlite.links.connection.inceptionbn import InceptionBN  # noqa: F401
 from chainlite.links.connection.linear import Linear  # noqa: F401
+from chainlite.links.connection.mlp_convolution_2d import MLPConvolution2D  # noqa: F401
 from chainlite.links.connection.scale import Scale  # noqa: F401
 from chainlite.links.model.classifier import Classifier  # noqa: F401
 from chainlite.links.normalization.batch_normalization import BatchNormalization  # noqa: F401
