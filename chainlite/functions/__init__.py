@@ -73,10 +73,13 @@ from chainlite.functions.connection.deconvolution_2d import deconvolution_2d
 from chainlite.functions.connection.deconvolution_nd import deconvolution_nd
 from chainlite.functions.connection.deconvolution_nd import deconvolution_1d
 from chainlite.functions.connection.deconvolution_nd import deconvolution_3d
+from chainlite.functions.connection.deformable_convolution_2d_sampler import (
+    deformable_convolution_2d_sampler)
 from chainlite.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d
 from chainlite.functions.connection.dilated_convolution_2d import dilated_convolution_2d
 from chainlite.functions.connection.embed_id import embed_id
 from chainlite.functions.connection.linear import linear
+from chainlite.functions.connection.local_convolution_2d import local_convolution_2d
 from chainlite.functions.evaluation.accuracy import accuracy
 from chainlite.functions.evaluation.binary_accuracy import binary_accuracy
 from chainlite.functions.evaluation.classification_summary import classification_summary

@@ -16,6 +16,7 @@ from chainlite.links.connection.deconvolution_2d import Deconvolution2D  # noqa:
 from chainlite.links.connection.deconvolution_nd import Deconvolution1D  # noqa: F401
 from chainlite.links.connection.deconvolution_nd import Deconvolution3D  # noqa: F401
 from chainlite.links.connection.deconvolution_nd import DeconvolutionND  # noqa: F401
+from chainlite.links.connection.deformable_convolution_2d import DeformableConvolution2D  # noqa: F401,E501
 from chainlite.links.connection.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401,E501
 from chainlite.links.connection.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401
 from chainlite.links.connection.embed_id import EmbedID  # noqa: F401
@@ -23,6 +24,7 @@ from chainlite.links.connection.highway import Highway  # noqa: F401
 from chainlite.links.connection.inception import Inception  # noqa: F401
 from chainlite.links.connection.inceptionbn import InceptionBN  # noqa: F401
 from chainlite.links.connection.linear import Linear  # noqa: F401
+from chainlite.links.connection.local_convolution_2d import LocalConvolution2D  # noqa: F401,E501
 from chainlite.links.connection.mlp_convolution_2d import MLPConvolution2D  # noqa: F401
 from chainlite.links.connection.scale import Scale  # noqa: F401
 from chainlite.links.model.classifier import Classifier  # noqa: F401
