@@ -28,6 +28,12 @@ from chainlite.links.connection.local_convolution_2d import LocalConvolution2D  
 from chainlite.links.connection.mlp_convolution_2d import MLPConvolution2D  # noqa: F401
 from chainlite.links.connection.scale import Scale  # noqa: F401
 from chainlite.links.model.classifier import Classifier  # noqa: F401
+from chainlite.links.model.vision.googlenet import GoogLeNet  # noqa: F401
+from chainlite.links.model.vision.resnet import ResNet101Layers  # noqa: F401
+from chainlite.links.model.vision.resnet import ResNet152Layers  # noqa: F401
+from chainlite.links.model.vision.resnet import ResNet50Layers  # noqa: F401
+from chainlite.links.model.vision.vgg import VGG16Layers  # noqa: F401
+from chainlite.links.model.vision.vgg import VGG19Layers  # noqa: F401
 from chainlite.links.normalization.batch_normalization import BatchNormalization  # noqa: F401
 from chainlite.links.normalization.batch_renormalization import BatchRenormalization  # noqa: F401,E501
 from chainlite.links.normalization.decorrelated_batch_normalization import DecorrelatedBatchNormalization  # noqa: F401,E501

@@ -168,9 +168,9 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
 
     Args:
         x: A float Variable or array of shape ``(b, c, ...)``.
-        mean: A Variable or array of shape ``(groups, c / groups)`` and ``x``'s dtype.
-        projection: A Variable or array of shape ``(groups, c / groups, c / groups)`` and
-            ``x``'s dtype.
+        mean: A float Variable or array of shape ``(groups, c / groups)``.
+        projection: A float Variable or array of shape ``(groups, c / groups, c / groups)``.
+            Both are cast to ``x``'s dtype (their gradients keep their own).
         groups (int): The number of channel groups.
 
     Returns:
@@ -191,12 +191,19 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
            tuple(variable.as_array(a) for a in (x, mean, projection)),
            ('x', 'mean', 'projection'),
            lambda x_t, m_t, p_t: (
-               x_t.dtype.kind == 'f', m_t.dtype == x_t.dtype, p_t.dtype == x_t.dtype,
+               x_t.dtype.kind == 'f', m_t.dtype.kind == 'f', p_t.dtype.kind == 'f',
                x_t.ndim >= 2, x_t.shape[1] % groups == 0, m_t.ndim == 2,
                m_t.shape[0] == groups, m_t.shape[0] * m_t.shape[1] == x_t.shape[1],
                p_t.ndim == 3, p_t.shape[0] == groups, p_t.shape[1] == m_t.shape[1],
                p_t.shape[2] == m_t.shape[1]))
     _, (g, C, m), _ = _groups_layout(x.shape, groups)
+    dtype = x.dtype
+    # Mixed float dtypes as in Chainer 7: the output takes x's dtype, each gradient its
+    # input's.
+    if mean.dtype != dtype:
+        mean = cast.cast(mean, dtype)
+    if projection.dtype != dtype:
+        projection = cast.cast(projection, dtype)
     xg = _to_groups(x, groups)
     y = matmul.matmul(projection, xg - reshape.reshape(mean, (g, C, 1)))
     return _from_groups(y, x.shape)

@@ -32,7 +32,8 @@ class MLPConvolution2D(link.ChainList):
         activation: The activation function.
 
     Raises:
-        ValueError: If ``out_channels`` is empty.
+        ValueError: If ``out_channels`` is empty, or for ``wscale`` (Chainer v1's argument).
+        TypeError: For arguments after ``activation`` given by position.
 
     Example:
         >>> import numpy as np, chainlite.links as L
@@ -44,8 +45,19 @@ class MLPConvolution2D(link.ChainList):
     """
 
     def __init__(self, in_channels: Any, out_channels: Any, ksize: Any = None,
-                 stride: Any = 1, pad: Any = 0, activation: Callable = relu.relu, *,
-                 conv_init: Any = None, bias_init: Any = None) -> None:
+                 stride: Any = 1, pad: Any = 0, activation: Callable = relu.relu, *args: Any,
+                 conv_init: Any = None, bias_init: Any = None, **kwargs: Any) -> None:
+        # Chainer v1 took wscale here (positionally or by keyword); say so rather than
+        # ignoring it.
+        if args:
+            raise TypeError('MLPConvolution2D: wscale is not supported anymore; use '
+                            'conv_init and bias_init to change the initial parameters')
+        if 'wscale' in kwargs:
+            raise ValueError('MLPConvolution2D: wscale is not supported anymore; use '
+                             'conv_init and bias_init to change the initial parameters')
+        if kwargs:
+            raise TypeError('MLPConvolution2D got unexpected keyword arguments %s'
+                            % sorted(kwargs))
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
         out_channels = list(out_channels) if isinstance(out_channels, Sequence) else None
