@@ -1,7 +1,6 @@
 """Deformable convolution: a convolution whose taps are moved by learned offsets."""
 import numpy
 
-from chainlite import variable
 from chainlite.functions.array import concat
 from chainlite.functions.array import get_item
 from chainlite.functions.array import pad as pad_mod
