@@ -1,34 +1,81 @@
 """Locally connected 2-D layer: a convolution whose filters differ at each output position."""
-from chainlite import variable
+import numpy
+
+from chainlite import function_node
+from chainlite.functions.array import _im2col
 from chainlite.functions.array import cast
 from chainlite.functions.array import get_item
-from chainlite.functions.array import im2col
+from chainlite.functions.array import im2col as im2col_mod
+from chainlite.functions.array import pad as pad_mod
 from chainlite.functions.array import reshape
 from chainlite.functions.math import einsum
+from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
 
-def _pair(x):
-    return tuple(x) if hasattr(x, '__getitem__') else (x, x)
+class LocalConvolution2DFunction(function_node.FunctionNode):
 
+    def __init__(self, stride=1):
+        self.sy, self.sx = _im2col.pair(stride)
 
-def _check_types(x, W, b):
-    arrays = (x, W) if b is None else (x, W, b)
-    in_types = type_check.get_types(arrays, 'in_types', False)
-    type_check.argname(in_types, ('x', 'W', 'b')[:len(arrays)])
-    x_type, w_type = in_types[:2]
-    try:
-        type_check.expect(x_type.dtype.kind == 'f', w_type.dtype.kind == 'f',
-                          x_type.ndim == 4, w_type.ndim == 6,
-                          x_type.shape[1] == w_type.shape[3])
-        if b is not None:
-            b_type = in_types[2]
-            type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 3,
-                              b_type.shape == w_type.shape[:3])
-    except type_check.InvalidType as e:
-        raise type_check.InvalidType(
-            e.expect, e.actual, 'Invalid operation is performed in: local_convolution_2d '
-            '(Forward)\n\n' + e.msg) from None
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
+        x, W = in_types[:2]
+        type_check.expect(x.dtype.kind == 'f', W.dtype.kind == 'f', x.ndim == 4, W.ndim == 6,
+                          x.shape[1] == W.shape[3])
+        if len(in_types) == 3:
+            b = in_types[2]
+            type_check.expect(b.dtype == x.dtype, b.ndim == 3, b.shape == W.shape[:3])
+
+    def _patches(self, x, W):
+        # (n, c, kh, kw, out_h, out_w) patches of x for the positions W has filters for.
+        c_out, out_h, out_w, _, kh, kw = W.shape
+        h, w = x.shape[2:]
+        if h < kh or w < kw or ((h - kh) // self.sy + 1 < out_h
+                                or (w - kw) // self.sx + 1 < out_w):
+            raise ValueError(
+                'local_convolution_2d: an input of size %dx%d has room for fewer than %dx%d '
+                'positions of a %dx%d filter with stride %s (W.shape %s)'
+                % (h, w, out_h, out_w, kh, kw, (self.sy, self.sx), W.shape))
+        col = _im2col.im2col(x, kh, kw, self.sy, self.sx, 0, 0)
+        return col[..., :out_h, :out_w]
+
+    def forward(self, inputs):
+        x, W = inputs[:2]
+        self.retain_inputs((0, 1))
+        col = self._patches(x, W)
+        y = numpy.einsum('ncpqij,oijcpq->noij', col, W.astype(x.dtype, copy=False),
+                         optimize=True)
+        if len(inputs) == 3:
+            y += inputs[2][None]
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        c_out, out_h, out_w, c_in, kh, kw = W.shape
+        Wx = W if W.dtype == gy.dtype else cast.cast(W, gy.dtype)
+        Wf = reshape.reshape(Wx, (c_out, out_h, out_w, c_in * kh * kw))
+        ret = []
+        if 0 in indexes:
+            gcol = einsum.einsum('noij,oijf->nfij', gy, Wf)
+            full_h = (x.shape[2] - kh) // self.sy + 1
+            full_w = (x.shape[3] - kw) // self.sx + 1
+            if (full_h, full_w) != (out_h, out_w):
+                # Positions without filters get no gradient.
+                gcol = pad_mod.pad(gcol, ((0, 0), (0, 0), (0, full_h - out_h),
+                                          (0, full_w - out_w)), 'constant')
+            node = im2col_mod.Im2Col((kh, kw), (self.sy, self.sx), 0, False, 1)
+            ret.append(im2col_mod._Col2ImGrad(node, x.shape[2], x.shape[3]).apply((gcol,))[0])
+        if 1 in indexes:
+            cols = im2col_mod.im2col(x, (kh, kw), (self.sy, self.sx))
+            if cols.shape[2:] != (out_h, out_w):
+                cols = get_item.get_item(cols, (Ellipsis, slice(out_h), slice(out_w)))
+            gW = reshape.reshape(einsum.einsum('noij,nfij->oijf', gy, cols), W.shape)
+            ret.append(gW if gW.dtype == W.dtype else cast.cast(gW, W.dtype))
+        if 2 in indexes:
+            ret.append(sum_mod.sum(gy, axis=0))
+        return tuple(ret)
 
 
 def local_convolution_2d(x, W, b=None, stride=1):
@@ -42,8 +89,8 @@ def local_convolution_2d(x, W, b=None, stride=1):
 
     Args:
         x: A float Variable or array of shape ``(n, c_I, h, w)``.
-        W: The filters, of shape ``(c_O, h_O, w_O, c_I, k_H, k_W)`` (a float dtype; cast to
-            ``x``'s, its gradient back to its own).
+        W: The filters, of shape ``(c_O, h_O, w_O, c_I, k_H, k_W)`` (a float dtype; the
+            output takes ``x``'s, the gradient of ``W`` keeps ``W``'s).
         b: None, or the biases, of shape ``(c_O, h_O, w_O)`` and ``x``'s dtype.
         stride: An int or a pair ``(sy, sx)``.
 
@@ -65,21 +112,5 @@ def local_convolution_2d(x, W, b=None, stride=1):
         array([[[[ 0.,  0.],
                  [ 0., 15.]]]])
     """
-    _check_types(variable.as_array(x), variable.as_array(W), variable.as_array(b))
-    c_out, out_h, out_w, c_in, kh, kw = W.shape
-    sy, sx = _pair(stride)
-    h, w = x.shape[2:]
-    if (h - kh) // sy + 1 < out_h or (w - kw) // sx + 1 < out_w or h < kh or w < kw:
-        raise ValueError('local_convolution_2d: an input of size %dx%d has room for fewer '
-                         'than %dx%d positions of a %dx%d filter with stride %s (W.shape '
-                         '%s)' % (h, w, out_h, out_w, kh, kw, (sy, sx), W.shape))
-    if W.dtype != x.dtype:
-        W = cast.cast(W, x.dtype)
-    cols = im2col.im2col(x, (kh, kw), (sy, sx))
-    if cols.shape[2:] != (out_h, out_w):
-        cols = get_item.get_item(cols, (Ellipsis, slice(out_h), slice(out_w)))
-    Wf = reshape.reshape(W, (c_out, out_h, out_w, c_in * kh * kw))
-    y = einsum.einsum('nfij,oijf->noij', cols, Wf)
-    if b is not None:
-        y = y + reshape.reshape(b, (1, c_out, out_h, out_w))
-    return y
+    args = (x, W) if b is None else (x, W, b)
+    return LocalConvolution2DFunction(stride).apply(args)[0]

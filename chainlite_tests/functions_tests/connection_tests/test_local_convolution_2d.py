@@ -66,9 +66,14 @@ def test_mixed_dtype_weight_keeps_its_gradient_dtype():
 
 def test_errors():
     x, W, b = _inputs((1, 2, 5, 5), (1, 3, 3, 2, 3, 3))
-    with pytest.raises(chainlite.utils.type_check.InvalidType, match='local_convolution_2d'):
+    with pytest.raises(chainlite.utils.type_check.InvalidType, match='LocalConvolution2D'):
         F.local_convolution_2d(x[:, :1], W, b)
     with pytest.raises(chainlite.utils.type_check.InvalidType, match='b.shape'):
         F.local_convolution_2d(x, W, b[:, :2])
     with pytest.raises(ValueError, match='room'):
         F.local_convolution_2d(x[:, :, :4], W, b)
+
+
+def test_gradients_with_fewer_positions_than_room_for():
+    x, W, b = _inputs((1, 2, 5, 5), (2, 2, 3, 2, 2, 2))
+    gradients.check_grads(F.local_convolution_2d, (x, W, b))
