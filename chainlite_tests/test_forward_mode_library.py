@@ -67,6 +67,7 @@ A = np.array  # integer constants read better with a short name
 T3 = np.array([0, 2], np.int32)
 X23 = u(2, 3)
 POS = u(2, 3, lo=0.5, hi=2.0)
+POS3 = u(3, lo=0.5, hi=2.0)
 
 # name -> (a function of the float inputs, builders of those inputs). Integer labels, indices
 # and options are constants inside the function.
@@ -319,6 +320,28 @@ SPECS.update({
 
 if hasattr(F, 'forget'):  # being added in parallel; checked as soon as it is exported
     SPECS['forget'] = (lambda x, y: F.forget(lambda a, b: F.sin(a) * b, x, y), [X23, X23])
+
+# Issue 11's functions. Sampling points stay off integer pixel positions (bilinear kinks);
+# batch_renormalization with rmax=1, dmax=0 has r = 1 and d = 0 whatever its input.
+SPECS.update({
+    'rrelu': (lambda x: F.rrelu(x, r=np.full((2, 3), 0.2)), [away(2, 3)]),
+    'cross_covariance': (F.cross_covariance, [u(4, 3), u(4, 2)]),
+    'spatial_transformer_sampler': (F.spatial_transformer_sampler,
+                                    [u(1, 2, 3, 3), u(1, 2, 2, 2, lo=-0.9, hi=-0.1)]),
+    'batch_renormalization': (lambda x, g, b: F.batch_renormalization(
+        x, g, b, 1, 0, running_mean=np.zeros(3), running_var=np.ones(3)), [u(4, 3), u(3), u(3)]),
+    'fixed_batch_renormalization': (lambda x, g, b, m, v: _quiet(
+        F.fixed_batch_renormalization, x, g, b, m, v), [u(4, 3), u(3), u(3), u(3), POS3]),
+    'decorrelated_batch_normalization': (lambda x: F.decorrelated_batch_normalization(
+        x, groups=1, eps=0.1), [u(5, 2)]),
+    'fixed_decorrelated_batch_normalization': (
+        lambda x, m, p: F.fixed_decorrelated_batch_normalization(x, m, p, groups=1),
+        [u(3, 2), u(1, 2), u(1, 2, 2)]),
+    'local_convolution_2d': (F.local_convolution_2d,
+                             [u(1, 2, 3, 3), u(2, 2, 2, 2, 2, 2), u(2, 2, 2)]),
+    'deformable_convolution_2d_sampler': (F.deformable_convolution_2d_sampler, [
+        u(1, 2, 3, 3), u(1, 8, 2, 2, lo=0.1, hi=0.4), u(2, 2, 2, 2), u(2)]),
+})
 
 SKIPPED = {
     'accuracy': 'an evaluation metric: piecewise constant, no gradient',

@@ -8,8 +8,8 @@ every ``chainer.X.Y`` gives ``chainlite.X.Y`` (the same module objects, so
 :mod:`chainlite.compat.chainerx`, whose ``is_available()`` is False.
 
 What chainlite does not implement fails where it is used, with a message that names it:
-importing ``chainer.links.model.vision.resnet`` raises ``ModuleNotFoundError`` and reading
-``chainer.links.VGG16Layers`` raises ``AttributeError``, both saying
+importing ``chainer.links.caffe.caffe_function`` raises ``ModuleNotFoundError`` and reading
+``chainer.links.TheanoFunction`` raises ``AttributeError``, both saying
 ``chainer.X is not implemented by chainlite``.
 
 ``import chainlite`` never installs the hook; only the command line above or an explicit

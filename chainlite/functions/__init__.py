@@ -16,6 +16,7 @@ from chainlite.functions.activation.maxout import maxout
 from chainlite.functions.activation.prelu import prelu
 from chainlite.functions.activation.relu import relu
 from chainlite.functions.activation.relu6 import relu6
+from chainlite.functions.activation.rrelu import rrelu
 from chainlite.functions.activation.selu import selu
 from chainlite.functions.activation.sigmoid import sigmoid
 from chainlite.functions.activation.softmax import softmax
@@ -53,6 +54,7 @@ from chainlite.functions.array.select_item import select_item
 from chainlite.functions.array.separate import separate
 from chainlite.functions.array.space2depth import space2depth
 from chainlite.functions.array.spatial_transformer_grid import spatial_transformer_grid
+from chainlite.functions.array.spatial_transformer_sampler import spatial_transformer_sampler
 from chainlite.functions.array.split_axis import split_axis
 from chainlite.functions.array.squeeze import squeeze
 from chainlite.functions.array.stack import stack
@@ -72,10 +74,13 @@ from chainlite.functions.connection.deconvolution_2d import deconvolution_2d
 from chainlite.functions.connection.deconvolution_nd import deconvolution_nd
 from chainlite.functions.connection.deconvolution_nd import deconvolution_1d
 from chainlite.functions.connection.deconvolution_nd import deconvolution_3d
+from chainlite.functions.connection.deformable_convolution_2d_sampler import (
+    deformable_convolution_2d_sampler)
 from chainlite.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d
 from chainlite.functions.connection.dilated_convolution_2d import dilated_convolution_2d
 from chainlite.functions.connection.embed_id import embed_id
 from chainlite.functions.connection.linear import linear
+from chainlite.functions.connection.local_convolution_2d import local_convolution_2d
 from chainlite.functions.evaluation.accuracy import accuracy
 from chainlite.functions.evaluation.binary_accuracy import binary_accuracy
 from chainlite.functions.evaluation.classification_summary import classification_summary
@@ -93,6 +98,7 @@ from chainlite.functions.loss.ctc import connectionist_temporal_classification
 from chainlite.functions.loss.decov import decov
 from chainlite.functions.loss.discriminative_loss import (
     discriminative_margin_based_clustering_loss)
+from chainlite.functions.loss.cross_covariance import cross_covariance
 from chainlite.functions.loss.gaussian_kl_divergence import gaussian_kl_divergence
 from chainlite.functions.loss.gaussian_nll import gaussian_nll
 from chainlite.functions.loss.hinge import hinge
@@ -180,6 +186,13 @@ from chainlite.functions.noise.gumbel_softmax import gumbel_softmax
 from chainlite.functions.noise.simplified_dropconnect import simplified_dropconnect
 from chainlite.functions.noise.zoneout import zoneout
 from chainlite.functions.normalization.batch_normalization import batch_normalization
+from chainlite.functions.normalization.batch_renormalization import batch_renormalization
+from chainlite.functions.normalization.batch_renormalization import (
+    fixed_batch_renormalization)
+from chainlite.functions.normalization.decorrelated_batch_normalization import (
+    decorrelated_batch_normalization)
+from chainlite.functions.normalization.decorrelated_batch_normalization import (
+    fixed_decorrelated_batch_normalization)
 from chainlite.functions.normalization.fixed_batch_normalization import fixed_batch_normalization
 from chainlite.functions.normalization.group_normalization import group_normalization
 from chainlite.functions.normalization.layer_normalization import layer_normalization

@@ -28,10 +28,10 @@ def test_exit_status_and_exceptions_propagate(tmp_path):
     script = tmp_path / 'fail.py'
     script.write_text('import sys\nsys.exit(3)\n')
     assert _compat(str(script)).returncode == 3
-    script.write_text('import chainer.links as L\nL.VGG16Layers\n')
+    script.write_text('import chainer.links as L\nL.TheanoFunction\n')
     proc = _compat(str(script))
     assert proc.returncode == 1
-    assert 'chainer.links.VGG16Layers is not implemented by chainlite' in proc.stderr
+    assert 'chainer.links.TheanoFunction is not implemented by chainlite' in proc.stderr
 
 
 def test_code_and_module_options(tmp_path):

@@ -1,0 +1,209 @@
+"""Decorrelated batch normalization: ZCA whitening of channel groups with batch statistics."""
+import numpy
+
+from chainlite import function_node
+from chainlite import variable
+from chainlite.functions.array import cast
+from chainlite.functions.array import reshape
+from chainlite.functions.array import transpose
+from chainlite.functions.math import batch_inv
+from chainlite.functions.math import matmul
+from chainlite.utils import type_check
+
+
+def _sylvester_solve(r, c):
+    # Solves r @ x + x @ r = c for symmetric positive definite r (batched), through r's
+    # eigenvectors: in that basis the equation is elementwise.
+    w, v = numpy.linalg.eigh(r)
+    vt = numpy.swapaxes(v, -1, -2)
+    return v @ ((vt @ c @ v) / (w[..., :, None] + w[..., None, :])) @ vt
+
+
+class _Sylvester(function_node.FunctionNode):
+    # X = solve(R X + X R = C); R symmetric positive definite.
+
+    def forward(self, inputs):
+        r, c = inputs
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        return _sylvester_solve(r, c).astype(c.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        r, = self.get_retained_inputs()
+        x, = self.get_retained_outputs()
+        gx, = grad_outputs
+        # X -> R X + X R is self-adjoint for symmetric R, so the adjoint solve is the same.
+        z = _Sylvester().apply((r, gx))[0]
+        ret = []
+        if 0 in indexes:
+            ret.append(-(matmul.matmul(z, x, transb=True) + matmul.matmul(x, z, transa=True)))
+        if 1 in indexes:
+            ret.append(z)
+        return tuple(ret)
+
+
+class _Sqrtm(function_node.FunctionNode):
+    # The symmetric square root of symmetric positive definite matrices (batched).
+
+    def forward(self, inputs):
+        a, = inputs
+        w, v = numpy.linalg.eigh(a)
+        self.retain_outputs((0,))
+        r = (v * numpy.sqrt(w)[..., None, :]) @ numpy.swapaxes(v, -1, -2)
+        return r.astype(a.dtype, copy=False),
+
+    def backward(self, indexes, grad_outputs):
+        r, = self.get_retained_outputs()
+        gr, = grad_outputs
+        # R R = A gives dR = solve(R dR + dR R = dA), a self-adjoint map of dA.
+        return _Sylvester().apply((r, gr))
+
+
+def _groups_layout(x_shape, groups):
+    b, c = x_shape[:2]
+    spatial = tuple(range(2, len(x_shape)))
+    m = b * int(numpy.prod(x_shape[2:], dtype=numpy.int64))
+    return (1, 0) + spatial, (groups, c // groups, m), m
+
+
+def _to_groups(x, groups):
+    axes, shape, _ = _groups_layout(x.shape, groups)
+    return reshape.reshape(transpose.transpose(x, axes), shape)
+
+
+def _from_groups(y, x_shape):
+    b, c = x_shape[:2]
+    spatial = tuple(range(2, len(x_shape)))
+    return transpose.transpose(reshape.reshape(y, (c, b) + tuple(x_shape[2:])),
+                               (1, 0) + spatial)
+
+
+def _check(name, arrays, names, conditions):
+    in_types = type_check.get_types(arrays, 'in_types', False)
+    type_check.argname(in_types, names)
+    try:
+        type_check.expect(*conditions(*in_types))
+    except type_check.InvalidType as e:
+        raise type_check.InvalidType(
+            e.expect, e.actual,
+            'Invalid operation is performed in: %s (Forward)\n\n%s' % (name, e.msg)) from None
+
+
+def _compute_dtype(dtype):
+    # LAPACK has no float16: whiten float16 inputs in float32.
+    return numpy.dtype(numpy.float32) if dtype == numpy.float16 else numpy.dtype(dtype)
+
+
+def decorrelated_batch_normalization(x, *, groups=16, eps=2e-5, running_mean=None,
+                                     running_projection=None, decay=0.9):
+    """Decorrelated batch normalization (Huang et al., 2018, https://arxiv.org/abs/1804.08450).
+
+    The channels of ``x`` (shape ``(b, c, ...)``) are split into ``groups`` groups of
+    ``C = c / groups``. Within each group the ``m = b * prod(spatial)`` samples are centred
+    and ZCA-whitened: ``y = Sigma^{-1/2} (x - mean)``, where ``Sigma`` is the biased
+    covariance of the group plus ``eps * I``. The output is zero-mean with identity
+    covariance per group.
+
+    The inverse square root is differentiated exactly (through Sylvester equations in the
+    square root), to any order, so double backprop works (Chainer has only the first order).
+    float16 inputs are whitened in float32 and the output cast back.
+
+    Args:
+        x: A float Variable or array of shape ``(b, c, ...)``, ``c`` a multiple of ``groups``.
+        groups (int): The number of channel groups.
+        eps (float): Added to the covariance's diagonal.
+        running_mean: None, or an array of shape ``(groups, C)`` updated in place to
+            ``decay * running_mean + (1 - decay) * mean``.
+        running_projection: None, or an array of shape ``(groups, C, C)`` updated in place to
+            ``decay * running_projection + (1 - decay) * m / (m - 1) * Sigma^{-1/2}``.
+        decay (float): The decay rate of the running averages.
+
+    Returns:
+        A Variable of ``x``'s shape and dtype.
+
+    Raises:
+        chainlite.utils.type_check.InvalidType: If ``x`` is not float, has fewer than two
+            axes, or its channels are not a multiple of ``groups``.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> x = np.random.default_rng(0).normal(size=(100, 4)) @ np.array(
+        ...     [[1.0, 0.5, 0, 0], [0, 1.0, 0, 0], [0, 0, 2.0, 0], [0, 0, 1.0, 1.0]])
+        >>> y = F.decorrelated_batch_normalization(x, groups=2, eps=0.0).array
+        >>> [np.allclose(y[:, k:k + 2].T @ y[:, k:k + 2] / 100, np.eye(2)) for k in (0, 2)]
+        [True, True]
+    """
+    _check('decorrelated_batch_normalization', (variable.as_array(x),), ('x',),
+           lambda x_type: (x_type.dtype.kind == 'f', x_type.ndim >= 2,
+                           x_type.shape[1] % groups == 0))
+    dtype = x.dtype
+    work = _compute_dtype(dtype)
+    xg = _to_groups(x if dtype == work else cast.cast(x, work), groups)
+    _, (g, C, m), _ = _groups_layout(x.shape, groups)
+    mean = variable.as_array(xg).mean(axis=2, keepdims=True)
+    # The centring is kept in the graph: the mean depends on x too.
+    xc = xg - matmul.matmul(xg, numpy.full((m, 1), 1. / m, work))
+    cov = matmul.matmul(xc, xc, transb=True) * work.type(1. / m) + (
+        work.type(eps) * numpy.eye(C, dtype=work))
+    projection = batch_inv.batch_inv(_Sqrtm().apply((cov,))[0])
+    y = matmul.matmul(projection, xc)
+    if running_mean is not None:
+        running_mean *= decay
+        running_mean += (1 - decay) * mean[..., 0].astype(running_mean.dtype)
+    if running_projection is not None:
+        adjust = m / max(m - 1., 1.)  # unbiased, as the running variance of batch norm
+        running_projection *= decay
+        running_projection += ((1 - decay) * adjust * projection.array).astype(
+            running_projection.dtype)
+    y = _from_groups(y, x.shape)
+    return y if dtype == work else cast.cast(y, dtype)
+
+
+def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
+    """Decorrelated batch normalization with a given mean and projection, as at test time.
+
+    ``y = projection[k] @ (x_k - mean[k])`` for each channel group ``k`` (laid out as in
+    :func:`~chainlite.functions.decorrelated_batch_normalization`). Gradients flow to all
+    three inputs, to any order.
+
+    Args:
+        x: A float Variable or array of shape ``(b, c, ...)``.
+        mean: A float Variable or array of shape ``(groups, c / groups)``.
+        projection: A float Variable or array of shape ``(groups, c / groups, c / groups)``.
+            Both are cast to ``x``'s dtype (their gradients keep their own).
+        groups (int): The number of channel groups.
+
+    Returns:
+        A Variable of ``x``'s shape and dtype.
+
+    Raises:
+        chainlite.utils.type_check.InvalidType: For inputs of the wrong dtype or shape.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> x = np.array([[1.0, 2.0], [3.0, 6.0]])
+        >>> F.fixed_decorrelated_batch_normalization(
+        ...     x, np.array([[2.0, 4.0]]), np.array([[[1.0, 0.0], [-2.0, 1.0]]]), groups=1).array
+        array([[-1.,  0.],
+               [ 1.,  0.]])
+    """
+    _check('fixed_decorrelated_batch_normalization',
+           tuple(variable.as_array(a) for a in (x, mean, projection)),
+           ('x', 'mean', 'projection'),
+           lambda x_t, m_t, p_t: (
+               x_t.dtype.kind == 'f', m_t.dtype.kind == 'f', p_t.dtype.kind == 'f',
+               x_t.ndim >= 2, x_t.shape[1] % groups == 0, m_t.ndim == 2,
+               m_t.shape[0] == groups, m_t.shape[0] * m_t.shape[1] == x_t.shape[1],
+               p_t.ndim == 3, p_t.shape[0] == groups, p_t.shape[1] == m_t.shape[1],
+               p_t.shape[2] == m_t.shape[1]))
+    _, (g, C, m), _ = _groups_layout(x.shape, groups)
+    dtype = x.dtype
+    # Mixed float dtypes as in Chainer 7: the output takes x's dtype, each gradient its
+    # input's.
+    if mean.dtype != dtype:
+        mean = cast.cast(mean, dtype)
+    if projection.dtype != dtype:
+        projection = cast.cast(projection, dtype)
+    xg = _to_groups(x, groups)
+    y = matmul.matmul(projection, xg - reshape.reshape(mean, (g, C, 1)))
+    return _from_groups(y, x.shape)

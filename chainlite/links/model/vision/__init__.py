@@ -1,0 +1,1 @@
+"""ImageNet models (Chainer's ``chainer.links.model.vision``): VGG, ResNet and GoogLeNet."""
