@@ -22,3 +22,4 @@ from chainlite.testing.function_link import LinkInitializersTestCase  # noqa: F4
 from chainlite.testing.function_link import LinkTestCase  # noqa: F401
 from chainlite.testing.function_link import LinkTestError  # noqa: F401
 from chainlite.testing.runner import run_module  # noqa: F401
+from chainlite.testing.distribution_test import distribution_unittest  # noqa: F401
