@@ -90,7 +90,8 @@ class distribution_unittest(unittest.TestCase):
         kwargs.update(self.options)
         return self.dist(**kwargs)
 
-    def _scipy_each(self):
+    def scipy_onebyone_params_iter(self):
+        """Yields the SciPy parameters of each batch element in turn."""
         for index in numpy.ndindex(*self.shape):
             yield {k: v[index] for k, v in self.scipy_params.items()}
 
@@ -98,13 +99,83 @@ class distribution_unittest(unittest.TestCase):
         method = getattr(self.scipy_dist, name)
         if not self.scipy_onebyone:
             return method(**self.scipy_params)
-        values = [method(**p) for p in self._scipy_each()]
+        values = [method(**p) for p in self.scipy_onebyone_params_iter()]
         return numpy.asarray(values).reshape(self.shape + trailing)
 
     def _compare_at_sample(self, ours: str, scipy_name: str) -> None:
         x = self.sample_for_test()
         got = _data(getattr(self.cpu_dist, ours)(x))
         array.assert_allclose(got, getattr(self.scipy_dist, scipy_name)(x, **self.scipy_params))
+
+    # Each check_* takes ``is_gpu`` (always False here) so that subclasses written for
+    # Chainer can override it; the test_*_cpu methods call them.
+
+    def check_cdf(self, is_gpu):
+        self._compare_at_sample('cdf', 'cdf')
+
+    def check_log_cdf(self, is_gpu):
+        self._compare_at_sample('log_cdf', 'logcdf')
+
+    def check_survival(self, is_gpu):
+        self._compare_at_sample('survival_function', 'sf')
+
+    def check_log_survival(self, is_gpu):
+        self._compare_at_sample('log_survival_function', 'logsf')
+
+    def check_prob(self, is_gpu):
+        self._compare_at_sample('prob', 'pdf' if self.continuous else 'pmf')
+
+    def check_icdf(self, is_gpu):
+        q = numpy.random.uniform(1e-5, 1 - 1e-5, self.sample_shape + self.shape)
+        q = q.astype(numpy.float32)
+        got = _data(self.cpu_dist.icdf(q))
+        array.assert_allclose(got, self.scipy_dist.ppf(q, **self.scipy_params))
+
+    def check_entropy(self, is_gpu):
+        array.assert_allclose(_data(self.cpu_dist.entropy), self._scipy_stat('entropy'))
+
+    def check_mean(self, is_gpu):
+        dist = self.cpu_dist
+        array.assert_allclose(_data(dist.mean), self._scipy_stat('mean', dist.event_shape))
+
+    def check_variance(self, is_gpu):
+        dist = self.cpu_dist
+        array.assert_allclose(_data(dist.variance), self._scipy_stat('var', dist.event_shape))
+
+    def check_stddev(self, is_gpu):
+        array.assert_allclose(_data(self.cpu_dist.stddev),
+                              self.scipy_dist.std(**self.scipy_params))
+
+    def check_log_prob(self, is_gpu):
+        x = self.sample_for_test()
+        got = _data(self.cpu_dist.log_prob(x))
+        logp = self.scipy_dist.logpdf if self.continuous else self.scipy_dist.logpmf
+        if not self.scipy_onebyone:
+            expected = logp(x, **self.scipy_params)
+        else:
+            n_sample = int(numpy.prod(self.sample_shape, dtype=int))
+            n_batch = int(numpy.prod(self.shape, dtype=int))
+            per_batch = x.reshape((n_sample, n_batch) + self.event_shape).swapaxes(0, 1)
+            rows = [numpy.asarray(logp(xs.reshape(self.sample_shape + self.event_shape), **p))
+                    .reshape(n_sample)
+                    for xs, p in zip(per_batch, self.scipy_onebyone_params_iter())]
+            expected = numpy.stack(rows, axis=1).reshape(self.sample_shape + self.shape)
+        array.assert_allclose(got, expected)
+
+    def check_sample(self, is_gpu):
+        dist = self.cpu_dist
+        got = _data(dist.sample(sample_shape=(_N_SAMPLES,) + self.sample_shape))
+        full = (_N_SAMPLES,) + self.sample_shape
+        if not self.scipy_onebyone:
+            ref = self.scipy_dist.rvs(size=full + self.shape, **self.scipy_params)
+        else:
+            draws = [numpy.asarray(self.scipy_dist.rvs(size=full, **p))
+                     .reshape(full + dist.event_shape)
+                     for p in self.scipy_onebyone_params_iter()]
+            ref = numpy.stack(draws, axis=len(full)).reshape(
+                full + self.shape + dist.event_shape)
+        array.assert_allclose(got.mean(axis=0), ref.mean(axis=0), atol=3e-2, rtol=3e-2)
+        array.assert_allclose(got.std(axis=0), ref.std(axis=0), atol=3e-2, rtol=3e-2)
 
     @_target('batch_shape')
     def test_batch_shape_cpu(self):
@@ -120,78 +191,48 @@ class distribution_unittest(unittest.TestCase):
 
     @_target('cdf')
     def test_cdf_cpu(self):
-        self._compare_at_sample('cdf', 'cdf')
+        self.check_cdf(False)
 
     @_target('log_cdf')
     def test_log_cdf_cpu(self):
-        self._compare_at_sample('log_cdf', 'logcdf')
+        self.check_log_cdf(False)
 
     @_target('survival')
     def test_survival_cpu(self):
-        self._compare_at_sample('survival_function', 'sf')
+        self.check_survival(False)
 
     @_target('log_survival')
     def test_log_survival_cpu(self):
-        self._compare_at_sample('log_survival_function', 'logsf')
+        self.check_log_survival(False)
 
     @_target('prob')
     def test_prob_cpu(self):
-        self._compare_at_sample('prob', 'pdf' if self.continuous else 'pmf')
+        self.check_prob(False)
 
     @_target('icdf')
     def test_icdf_cpu(self):
-        q = numpy.random.uniform(1e-5, 1 - 1e-5, self.sample_shape + self.shape)
-        q = q.astype(numpy.float32)
-        got = _data(self.cpu_dist.icdf(q))
-        array.assert_allclose(got, self.scipy_dist.ppf(q, **self.scipy_params))
+        self.check_icdf(False)
 
     @_target('entropy')
     def test_entropy_cpu(self):
-        array.assert_allclose(_data(self.cpu_dist.entropy), self._scipy_stat('entropy'))
+        self.check_entropy(False)
 
     @_target('mean')
     def test_mean_cpu(self):
-        dist = self.cpu_dist
-        array.assert_allclose(_data(dist.mean), self._scipy_stat('mean', dist.event_shape))
+        self.check_mean(False)
 
     @_target('variance')
     def test_variance_cpu(self):
-        dist = self.cpu_dist
-        array.assert_allclose(_data(dist.variance), self._scipy_stat('var', dist.event_shape))
+        self.check_variance(False)
 
     @_target('stddev')
     def test_stddev_cpu(self):
-        array.assert_allclose(_data(self.cpu_dist.stddev),
-                              self.scipy_dist.std(**self.scipy_params))
+        self.check_stddev(False)
 
     @_target('log_prob')
     def test_log_prob_cpu(self):
-        x = self.sample_for_test()
-        got = _data(self.cpu_dist.log_prob(x))
-        logp = self.scipy_dist.logpdf if self.continuous else self.scipy_dist.logpmf
-        if not self.scipy_onebyone:
-            expected = logp(x, **self.scipy_params)
-        else:
-            n_sample = int(numpy.prod(self.sample_shape, dtype=int))
-            n_batch = int(numpy.prod(self.shape, dtype=int))
-            per_batch = x.reshape((n_sample, n_batch) + self.event_shape).swapaxes(0, 1)
-            rows = [numpy.asarray(logp(xs.reshape(self.sample_shape + self.event_shape), **p))
-                    .reshape(n_sample)
-                    for xs, p in zip(per_batch, self._scipy_each())]
-            expected = numpy.stack(rows, axis=1).reshape(self.sample_shape + self.shape)
-        array.assert_allclose(got, expected)
+        self.check_log_prob(False)
 
     @_target('sample')
     def test_sample_cpu(self):
-        dist = self.cpu_dist
-        got = _data(dist.sample(sample_shape=(_N_SAMPLES,) + self.sample_shape))
-        full = (_N_SAMPLES,) + self.sample_shape
-        if not self.scipy_onebyone:
-            ref = self.scipy_dist.rvs(size=full + self.shape, **self.scipy_params)
-        else:
-            draws = [numpy.asarray(self.scipy_dist.rvs(size=full, **p))
-                     .reshape(full + dist.event_shape) for p in self._scipy_each()]
-            ref = numpy.stack(draws, axis=len(full)).reshape(
-                full + self.shape + dist.event_shape)
-        array.assert_allclose(got.mean(axis=0), ref.mean(axis=0), atol=3e-2, rtol=3e-2)
-        array.assert_allclose(got.std(axis=0), ref.std(axis=0), atol=3e-2, rtol=3e-2)
+        self.check_sample(False)
