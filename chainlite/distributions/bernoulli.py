@@ -133,7 +133,7 @@ class Bernoulli(distribution.Distribution):
         return _bernoulli_log_prob(self.logit, x, self.binary_check)
 
     def prob(self, x: Any) -> variable.Variable:
-        x = variable.as_variable(x)
+        x = variable.as_variable(utils._like(x, self.p))
         prob = x * self.p + (1 - x) * (1 - self.p)
         if self.binary_check:
             valid = (x.array == 0) | (x.array == 1)

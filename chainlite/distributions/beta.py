@@ -84,7 +84,7 @@ class Beta(distribution.Distribution):
                 - (self.b - 1) * F.digamma(self.b) + (apb - 2) * F.digamma(apb))
 
     def log_prob(self, x: Any) -> variable.Variable:
-        x = variable.as_variable(x)
+        x = variable.as_variable(utils._like(x, self.a))
         with numpy.errstate(divide='ignore', invalid='ignore'):
             logp = ((self.a - 1) * F.log(x) + (self.b - 1) * F.log1p(-x)
                     - _lbeta(self.a, self.b))

@@ -11,6 +11,7 @@ import numpy
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
+from chainlite.distributions import utils
 
 
 class Cauchy(distribution.Distribution):
@@ -88,7 +89,7 @@ class Cauchy(distribution.Distribution):
         return F.arctan((x - self.loc) / self.scale) / math.pi + 0.5
 
     def icdf(self, x: Any) -> variable.Variable:
-        return self.loc + self.scale * F.tan((variable.as_variable(x) - 0.5) * math.pi)
+        return self.loc + self.scale * F.tan((utils._like(x, self.loc) - 0.5) * math.pi)
 
     def sample_n(self, n: int) -> variable.Variable:
         eps = numpy.random.standard_cauchy((n,) + self.loc.shape).astype(self.loc.dtype)

@@ -72,6 +72,7 @@ class Chisquare(distribution.Distribution):
         return h + math.log(2.0) + F.lgamma(h) + (1 - h) * F.digamma(h)
 
     def log_prob(self, x: Any) -> variable.Variable:
+        x = utils._like(x, self.k)
         h = self._half_k
         return -F.lgamma(h) - h * math.log(2.0) + (h - 1) * F.log(x) - 0.5 * x
 

@@ -78,6 +78,7 @@ class Dirichlet(distribution.Distribution):
                 - F.sum((self.alpha - 1) * F.digamma(self.alpha), axis=-1))
 
     def log_prob(self, x: Any) -> variable.Variable:
+        x = utils._like(x, self.alpha)
         return -_lbeta(self.alpha) + F.sum((self.alpha - 1) * F.log(x), axis=-1)
 
     def sample_n(self, n: int) -> variable.Variable:

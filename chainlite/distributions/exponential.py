@@ -85,7 +85,7 @@ class Exponential(distribution.Distribution):
         return -self.lam * x
 
     def icdf(self, x: Any) -> variable.Variable:
-        return -F.log1p(-variable.as_variable(x)) / self.lam
+        return -F.log1p(-variable.as_variable(utils._like(x, self.lam))) / self.lam
 
     def sample_n(self, n: int) -> variable.Variable:
         eps = numpy.random.standard_exponential((n,) + self.lam.shape)

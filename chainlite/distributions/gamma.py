@@ -78,6 +78,7 @@ class Gamma(distribution.Distribution):
                 + (1 - self.k) * F.digamma(self.k))
 
     def log_prob(self, x: Any) -> variable.Variable:
+        x = utils._like(x, self.k)
         with numpy.errstate(divide='ignore', invalid='ignore'):
             logp = (-F.lgamma(self.k) - self.k * F.log(self.theta)
                     + (self.k - 1) * F.log(x) - x / self.theta)

@@ -10,6 +10,7 @@ import numpy
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
+from chainlite.distributions import utils
 
 _EULER = 0.57721566490153286060651209008240243104215933593992
 
@@ -96,7 +97,7 @@ class Gumbel(distribution.Distribution):
         return -F.expm1(self.log_cdf(x))
 
     def icdf(self, x: Any) -> variable.Variable:
-        return self.loc - self.scale * F.log(-F.log(x))
+        return self.loc - self.scale * F.log(-F.log(utils._like(x, self.loc)))
 
     def sample_n(self, n: int) -> variable.Variable:
         eps = numpy.random.gumbel(size=(n,) + self.batch_shape).astype(self.loc.dtype)

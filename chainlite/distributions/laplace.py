@@ -12,6 +12,7 @@ from chainlite import distribution
 from chainlite import function_node
 from chainlite import functions as F
 from chainlite import variable
+from chainlite.distributions import utils
 
 
 class LaplaceCDF(function_node.FunctionNode):
@@ -131,7 +132,7 @@ class Laplace(distribution.Distribution):
         return _laplace_cdf((x - self.loc) / self.scale)
 
     def icdf(self, x: Any) -> variable.Variable:
-        return self.loc + self.scale * _laplace_icdf(x)
+        return self.loc + self.scale * _laplace_icdf(utils._like(x, self.loc))
 
     def sample_n(self, n: int) -> variable.Variable:
         eps = numpy.random.laplace(size=(n,) + self.loc.shape).astype(self.loc.dtype)

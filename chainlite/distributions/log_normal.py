@@ -10,6 +10,7 @@ import numpy
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
+from chainlite.distributions import utils
 
 _LOGPROBC = -0.5 * math.log(2 * math.pi)
 
@@ -79,15 +80,15 @@ class LogNormal(distribution.Distribution):
         return 0.5 - _LOGPROBC + self._log_sigma + self.mu
 
     def log_prob(self, x: Any) -> variable.Variable:
-        logx = F.log(x)
+        logx = F.log(utils._like(x, self.mu))
         return (_LOGPROBC - self._log_sigma - logx
                 - 0.5 * ((logx - self.mu) / self.sigma) ** 2)
 
     def cdf(self, x: Any) -> variable.Variable:
-        return F.ndtr((F.log(x) - self.mu) / self.sigma)
+        return F.ndtr((F.log(utils._like(x, self.mu)) - self.mu) / self.sigma)
 
     def icdf(self, x: Any) -> variable.Variable:
-        return F.exp(self.mu + self.sigma * F.ndtri(x))
+        return F.exp(self.mu + self.sigma * F.ndtri(utils._like(x, self.mu)))
 
     def sample_n(self, n: int) -> variable.Variable:
         eps = numpy.random.standard_normal((n,) + self.mu.shape).astype(self.mu.dtype)

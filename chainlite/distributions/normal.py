@@ -10,6 +10,7 @@ import numpy
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
+from chainlite.distributions import utils
 
 _ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
 _LOGPROBC = -0.5 * math.log(2 * math.pi)
@@ -119,7 +120,7 @@ class Normal(distribution.Distribution):
         return F.log_ndtr(-self._z(x))
 
     def icdf(self, x: Any) -> variable.Variable:
-        return self.loc + self.scale * F.ndtri(x)
+        return self.loc + self.scale * F.ndtri(utils._like(x, self.loc))
 
     def sample_n(self, n: int) -> variable.Variable:
         dtype = self.loc.dtype

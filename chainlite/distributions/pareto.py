@@ -87,18 +87,19 @@ class Pareto(distribution.Distribution):
         return -self._log_alpha + self._log_scale + 1 / self.alpha + 1
 
     def log_prob(self, x: Any) -> variable.Variable:
-        x = variable.as_variable(x)
+        x = variable.as_variable(utils._like(x, self.alpha))
         with numpy.errstate(divide='ignore', invalid='ignore'):
             logp = self._log_alpha + self.alpha * self._log_scale - (self.alpha + 1) * F.log(x)
         return utils._mask(x.array >= self.scale.array, logp, -numpy.inf)
 
     def cdf(self, x: Any) -> variable.Variable:
-        x = variable.as_variable(x)
+        x = variable.as_variable(utils._like(x, self.alpha))
         cdf = -F.expm1(self.alpha * (self._log_scale - F.log(x)))
         return utils._mask(x.array >= self.scale.array, cdf, 0.0)
 
     def icdf(self, x: Any) -> variable.Variable:
-        return self.scale * F.exp(-F.log1p(-variable.as_variable(x)) / self.alpha)
+        return self.scale * F.exp(-F.log1p(-variable.as_variable(utils._like(x, self.alpha)))
+                                  / self.alpha)
 
     def sample_n(self, n: int) -> variable.Variable:
         eps = numpy.random.pareto(self.alpha.array, (n,) + self.batch_shape)

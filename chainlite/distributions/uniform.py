@@ -106,7 +106,7 @@ class Uniform(distribution.Distribution):
         return F.log(self.scale)
 
     def log_prob(self, x: Any) -> variable.Variable:
-        x = variable.as_variable(x)
+        x = variable.as_variable(utils._like(x, self.low))
         logp = F.broadcast_to(-F.log(self.scale), x.shape)
         inside = (x.array >= self.low.array) & (x.array <= self.high.array)
         return utils._mask(inside, logp, -numpy.inf)

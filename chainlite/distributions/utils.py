@@ -45,6 +45,13 @@ def _array(x: Any) -> Any:
     return x.array if isinstance(x, variable.Variable) else numpy.asarray(x)
 
 
+def _like(x: Any, param: variable.Variable) -> Any:
+    """``x`` in the parameter's dtype unless it is a Variable (whose dtype is the caller's)."""
+    if isinstance(x, variable.Variable):
+        return x
+    return numpy.asarray(x, dtype=param.dtype)
+
+
 def _mask(condition: Any, value: variable.Variable, fill: float) -> variable.Variable:
     """``value`` where ``condition`` holds, the constant ``fill`` elsewhere."""
     xp = backend.get_array_module(value.array)
