@@ -112,8 +112,8 @@ def get_device(device_spec: Any) -> Device:
     raise ValueError('invalid device specifier: %r (use \'@numpy\')' % (device_spec,))
 
 
-def get_device_from_array(array: Any) -> Device:
-    """Returns the device holding ``array`` (the CPU for NumPy arrays and anything else)."""
+def get_device_from_array(*arrays: Any) -> Device:
+    """Returns the device holding the arrays (the CPU for NumPy arrays and anything else)."""
     return _CPU
 
 

@@ -114,3 +114,25 @@ def test_trainer_reports_every_model_and_new_epochs(tmp_path):
     assert 'main/loss' in seen[-1] and 'sub/loss' in seen[-1]
     assert opt.epoch == 2
     assert chainlite.training.updaters.ParallelUpdater is updaters.ParallelUpdater
+
+
+def test_multiprocess_parallel_updater_is_unavailable_on_cpu():
+    from chainlite.training.updaters import multiprocess_parallel_updater as mpu
+    assert not updaters.MultiprocessParallelUpdater.available()
+    model = _model()
+    with pytest.raises(RuntimeError, match='NCCL is not available.*ParallelUpdater'):
+        updaters.MultiprocessParallelUpdater([iterators.SerialIterator(_data(), 4)],
+                                             optimizers.SGD().setup(model), devices=[-1])
+    with pytest.raises(RuntimeError, match='gather_grads works only on GPU'):
+        mpu.gather_grads(model)
+    with pytest.raises(RuntimeError, match='gather_params works only on GPU'):
+        mpu.gather_params(model)
+    size, num = mpu.size_num_grads(model)
+    assert (size, num) == (3 * 2 + 2, 2)
+    flat = np.arange(size, dtype=np.float32)
+    mpu.scatter_params(model, flat)
+    np.testing.assert_array_equal(model.predictor.W.array.ravel(), flat[:6])
+    mpu.scatter_grads(model, flat[::-1])
+    np.testing.assert_array_equal(model.predictor.b.grad, flat[::-1][6:])
+    with pytest.raises(ValueError, match='has 3 elements'):
+        mpu.scatter_params(model, flat[:3])
