@@ -42,6 +42,12 @@ from chainlite import forward_mode  # noqa: F401
 from chainlite.forward_mode import jvp  # noqa: F401
 from chainlite.forward_mode import vjp  # noqa: F401
 from chainlite import func  # noqa: F401
+from chainlite import distribution  # noqa: F401
+from chainlite.distribution import cross_entropy  # noqa: F401
+from chainlite.distribution import Distribution  # noqa: F401
+from chainlite.distribution import kl_divergence  # noqa: F401
+from chainlite.distribution import register_kl  # noqa: F401
+from chainlite import distributions  # noqa: F401
 from chainlite.functions.math import basic_math as _basic_math
 from chainlite import gradient_check  # noqa: F401
 from chainlite import initializer  # noqa: F401

@@ -176,8 +176,8 @@ def _device_from_int(number: int) -> Device:
     raise RuntimeError('get_device: GPU %d is not available' % number)
 
 
-def get_device_from_array(array: Any) -> Device:
-    """Returns the device holding ``array`` (the CPU for NumPy arrays and anything else)."""
+def get_device_from_array(*arrays: Any) -> Device:
+    """Returns the device holding the arrays (the CPU for NumPy arrays and anything else)."""
     return _CPU
 
 

@@ -68,15 +68,34 @@ def _finish(v: Any, nested: bool) -> Any:
     return v
 
 
+def _as_primals(primals: Any, caller: str) -> tuple:
+    """``(primals as a tuple, whether one array or Variable was given)``.
+
+    As in ``torch.autograd.functional``, a single array or Variable is the one argument of
+    ``f``; it is never iterated over (that would split it into rows).
+    """
+    if isinstance(primals, (tuple, list)):
+        return tuple(primals), False
+    if isinstance(primals, (_Variable, numpy.ndarray)):
+        return (primals,), True
+    raise TypeError('%s: primals must be a tuple or list of the arguments of f, or a single '
+                    'array or Variable, got %s' % (caller, type(primals).__name__))
+
+
+def _as_tangents(tangents: Any, single: bool) -> Any:
+    # With a single primal, a lone tangent array stands for the one-entry tuple.
+    if single and not isinstance(tangents, (tuple, list)):
+        return (tangents,)
+    return tangents
+
+
 class _Linearization:
     """``f`` run once at ``primals``, with its Jacobian ready to be applied either way."""
 
-    def __init__(self, f: Callable, primals: Sequence) -> None:
-        if not isinstance(primals, (tuple, list)):
-            raise TypeError('primals must be a tuple or list of the arguments of f, got %s'
-                            % type(primals).__name__)
+    def __init__(self, f: Callable, primals: Sequence, caller: str = 'jvp') -> None:
+        primals, self.single_primal = _as_primals(primals, caller)
         self.nested = _wants_graph(primals)
-        self.primals = tuple(primals)
+        self.primals = primals
         with configuration.using_config('enable_backprop', True):
             args = []
             self.xs = []        # the inner leaves, one per float primal
@@ -126,6 +145,7 @@ class _Linearization:
 
     def push(self, tangents: Sequence) -> Any:
         """Returns ``J v`` for input tangents ``v`` (one per primal; None means zero)."""
+        tangents = _as_tangents(tangents, self.single_primal)
         if not isinstance(tangents, (tuple, list)) or len(tangents) != len(self.primals):
             raise ValueError('tangents must be a tuple or list with one entry per primal '
                              '(%d), got %r' % (len(self.primals), type(tangents).__name__))
@@ -199,6 +219,11 @@ class _Linearization:
             res[i] = _finish(g, self.nested)
         return tuple(res)
 
+    def pull_like_primals(self, cotangents: Any) -> Any:
+        """:meth:`pull`, with a single value when the primals were a single array."""
+        res = self.pull(cotangents)
+        return res[0] if self.single_primal else res
+
 
 def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
     """Evaluates ``f`` and its Jacobian-vector product (forward mode).
@@ -209,10 +234,12 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
             of Variables (arrays and other values in it are constants).
         primals: A tuple or list of the arguments: Variables, arrays or floats. Floating
             point ones are differentiated; any other argument (integer labels, indices,
-            options) is passed to ``f`` as given and has no tangent.
+            options) is passed to ``f`` as given and has no tangent. A single array or
+            Variable is ``f``'s one argument (as in ``torch.autograd.functional``); any other
+            non-sequence raises TypeError.
         tangents: A tuple or list with one entry per primal: an array (or Variable) of the
             primal's shape, or None, which means zero; entries for non-float primals are
-            ignored.
+            ignored. With a single-array ``primals``, a single array.
 
     Returns:
         ``(outputs, jvp_out)``: ``f(*primals)`` and ``J · tangents``, each a single value
@@ -228,7 +255,7 @@ def jvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
         >>> bool(np.allclose(t, [1.0, 2 * np.cos(1.0)]))
         True
     """
-    lin = _Linearization(f, primals)
+    lin = _Linearization(f, primals, 'jvp')
     return lin.primal_out(), lin.push(tangents)
 
 
@@ -244,8 +271,9 @@ def vjp(f: Callable, primals: Sequence) -> tuple:
         returns a single Variable, else a tuple). ``vjp_fn(cotangents)`` takes cotangents
         shaped like ``outputs`` (None entries mean zero) and returns a tuple with one entry
         per primal: ``J^T · cotangents`` for float primals (zeros where a primal does not
-        influence the outputs), None for the others. It may be called many times. Arrays or
-        Variables as in :func:`jvp`.
+        influence the outputs), None for the others; a single value when ``primals`` is a
+        single array or Variable. It may be called many times. Arrays or Variables as in
+        :func:`jvp`.
 
     Example:
         >>> import numpy as np, chainlite, chainlite.functions as F
@@ -254,8 +282,8 @@ def vjp(f: Callable, primals: Sequence) -> tuple:
         >>> vjp_fn(np.array([1.0]))
         (array([3.]), array([2.]))
     """
-    lin = _Linearization(f, primals)
-    return lin.primal_out(), lin.pull
+    lin = _Linearization(f, primals, 'vjp')
+    return lin.primal_out(), lin.pull_like_primals
 
 
 def _linearize(f: Callable, primals: Sequence) -> _Linearization:

@@ -315,12 +315,15 @@ def hvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
 
     Args:
         f: A function returning a one-element floating point Variable.
-        primals: A tuple or list of its arguments (all floating point).
-        tangents: A tuple or list of vectors, one per primal, each of the primal's shape.
+        primals: A tuple or list of its arguments (all floating point), or a single array
+            or Variable, which is ``f``'s one argument (as in ``torch.autograd.functional``).
+        tangents: A tuple or list of vectors, one per primal, each of the primal's shape
+            (a single array when ``primals`` is one).
 
     Returns:
         ``(value, hvp)``: ``f(*primals)`` and a tuple with one entry per primal of
-        ``H · tangents``. Arrays or Variables as the module docstring says.
+        ``H · tangents`` (a single value when ``primals`` is a single array). Arrays or
+        Variables as the module docstring says.
 
     Example:
         >>> import numpy as np, chainlite.functions as F
@@ -330,7 +333,8 @@ def hvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
         >>> hv
         array([ 6., 12.])
     """
-    primals = tuple(primals)
+    primals, single = forward_mode._as_primals(primals, 'hvp')
+    tangents = forward_mode._as_tangents(tangents, single)
     box = []
 
     def g(*xs):
@@ -340,7 +344,7 @@ def hvp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
 
     _, hv = forward_mode.jvp(g, primals, tangents)
     nested = forward_mode._wants_graph(primals)
-    return forward_mode._finish(box[0], nested), tuple(hv)
+    return forward_mode._finish(box[0], nested), hv[0] if single else tuple(hv)
 
 
 def vhp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
@@ -351,12 +355,14 @@ def vhp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
 
     Args:
         f: A function returning a one-element floating point Variable.
-        primals: A tuple or list of its arguments (all floating point).
-        tangents: A tuple or list of vectors, one per primal, each of the primal's shape.
+        primals: A tuple or list of its arguments (all floating point), or a single array
+            or Variable, which is ``f``'s one argument (as in ``torch.autograd.functional``).
+        tangents: A tuple or list of vectors, one per primal, each of the primal's shape
+            (a single array when ``primals`` is one).
 
     Returns:
         ``(value, vhp)``: ``f(*primals)`` and a tuple with one entry per primal of
-        ``tangents^T · H``.
+        ``tangents^T · H`` (a single value when ``primals`` is a single array).
 
     Example:
         >>> import numpy as np, chainlite.functions as F
@@ -366,7 +372,8 @@ def vhp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
         >>> vh
         array([ 6., 12.])
     """
-    primals = tuple(primals)
+    primals, single = forward_mode._as_primals(primals, 'vhp')
+    tangents = forward_mode._as_tangents(tangents, single)
     box = []
 
     def g(*xs):
@@ -377,4 +384,4 @@ def vhp(f: Callable, primals: Sequence, tangents: Sequence) -> tuple:
     _, pull = forward_mode.vjp(g, primals)
     vh = pull(tuple(tangents))
     nested = forward_mode._wants_graph(primals)
-    return forward_mode._finish(box[0], nested), vh
+    return forward_mode._finish(box[0], nested), vh[0] if single else vh

@@ -148,7 +148,7 @@ def test_no_backprop_mode_still_differentiates():
 def test_errors():
     x = np.ones(2)
     with pytest.raises(TypeError, match='tuple or list'):
-        forward_mode.jvp(F.sin, x, (x,))
+        forward_mode.jvp(F.sin, 2.0, (x,))
     with pytest.raises(ValueError, match='one entry per primal'):
         forward_mode.jvp(F.sin, (x,), (x, x))
     with pytest.raises(ValueError, match='shape'):
@@ -190,3 +190,31 @@ def test_tangent_propagation_agrees_with_the_transpose_trick_on_a_model():
             p.array = p.array.astype(numpy.float64)
     fd = (f(x64 + eps * v64).array - f(x64 - eps * v64).array) / (2 * eps)
     numpy.testing.assert_allclose(fast, fd, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize('wrap', [lambda a: a, lambda a: chainlite.Variable(a)])
+def test_jvp_vjp_take_a_single_array_as_the_one_argument(wrap):
+    # torch.autograd.functional's convention: a lone array is f's argument, not its rows.
+    x = np.array([[0.5, 1.0, -1.0], [2.0, 0.0, 0.25]])
+    v = np.array([[1.0, -1.0, 2.0], [0.5, 3.0, 1.0]])
+    out, t = forward_mode.jvp(F.sin, wrap(x), v)
+    t = getattr(t, 'array', t)
+    np.testing.assert_allclose(t, np.cos(x) * v)
+    _, t1 = forward_mode.jvp(F.sin, wrap(x), (v,))
+    np.testing.assert_allclose(getattr(t1, 'array', t1), np.cos(x) * v)
+    out, vjp_fn = forward_mode.vjp(F.sin, wrap(x))
+    g = vjp_fn(v)
+    assert not isinstance(g, tuple)
+    np.testing.assert_allclose(getattr(g, 'array', g), np.cos(x) * v)
+    # A tuple of primals keeps giving a tuple.
+    _, vjp_fn = forward_mode.vjp(F.sin, (x,))
+    g, = vjp_fn(v)
+    np.testing.assert_allclose(g, np.cos(x) * v)
+
+
+@pytest.mark.parametrize('primals', [1.5, {'x': np.ones(3)}, 'x', None, iter([np.ones(3)])])
+def test_jvp_vjp_reject_other_non_sequences(primals):
+    with pytest.raises(TypeError, match='jvp: primals must be a tuple or list .* got'):
+        forward_mode.jvp(F.sin, primals, np.ones(3))
+    with pytest.raises(TypeError, match='vjp: primals must be a tuple or list .* got'):
+        forward_mode.vjp(F.sin, primals)

@@ -163,3 +163,32 @@ def test_hvp_several_primals():
 def test_reexports():
     from chainlite import forward_mode
     assert func.jvp is forward_mode.jvp and func.vjp is forward_mode.vjp
+
+
+# A single array or Variable as primals (torch.autograd.functional's convention): it is
+# f's one argument, never split into rows.
+def _cube_sum(a):
+    return F.sum(a ** 3)
+
+
+@pytest.mark.parametrize('transform', [func.hvp, func.vhp])
+@pytest.mark.parametrize('wrap', [lambda a: a, chainlite.Variable])
+def test_hessian_products_take_a_single_array(transform, wrap):
+    x = np.array([[1.0, 2.0], [3.0, -1.0]])
+    v = np.array([[0.5, 1.0], [-2.0, 1.5]])
+    value, hv = transform(_cube_sum, wrap(x), v)
+    hv = hv.array if isinstance(hv, chainlite.Variable) else hv
+    assert hv.shape == x.shape
+    np.testing.assert_allclose(hv, 6 * x * v)
+    np.testing.assert_allclose(np.asarray(getattr(value, 'array', value)), (x ** 3).sum())
+    # The one-entry tuple spelling gives the same numbers, packed in a tuple.
+    _, (hv_tuple,) = transform(_cube_sum, (x,), (v,))
+    np.testing.assert_allclose(hv_tuple, 6 * x * v)
+
+
+@pytest.mark.parametrize('transform', [func.hvp, func.vhp])
+@pytest.mark.parametrize('primals', [3.0, {'x': np.ones(2)}, 'abc', None])
+def test_hessian_products_reject_other_non_sequences(transform, primals):
+    with pytest.raises(TypeError, match='%s: primals must be a tuple or list'
+                       % transform.__name__):
+        transform(_cube_sum, primals, np.ones(2))

@@ -181,3 +181,9 @@ class SweepIterator(iterator.Iterator):
             previous = self.epoch + (self.current_position - self.batch_size) / size
             previous = max(previous, 0.) if self.epoch_detail > 0 else -1.
         self._previous_epoch_detail = -1. if previous is None else float(previous)
+        sampler_serialize = getattr(self.order_sampler, 'serialize', None)
+        if sampler_serialize is not None:
+            try:
+                sampler_serialize(serializer['order_sampler'])
+            except KeyError:
+                pass  # a snapshot from before samplers were saved, or from Chainer

@@ -1,7 +1,7 @@
 """Order samplers: the callables that choose the order of examples for each epoch."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import numpy
 
@@ -61,3 +61,24 @@ class ShuffleOrderSampler(OrderSampler):
     def __call__(self, current_order: numpy.ndarray, current_position: int) -> numpy.ndarray:
         random = numpy.random if self._random is None else self._random
         return random.permutation(len(current_order))
+
+    def serialize(self, serializer: Any) -> None:
+        """Saves or loads the state of its ``random_state``, so a resumed run shuffles alike.
+
+        Iterators call it under the key ``order_sampler``. Keys: ``state_keys`` (the 624
+        words of the Mersenne Twister), ``state_pos``, ``state_has_gauss`` and
+        ``state_cached_gaussian``. Without a ``random_state`` (NumPy's global generator,
+        which the sampler does not own) nothing is saved.
+
+        Args:
+            serializer: A serializer or deserializer.
+        """
+        if self._random is None:
+            return
+        name, keys, pos, has_gauss, cached = self._random.get_state()
+        keys = serializer('state_keys', numpy.array(keys, dtype=numpy.uint32))
+        pos = serializer('state_pos', int(pos))
+        has_gauss = serializer('state_has_gauss', int(has_gauss))
+        cached = serializer('state_cached_gaussian', float(cached))
+        self._random.set_state((name, numpy.asarray(keys, dtype=numpy.uint32), int(pos),
+                                int(has_gauss), float(cached)))

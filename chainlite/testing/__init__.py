@@ -29,3 +29,4 @@ from chainlite.testing.helper import with_requires  # noqa: F401,E402
 from chainlite.testing.helper import without_requires  # noqa: F401,E402
 from chainlite.testing.matrix import generate_matrix  # noqa: F401,E402
 from chainlite.testing.unary_math_function_test import unary_math_function_unittest  # noqa: F401,E402,E501
+from chainlite.testing.distribution_test import distribution_unittest  # noqa: F401

@@ -10,6 +10,7 @@ from chainlite.training.trainer import Trainer  # noqa: F401
 from chainlite.training.triggers import get_trigger  # noqa: F401
 from chainlite.training.triggers import IntervalTrigger  # noqa: F401
 from chainlite.training.updater import Updater  # noqa: F401
+from chainlite.training.updaters import ParallelUpdater  # noqa: F401
 from chainlite.training.updaters import StandardUpdater  # noqa: F401
 # Last, as the extensions build on all of the above.
 from chainlite.training import extensions  # noqa: F401,E402

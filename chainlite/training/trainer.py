@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterable, Optional
 import numpy
 
 from chainlite import reporter as reporter_module
+from chainlite.serializers import _atomic
 from chainlite.serializers import serializer as serializer_module
 from chainlite.training import extension as extension_module
 from chainlite.training import triggers
@@ -180,7 +181,8 @@ class Trainer:
     def run(self, show_loop_exception_msg: bool = True) -> None:
         """Runs the training loop until the stop trigger fires.
 
-        Before the loop it creates :attr:`out`, calls each extension's ``initialize`` (unless
+        Before the loop it creates :attr:`out` (removing the ``.NAME.<hex>.tmp`` files that
+        killed atomic writes left in it), calls each extension's ``initialize`` (unless
         its trigger is ``finished``) and, before the first update, the extensions registered
         with ``call_before_training``. Whatever happens, it finally calls each extension's
         ``finalize`` and ``updater.finalize()``; if the loop raises, each extension's
@@ -196,6 +198,8 @@ class Trainer:
         if self._done:
             raise RuntimeError('Trainer.run: the training loop cannot run twice on one trainer')
         os.makedirs(self.out, exist_ok=True)
+        # Temporary files of snapshot (and log, plot) writes that a kill interrupted.
+        _atomic.remove_stale_in_tree(self.out)
         entries = sorted(self._extensions.values(), key=lambda e: e.priority, reverse=True)
 
         self._start_at = time.perf_counter()

@@ -21,4 +21,6 @@ from chainlite.training.extensions.print_report import PrintReport  # noqa: F401
 from chainlite.training.extensions.progress_bar import ProgressBar  # noqa: F401
 from chainlite.training.extensions.value_observation import observe_lr  # noqa: F401
 from chainlite.training.extensions.value_observation import observe_value  # noqa: F401
+from chainlite.training.extensions import variable_statistics_plot  # noqa: F401
+from chainlite.training.extensions.variable_statistics_plot import VariableStatisticsPlot  # noqa: F401,E501
 from chainlite.training.extensions.variable_unchain import unchain_variables  # noqa: F401

@@ -13,7 +13,7 @@ import string
 import warnings
 import zipfile
 import zlib
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Iterator, Optional, Union
 
 import numpy
 
@@ -45,10 +45,11 @@ def _name_pattern(fmt: str) -> re.Pattern:
 
 
 def _find_snapshot_files(fmt: str, outdir: str) -> list:
-    """The existing files named after ``fmt`` in ``outdir``, oldest first (relative paths).
+    """The existing files named after ``fmt`` in ``outdir``, oldest first.
 
-    Files are ordered by modification time, then by name with numbers compared as numbers.
-    Temporary files of unfinished saves (hidden, ending with ``.tmp``) are never listed.
+    Returns ``(mtime, relative path)`` pairs (Chainer's layout), ordered by modification
+    time, then by name with numbers compared as numbers. Temporary files of unfinished saves
+    (hidden, ending with ``.tmp``) are never listed.
     """
     subdir, base = os.path.split(fmt)
     directory = os.path.join(outdir, subdir)
@@ -61,9 +62,34 @@ def _find_snapshot_files(fmt: str, outdir: str) -> list:
             continue
         path = os.path.join(directory, name)
         if pattern.fullmatch(name) and os.path.isfile(path):
-            found.append((os.stat(path).st_mtime_ns, _natural_key(name), name))
+            st = os.stat(path)
+            found.append((st.st_mtime_ns, _natural_key(name), st.st_mtime, name))
     found.sort()
-    return [os.path.join(subdir, name) for _, _, name in found]
+    return [(mtime, os.path.join(subdir, name)) for _, _, mtime, name in found]
+
+
+def _find_latest_snapshot(fmt: str, outdir: str) -> Optional[str]:
+    """The newest file named after ``fmt`` in ``outdir`` (a relative path), or None."""
+    files = _find_snapshot_files(fmt, outdir)
+    return files[-1][1] if files else None
+
+
+def _find_stale_snapshots(fmt: str, outdir: str, n_retains: int,
+                          **kwargs: Any) -> Iterator[str]:
+    """Yields the files named after ``fmt`` in ``outdir`` but the ``n_retains`` newest.
+
+    ``num_retain`` is Chainer's deprecated name of ``n_retains`` (it warns).
+    """
+    if 'num_retain' in kwargs:
+        warnings.warn('snapshot: num_retain is deprecated; use n_retains',
+                      DeprecationWarning, stacklevel=2)
+        n_retains = kwargs.pop('num_retain')
+    if kwargs:
+        raise TypeError('_find_stale_snapshots: unexpected keyword argument(s) %s'
+                        % sorted(kwargs))
+    files = _find_snapshot_files(fmt, outdir)
+    for _, name in files[:max(len(files) - n_retains, 0)]:
+        yield name
 
 
 def _is_complete_npz(path: str) -> bool:
@@ -121,7 +147,7 @@ class _Snapshot(extension.Extension):
         target = trainer if self._target is None else self._target
         outdir = trainer.out
         if self.autoload:
-            for name in reversed(_find_snapshot_files(self.filename, outdir)):
+            for _, name in reversed(_find_snapshot_files(self.filename, outdir)):
                 path = os.path.join(outdir, name)
                 if _is_complete_npz(path):
                     npz.load_npz(path, target)
@@ -167,7 +193,7 @@ class _Cleanup:
         self.fmt, self.outdir, self.n_retains = fmt, outdir, n_retains
 
     def __call__(self) -> None:
-        for name in _find_snapshot_files(self.fmt, self.outdir)[:-self.n_retains]:
+        for name in _find_stale_snapshots(self.fmt, self.outdir, self.n_retains):
             with contextlib.suppress(FileNotFoundError):  # e.g. removed by another process
                 os.remove(os.path.join(self.outdir, name))
 

@@ -158,9 +158,10 @@ class StandardWriter(Writer):
         worker, self._worker = self._worker, None
         if worker is not None:
             worker.join()
-            if getattr(worker, 'exitcode', 0):
+            exitcode = getattr(worker, 'exitcode', 0)
+            if isinstance(exitcode, int) and exitcode != 0:
                 raise RuntimeError('%s: the process saving the snapshot failed (exit code %s)'
-                                   % (type(self).__name__, worker.exitcode))
+                                   % (type(self).__name__, exitcode))
         error, self._error = self._error, None
         if error is not None:
             raise error
@@ -254,8 +255,9 @@ class QueueWriter(Writer):
             try:
                 if item is None:
                     return
-                task, filename, outdir, target, hooks = item
-                task(filename, outdir, target)
+                # (task, filename, outdir, target[, hooks]): Chainer's items have no hooks.
+                item[0](item[1], item[2], item[3])
+                hooks = item[4] if len(item) > 4 else ()
                 for hook in hooks:
                     hook()
             except Exception as e:

@@ -114,8 +114,13 @@ def test_files_with_equal_times_are_ordered_by_number(tmp_path):
     for name in ['snap_9', 'snap_10', 'snap_100', 'other_5']:
         (tmp_path / name).write_bytes(b'')
         os.utime(tmp_path / name, ns=(10**9, 10**9))
-    assert _snapshot._find_snapshot_files('snap_{.updater.iteration}', str(tmp_path)) == [
-        'snap_9', 'snap_10', 'snap_100']
+    found = _snapshot._find_snapshot_files('snap_{.updater.iteration}', str(tmp_path))
+    assert [name for _, name in found] == ['snap_9', 'snap_10', 'snap_100']
+    assert [t for t, _ in found] == [1.0, 1.0, 1.0]   # (mtime, name) pairs, as Chainer's
+    assert _snapshot._find_latest_snapshot('snap_{}', str(tmp_path)) == 'snap_100'
+    assert list(_snapshot._find_stale_snapshots('snap_{}', str(tmp_path), 2)) == ['snap_9']
+    assert list(_snapshot._find_stale_snapshots('snap_{}', str(tmp_path), 5)) == []
+    assert _snapshot._find_latest_snapshot('none_{}', str(tmp_path)) is None
 
 
 def test_subdirectories_in_the_filename(tmp_path):

@@ -1,0 +1,96 @@
+"""The Cauchy distribution."""
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+from typing import Any
+
+import numpy
+
+from chainlite import distribution
+from chainlite import functions as F
+from chainlite import variable
+from chainlite.distributions import utils
+
+
+class Cauchy(distribution.Distribution):
+    """Cauchy distribution: density ``1 / (pi scale (1 + ((x - loc) / scale)^2))``.
+
+    Its mean and variance are undefined: reading them warns and gives NaN, as in Chainer.
+    Sampling is reparameterized.
+
+    Args:
+        loc: The location (median).
+        scale: The scale (half width at half maximum), positive.
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite import distributions as D
+        >>> D.Cauchy(np.array(0.0), np.array(1.0)).cdf(np.array(1.0)).array
+        array(0.75)
+    """
+
+    def __init__(self, loc: Any, scale: Any) -> None:
+        self.__loc = loc
+        self.__scale = scale
+
+    @functools.cached_property
+    def loc(self) -> variable.Variable:
+        """The location."""
+        return variable.as_variable(self.__loc)
+
+    @functools.cached_property
+    def scale(self) -> variable.Variable:
+        """The scale."""
+        return variable.as_variable(self.__scale)
+
+    @property
+    def batch_shape(self) -> tuple:
+        return self.loc.shape
+
+    @property
+    def event_shape(self) -> tuple:
+        return ()
+
+    @property
+    def params(self) -> dict:
+        return {'loc': self.loc, 'scale': self.scale}
+
+    @property
+    def support(self) -> str:
+        return 'real'
+
+    def _undefined_moment(self, name: str) -> variable.Variable:
+        warnings.warn('%s of the Cauchy distribution is undefined.' % name, RuntimeWarning)
+        return variable.Variable(numpy.full_like(self.loc.array, numpy.nan))
+
+    @property
+    def mean(self) -> variable.Variable:
+        return self._undefined_moment('Mean')
+
+    @property
+    def variance(self) -> variable.Variable:
+        return self._undefined_moment('Variance')
+
+    @functools.cached_property
+    def mode(self) -> variable.Variable:
+        return self.loc
+
+    @functools.cached_property
+    def entropy(self) -> variable.Variable:
+        return F.log(4 * math.pi * self.scale)
+
+    def log_prob(self, x: Any) -> variable.Variable:
+        return (-math.log(math.pi) + F.log(self.scale)
+                - F.log((x - self.loc) ** 2 + self.scale ** 2))
+
+    def cdf(self, x: Any) -> variable.Variable:
+        return F.arctan((x - self.loc) / self.scale) / math.pi + 0.5
+
+    def icdf(self, x: Any) -> variable.Variable:
+        return self.loc + self.scale * F.tan((utils._like(x, self.loc) - 0.5) * math.pi)
+
+    def sample_n(self, n: int) -> variable.Variable:
+        eps = numpy.random.standard_cauchy((n,) + self.loc.shape).astype(self.loc.dtype)
+        return self.loc + self.scale * eps

@@ -1,0 +1,112 @@
+"""The Gumbel (type I extreme value) distribution."""
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy
+
+from chainlite import distribution
+from chainlite import functions as F
+from chainlite import variable
+from chainlite.distributions import utils
+
+_EULER = 0.57721566490153286060651209008240243104215933593992
+
+
+class Gumbel(distribution.Distribution):
+    """Gumbel distribution: cdf ``exp(-exp(-(x - loc) / scale))``; reparameterized sampling.
+
+    Args:
+        loc: The location (mode).
+        scale: The scale (positive).
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite import distributions as D
+        >>> round(float(D.Gumbel(np.array(0.0), np.array(1.0)).cdf(np.array(0.0)).array), 4)
+        0.3679
+    """
+
+    def __init__(self, loc: Any, scale: Any) -> None:
+        self.__loc = loc
+        self.__scale = scale
+
+    @functools.cached_property
+    def loc(self) -> variable.Variable:
+        """The location."""
+        return variable.as_variable(self.__loc)
+
+    @functools.cached_property
+    def scale(self) -> variable.Variable:
+        """The scale."""
+        return variable.as_variable(self.__scale)
+
+    @functools.cached_property
+    def _log_scale(self) -> variable.Variable:
+        return F.log(self.scale)
+
+    @property
+    def batch_shape(self) -> tuple:
+        return self.loc.shape
+
+    @property
+    def event_shape(self) -> tuple:
+        return ()
+
+    @property
+    def params(self) -> dict:
+        return {'loc': self.loc, 'scale': self.scale}
+
+    @property
+    def support(self) -> str:
+        return 'real'
+
+    @functools.cached_property
+    def mean(self) -> variable.Variable:
+        return self.loc + _EULER * self.scale
+
+    @functools.cached_property
+    def mode(self) -> variable.Variable:
+        return self.loc
+
+    @functools.cached_property
+    def variance(self) -> variable.Variable:
+        return (math.pi ** 2 / 6) * self.scale ** 2
+
+    @functools.cached_property
+    def stddev(self) -> variable.Variable:
+        return (math.pi / math.sqrt(6)) * self.scale
+
+    @functools.cached_property
+    def entropy(self) -> variable.Variable:
+        return self._log_scale + (_EULER + 1)
+
+    def log_prob(self, x: Any) -> variable.Variable:
+        y = (x - self.loc) / self.scale
+        return -self._log_scale - y - F.exp(-y)
+
+    def log_cdf(self, x: Any) -> variable.Variable:
+        return -F.exp(-(x - self.loc) / self.scale)
+
+    def cdf(self, x: Any) -> variable.Variable:
+        return F.exp(self.log_cdf(x))
+
+    def survival_function(self, x: Any) -> variable.Variable:
+        return -F.expm1(self.log_cdf(x))
+
+    def icdf(self, x: Any) -> variable.Variable:
+        return self.loc - self.scale * F.log(-F.log(utils._like(x, self.loc)))
+
+    def sample_n(self, n: int) -> variable.Variable:
+        eps = numpy.random.gumbel(size=(n,) + self.batch_shape).astype(self.loc.dtype)
+        return self.loc + self.scale * eps
+
+
+@distribution.register_kl(Gumbel, Gumbel)
+def _kl_gumbel_gumbel(dist1: Gumbel, dist2: Gumbel) -> variable.Variable:
+    ratio = dist1.scale / dist2.scale
+    return (dist2._log_scale - dist1._log_scale + _EULER * (ratio - 1)
+            + F.exp((dist2.loc - dist1.loc) / dist2.scale + F.lgamma(ratio + 1))
+            - 1 + (dist1.loc - dist2.loc) / dist2.scale)

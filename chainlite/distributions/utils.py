@@ -1,0 +1,64 @@
+"""Helpers shared by several distributions: ``x log x`` that is 0 at 0, and support masks."""
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy
+
+from chainlite import backend
+from chainlite import function_node
+from chainlite import functions as F
+from chainlite import variable
+
+
+class ModifiedXLogX(function_node.FunctionNode):
+    """``x * log(x)``, with the limit 0 where ``x == 0``."""
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        xp = backend.get_array_module(x)
+        with numpy.errstate(divide='ignore', invalid='ignore'):
+            y = xp.where(x == 0, xp.zeros_like(x), x * xp.log(xp.where(x > 0, x, 1)))
+        return xp.asarray(y, dtype=x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        zero = x.array == 0
+        if zero.any():
+            warnings.warn('_modified_xlogx: the gradient at x == 0 is infinite; it is set to '
+                          '0 there', RuntimeWarning)
+        xp = backend.get_array_module(x.array)
+        safe_x = F.where(zero, xp.ones_like(x.array), x)
+        dx = (1 + F.log(safe_x)) * xp.asarray(~zero, dtype=x.dtype)
+        return gy * dx,
+
+
+def _modified_xlogx(x: Any) -> variable.Variable:
+    # Entropy terms p log p of Bernoulli and categorical distributions, finite at p == 0.
+    return ModifiedXLogX().apply((x,))[0]
+
+
+def _array(x: Any) -> Any:
+    return x.array if isinstance(x, variable.Variable) else numpy.asarray(x)
+
+
+def _like(x: Any, param: variable.Variable) -> Any:
+    """``x`` in the parameter's dtype unless it is a Variable (whose dtype is the caller's)."""
+    if isinstance(x, variable.Variable):
+        return x
+    return numpy.asarray(x, dtype=param.dtype)
+
+
+def _mask(condition: Any, value: variable.Variable, fill: float) -> variable.Variable:
+    """``value`` where ``condition`` holds, the constant ``fill`` elsewhere."""
+    xp = backend.get_array_module(value.array)
+    condition = xp.broadcast_to(xp.asarray(condition), value.shape)
+    return F.where(condition, value, xp.full(value.shape, fill, dtype=value.dtype))
+
+
+def _random_dtype(dtype: Any) -> Any:
+    # Samples follow the parameters' float dtype.
+    return dtype if numpy.dtype(dtype).kind == 'f' else numpy.float32

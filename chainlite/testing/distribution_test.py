@@ -1,0 +1,238 @@
+"""``distribution_unittest``: a TestCase base that checks a distribution against SciPy.
+
+A subclass defines ``setUp_configure`` setting ``self.dist`` (the class), ``self.params``
+(its constructor arguments), ``self.scipy_dist`` and ``self.scipy_params`` (the SciPy
+counterpart), ``self.test_targets`` (the members to check) and ``self.sample_for_test()``
+(a realization of shape ``sample_shape + shape + event_shape``); and, as class or
+parameterized attributes, ``shape``, ``sample_shape`` and ``is_variable``. Optional:
+``self.options`` (extra constructor arguments), ``self.support``, ``self.event_shape``,
+``self.continuous`` (False for pmf instead of pdf) and ``scipy_onebyone`` (SciPy
+evaluated one batch element at a time, for multivariate SciPy distributions).
+
+Example:
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from chainlite import distributions, testing
+    >>> class TestExponential(testing.distribution_unittest):
+    ...     shape, sample_shape, is_variable = (2,), (3,), True
+    ...     def setUp_configure(self):
+    ...         lam = np.array([0.5, 2.0], np.float32)
+    ...         self.dist, self.params = distributions.Exponential, {'lam': lam}
+    ...         self.scipy_dist, self.scipy_params = stats.expon, {'scale': 1 / lam}
+    ...         self.test_targets = {'log_prob', 'mean', 'cdf'}
+    ...     def sample_for_test(self):
+    ...         return np.random.uniform(0.1, 3, (3, 2)).astype(np.float32)
+    >>> import io, unittest
+    >>> suite = unittest.defaultTestLoader.loadTestsFromTestCase(TestExponential)
+    >>> result = unittest.TextTestRunner(stream=io.StringIO()).run(suite)
+    >>> result.wasSuccessful(), result.testsRun - len(result.skipped)
+    (True, 3)
+"""
+from __future__ import annotations
+
+import functools
+import unittest
+from typing import Any, Callable
+
+import numpy
+
+from chainlite import variable
+from chainlite.testing import array
+
+_TARGETS = frozenset({
+    'batch_shape', 'cdf', 'entropy', 'event_shape', 'icdf', 'log_cdf', 'log_prob',
+    'log_survival', 'mean', 'prob', 'sample', 'stddev', 'support', 'survival', 'variance'})
+_N_SAMPLES = 100000
+
+
+def _target(name: str) -> Callable:
+    def decorate(check: Callable) -> Callable:
+        @functools.wraps(check)
+        def test(self):
+            if name not in self.test_targets:
+                self.skipTest('%r is not in test_targets' % name)
+            check(self)
+        return test
+    return decorate
+
+
+def _data(v: Any) -> Any:
+    return v.array if isinstance(v, variable.Variable) else v
+
+
+class distribution_unittest(unittest.TestCase):
+    """Base TestCase comparing a chainlite distribution with its SciPy counterpart."""
+
+    scipy_onebyone = False
+
+    def setUp(self):
+        self.support = 'real'
+        if not hasattr(self, 'event_shape'):
+            self.event_shape = ()
+        self.continuous = True
+        self.test_targets = set()
+        self.options = {}
+        self.setUp_configure()
+        unknown = set(self.test_targets) - _TARGETS
+        if unknown:
+            raise ValueError('distribution_unittest: invalid target(s): %s' % sorted(unknown))
+        if self.is_variable:
+            self.params = {k: variable.Variable(v) for k, v in self.params.items()}
+
+    def setUp_configure(self):
+        """Sets the distribution, its parameters and the SciPy reference (override)."""
+        raise unittest.SkipTest('%s defines no setUp_configure' % type(self).__name__)
+
+    @property
+    def cpu_dist(self):
+        """A fresh distribution built from ``params`` and ``options``."""
+        kwargs = dict(self.params)
+        kwargs.update(self.options)
+        return self.dist(**kwargs)
+
+    def scipy_onebyone_params_iter(self):
+        """Yields the SciPy parameters of each batch element in turn."""
+        for index in numpy.ndindex(*self.shape):
+            yield {k: v[index] for k, v in self.scipy_params.items()}
+
+    def _scipy_stat(self, name: str, trailing: tuple = ()) -> Any:
+        method = getattr(self.scipy_dist, name)
+        if not self.scipy_onebyone:
+            return method(**self.scipy_params)
+        values = [method(**p) for p in self.scipy_onebyone_params_iter()]
+        return numpy.asarray(values).reshape(self.shape + trailing)
+
+    def _compare_at_sample(self, ours: str, scipy_name: str) -> None:
+        x = self.sample_for_test()
+        got = _data(getattr(self.cpu_dist, ours)(x))
+        array.assert_allclose(got, getattr(self.scipy_dist, scipy_name)(x, **self.scipy_params))
+
+    # Each check_* takes ``is_gpu`` (always False here) so that subclasses written for
+    # Chainer can override it; the test_*_cpu methods call them.
+
+    def check_cdf(self, is_gpu):
+        self._compare_at_sample('cdf', 'cdf')
+
+    def check_log_cdf(self, is_gpu):
+        self._compare_at_sample('log_cdf', 'logcdf')
+
+    def check_survival(self, is_gpu):
+        self._compare_at_sample('survival_function', 'sf')
+
+    def check_log_survival(self, is_gpu):
+        self._compare_at_sample('log_survival_function', 'logsf')
+
+    def check_prob(self, is_gpu):
+        self._compare_at_sample('prob', 'pdf' if self.continuous else 'pmf')
+
+    def check_icdf(self, is_gpu):
+        q = numpy.random.uniform(1e-5, 1 - 1e-5, self.sample_shape + self.shape)
+        q = q.astype(numpy.float32)
+        got = _data(self.cpu_dist.icdf(q))
+        array.assert_allclose(got, self.scipy_dist.ppf(q, **self.scipy_params))
+
+    def check_entropy(self, is_gpu):
+        array.assert_allclose(_data(self.cpu_dist.entropy), self._scipy_stat('entropy'))
+
+    def check_mean(self, is_gpu):
+        dist = self.cpu_dist
+        array.assert_allclose(_data(dist.mean), self._scipy_stat('mean', dist.event_shape))
+
+    def check_variance(self, is_gpu):
+        dist = self.cpu_dist
+        array.assert_allclose(_data(dist.variance), self._scipy_stat('var', dist.event_shape))
+
+    def check_stddev(self, is_gpu):
+        array.assert_allclose(_data(self.cpu_dist.stddev),
+                              self.scipy_dist.std(**self.scipy_params))
+
+    def check_log_prob(self, is_gpu):
+        x = self.sample_for_test()
+        got = _data(self.cpu_dist.log_prob(x))
+        logp = self.scipy_dist.logpdf if self.continuous else self.scipy_dist.logpmf
+        if not self.scipy_onebyone:
+            expected = logp(x, **self.scipy_params)
+        else:
+            n_sample = int(numpy.prod(self.sample_shape, dtype=int))
+            n_batch = int(numpy.prod(self.shape, dtype=int))
+            per_batch = x.reshape((n_sample, n_batch) + self.event_shape).swapaxes(0, 1)
+            rows = [numpy.asarray(logp(xs.reshape(self.sample_shape + self.event_shape), **p))
+                    .reshape(n_sample)
+                    for xs, p in zip(per_batch, self.scipy_onebyone_params_iter())]
+            expected = numpy.stack(rows, axis=1).reshape(self.sample_shape + self.shape)
+        array.assert_allclose(got, expected)
+
+    def check_sample(self, is_gpu):
+        dist = self.cpu_dist
+        got = _data(dist.sample(sample_shape=(_N_SAMPLES,) + self.sample_shape))
+        full = (_N_SAMPLES,) + self.sample_shape
+        if not self.scipy_onebyone:
+            ref = self.scipy_dist.rvs(size=full + self.shape, **self.scipy_params)
+        else:
+            draws = [numpy.asarray(self.scipy_dist.rvs(size=full, **p))
+                     .reshape(full + dist.event_shape)
+                     for p in self.scipy_onebyone_params_iter()]
+            ref = numpy.stack(draws, axis=len(full)).reshape(
+                full + self.shape + dist.event_shape)
+        array.assert_allclose(got.mean(axis=0), ref.mean(axis=0), atol=3e-2, rtol=3e-2)
+        array.assert_allclose(got.std(axis=0), ref.std(axis=0), atol=3e-2, rtol=3e-2)
+
+    @_target('batch_shape')
+    def test_batch_shape_cpu(self):
+        self.assertEqual(self.cpu_dist.batch_shape, self.shape)
+
+    @_target('event_shape')
+    def test_event_shape_cpu(self):
+        self.assertEqual(self.cpu_dist.event_shape, self.event_shape)
+
+    @_target('support')
+    def test_support_cpu(self):
+        self.assertEqual(self.cpu_dist.support, self.support)
+
+    @_target('cdf')
+    def test_cdf_cpu(self):
+        self.check_cdf(False)
+
+    @_target('log_cdf')
+    def test_log_cdf_cpu(self):
+        self.check_log_cdf(False)
+
+    @_target('survival')
+    def test_survival_cpu(self):
+        self.check_survival(False)
+
+    @_target('log_survival')
+    def test_log_survival_cpu(self):
+        self.check_log_survival(False)
+
+    @_target('prob')
+    def test_prob_cpu(self):
+        self.check_prob(False)
+
+    @_target('icdf')
+    def test_icdf_cpu(self):
+        self.check_icdf(False)
+
+    @_target('entropy')
+    def test_entropy_cpu(self):
+        self.check_entropy(False)
+
+    @_target('mean')
+    def test_mean_cpu(self):
+        self.check_mean(False)
+
+    @_target('variance')
+    def test_variance_cpu(self):
+        self.check_variance(False)
+
+    @_target('stddev')
+    def test_stddev_cpu(self):
+        self.check_stddev(False)
+
+    @_target('log_prob')
+    def test_log_prob_cpu(self):
+        self.check_log_prob(False)
+
+    @_target('sample')
+    def test_sample_cpu(self):
+        self.check_sample(False)
