@@ -20,10 +20,10 @@ class AllGather(function_node.FunctionNode):
         return ys
 
     def backward(self, indexes, grad_outputs):
-        from chainlite.distributed.functions import alltoall as alltoall_module
+        from chainlite.distributed.functions.alltoall import AllToAll
         gys = tuple(_delegate.zeros_for(s, d) if g is None else g
                     for g, (s, d) in zip(grad_outputs, self._specs))
-        gs = alltoall_module.AllToAll(self.comm).apply(gys)
+        gs = AllToAll(self.comm).apply(gys)
         gx = gs[0]
         for g in gs[1:]:
             gx = gx + g

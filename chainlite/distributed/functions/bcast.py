@@ -24,11 +24,11 @@ class Bcast(function_node.FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from chainlite.distributed.functions import gather as gather_module
+        from chainlite.distributed.functions.gather import Gather
         gy, = grad_outputs
         if gy is None:
             gy = _delegate.zeros_for(*self._spec)
-        gs = gather_module.Gather(self.comm, self.root).apply((gy,))
+        gs = Gather(self.comm, self.root).apply((gy,))
         if self.comm.rank != self.root:
             return gs[0],   # the empty delegate: the dummy input's gradient
         gx = gs[0]

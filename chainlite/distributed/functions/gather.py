@@ -23,8 +23,8 @@ class Gather(function_node.FunctionNode):
         return ys
 
     def backward(self, indexes, grad_outputs):
-        from chainlite.distributed.functions import scatter as scatter_module
-        node = scatter_module.Scatter(self.comm, self.root)
+        from chainlite.distributed.functions.scatter import Scatter
+        node = Scatter(self.comm, self.root)
         if self.comm.rank == self.root:
             gys = tuple(_delegate.zeros_for(s, d) if g is None else g
                         for g, (s, d) in zip(grad_outputs, self._specs))

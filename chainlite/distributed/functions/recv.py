@@ -26,16 +26,16 @@ class Recv(function_node.FunctionNode):
         return ys
 
     def backward(self, indexes, grad_outputs):
-        from chainlite.distributed.functions import pseudo_connect as pc
-        from chainlite.distributed.functions import send as send_module
+        from chainlite.distributed.functions.pseudo_connect import PseudoConnect
+        from chainlite.distributed.functions.send import Send
         gys = tuple(_delegate.zeros_for(s, d) if g is None else g
                     for g, (s, d) in zip(grad_outputs, self._specs))
-        sent, = send_module.Send(self.comm, self.peer_rank, self.peer_tag).apply(
+        sent, = Send(self.comm, self.peer_rank, self.peer_tag).apply(
             gys + (_delegate.dummy(),))
         grads = []
         for x in self.inputs:
             zero = _delegate.zeros_for(x.shape, x.dtype)
-            grads.append(pc.PseudoConnect().apply((sent, zero))[0])
+            grads.append(PseudoConnect().apply((sent, zero))[0])
         return tuple(grads)
 
 

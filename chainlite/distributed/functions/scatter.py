@@ -23,11 +23,11 @@ class Scatter(function_node.FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from chainlite.distributed.functions import gather as gather_module
+        from chainlite.distributed.functions.gather import Gather
         g, = grad_outputs
         if g is None:
             g = _delegate.zeros_for(*self._spec)
-        gs = gather_module.Gather(self.comm, self.root).apply((g,))
+        gs = Gather(self.comm, self.root).apply((g,))
         return tuple(gs)
 
 

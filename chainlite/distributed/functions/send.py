@@ -25,11 +25,11 @@ class Send(function_node.FunctionNode):
         return _delegate.empty(),
 
     def backward(self, indexes, grad_outputs):
-        from chainlite.distributed.functions import recv as recv_module
+        from chainlite.distributed.functions.recv import Recv
         g, = grad_outputs
         if g is None:
             g = _delegate.dummy()
-        gxs = recv_module.Recv(self.comm, self.peer_rank, self.peer_tag).apply((g,))
+        gxs = Recv(self.comm, self.peer_rank, self.peer_tag).apply((g,))
         return tuple(gxs) + (_delegate.zeros_for((0,), self.inputs[-1].dtype),)
 
 

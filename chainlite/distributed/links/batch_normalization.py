@@ -10,7 +10,7 @@ from chainlite import configuration
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
-from chainlite.distributed.functions import batch_normalization as mnbn
+from chainlite.distributed.functions.batch_normalization import multi_node_batch_normalization
 from chainlite.functions.normalization import fixed_batch_normalization
 
 
@@ -106,7 +106,7 @@ class MultiNodeBatchNormalization(link.Link):
                 decay = 1.0 - 1.0 / self.N
             else:
                 decay = self.decay
-            return mnbn.multi_node_batch_normalization(
+            return multi_node_batch_normalization(
                 x, gamma, beta, self.comm, self.eps, self.avg_mean, self.avg_var, decay)
         return fixed_batch_normalization.fixed_batch_normalization(
             x, gamma, beta, self.avg_mean, self.avg_var, self.eps)

@@ -5,9 +5,9 @@ import collections
 from typing import Any
 
 from chainlite import link
-from chainlite.distributed.functions import pseudo_connect as pc
-from chainlite.distributed.functions import recv as recv_module
-from chainlite.distributed.functions import send as send_module
+from chainlite.distributed.functions.pseudo_connect import pseudo_connect
+from chainlite.distributed.functions.recv import recv
+from chainlite.distributed.functions.send import send
 
 
 def _ranks(value: Any) -> Any:
@@ -85,7 +85,7 @@ class MultiNodeChainList(link.ChainList):
                     x = f(*inputs)
                 else:
                     # Backward must still reach the earlier components.
-                    xs = pc.pseudo_connect(delegate, *inputs)
+                    xs = pseudo_connect(delegate, *inputs)
                     x = f(*xs)
             else:
                 xs = []
@@ -93,9 +93,9 @@ class MultiNodeChainList(link.ChainList):
                     if r == comm.rank:
                         v = own.popleft()
                         if delegate is not None:
-                            v, = pc.pseudo_connect(delegate, v)
+                            v, = pseudo_connect(delegate, v)
                     else:
-                        v = recv_module.recv(comm, r, delegate_variable=delegate)
+                        v = recv(comm, r, delegate_variable=delegate)
                     xs.append(v)
                     delegate = v
                 # Each edge's backward runs once: the next component starts afresh.
@@ -108,14 +108,14 @@ class MultiNodeChainList(link.ChainList):
             for j, r in enumerate(rank_out):
                 if r == comm.rank:
                     if delegate is not None:
-                        x, = pc.pseudo_connect(delegate, x)
+                        x, = pseudo_connect(delegate, x)
                     own.append(x)
                     delegate = x
                 else:
                     if j > 0 and delegate is not None:
                         # Several sends: their backwards run in reverse order.
-                        x, = pc.pseudo_connect(delegate, x)
-                    delegate = send_module.send(x, comm, rank=r)
+                        x, = pseudo_connect(delegate, x)
+                    delegate = send(x, comm, rank=r)
         if own:
             raise ValueError('MultiNodeChainList: %d output(s) sent to this rank itself were '
                              'never received; check that rank_in and rank_out match'
@@ -123,6 +123,6 @@ class MultiNodeChainList(link.ChainList):
         if y is delegate:
             return y
         if y is not None:
-            y, = pc.pseudo_connect(delegate, y)
+            y, = pseudo_connect(delegate, y)
             return y
         return delegate

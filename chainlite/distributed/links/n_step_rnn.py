@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from chainlite import link
-from chainlite.distributed.functions import pseudo_connect as pc
-from chainlite.distributed.functions import recv as recv_module
-from chainlite.distributed.functions import send as send_module
+from chainlite.distributed.functions.pseudo_connect import pseudo_connect
+from chainlite.distributed.functions.recv import recv
+from chainlite.distributed.functions.send import send
 from chainlite.links.rnn import n_step_rnn
 
 
@@ -50,17 +50,21 @@ class MultiNodeNStepRNN(link.Chain):
         """
         cells: list = [None] * self.n_cells
         if self.rank_in is not None:
-            cells = [recv_module.recv(self.communicator, rank=self.rank_in)
-                     for _ in range(self.n_cells)]
+            # Each receive hangs on the previous one, so backward sends the gradients back
+            # in the reverse order, which is the order the sender's backward receives them.
+            previous = None
+            for i in range(self.n_cells):
+                previous = cells[i] = recv(self.communicator, rank=self.rank_in,
+                                           delegate_variable=previous)
         outputs = self.actual_rnn(*(tuple(cells) + inputs))
         states = outputs[:-1]
         delegate = None
         if self.rank_out is not None:
             state = states[0]
             for i in range(self.n_cells):
-                delegate = send_module.send(state, self.communicator, rank=self.rank_out)
+                delegate = send(state, self.communicator, rank=self.rank_out)
                 if i < self.n_cells - 1:
-                    state, = pc.pseudo_connect(delegate, states[i + 1])
+                    state, = pseudo_connect(delegate, states[i + 1])
         return tuple(outputs) + (delegate,)
 
 
