@@ -1,6 +1,7 @@
 """Data-parallel optimizers: every rank's gradients are averaged before each update."""
 from __future__ import annotations
 
+import atexit
 from typing import Any, Callable, Optional
 
 import numpy
@@ -89,6 +90,9 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
         object.__setattr__(self, '_pending', None)
         object.__setattr__(self, '_buffers', [_packing.Buffers(), _packing.Buffers()])
         super().__init__(actual_optimizer, communicator, zero_fill)
+        # An averaging still in flight when the program ends must finish before MPI does
+        # (mpi4py finalizes MPI at exit; handlers registered later run first).
+        atexit.register(self.wait)
 
     def _broadcast(self, target: Any) -> None:
         self.wait()
@@ -130,6 +134,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
         """Waits for the averaging in flight, if any (its result is then discarded)."""
         if self._pending is not None:
             self._pending.Wait()
+            object.__setattr__(self, '_pending', None)
 
 
 def create_multi_node_optimizer(actual_optimizer: Any, communicator: Any,
