@@ -72,3 +72,34 @@ def test_chainers_own_chainermn_mnist_example(mpirun, tmp_path):
     assert len(log) == 3
     assert log[-1]['main/loss'] < log[0]['main/loss']
     assert log[-1]['validation/main/accuracy'] > 0.5
+
+
+def _mpi_blocks(page):
+    # The ```python no-run mpi blocks of a docs page.
+    blocks, body, inside = [], [], False
+    for line in page.read_text(encoding='utf-8').splitlines():
+        if not inside and line.startswith('```python') and 'mpi' in line.split()[1:]:
+            inside, body = True, []
+        elif inside and line.strip() == '```':
+            inside = False
+            blocks.append('\n'.join(body) + '\n')
+        elif inside:
+            body.append(line)
+    return blocks
+
+
+def test_docs_scripts_run_under_mpiexec(mpirun, tmp_path):
+    page = os.path.join(os.path.dirname(os.path.dirname(HERE)), 'docs', 'distributed.md')
+    blocks = _mpi_blocks(__import__('pathlib').Path(page))
+    assert len(blocks) == 2
+    names = []
+    for i, block in enumerate(blocks):
+        (tmp_path / ('block%d.py' % i)).write_text(block)
+        names.append(str(tmp_path / ('block%d.py' % i)))
+    # One job runs both scripts, one after the other.
+    driver = tmp_path / 'driver.py'
+    driver.write_text('import runpy, sys\nfor name in sys.argv[1:]:\n'
+                      '    runpy.run_path(name, run_name="__main__")\nprint("docs ok")\n')
+    proc = mpirun(2, str(driver), *names, cwd=str(tmp_path), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert proc.stdout.count('docs ok') == 2
