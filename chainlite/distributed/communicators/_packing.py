@@ -67,10 +67,16 @@ def pack(arrays: list, buf: numpy.ndarray) -> None:
         o += n
 
 
-def unpack(buf: numpy.ndarray, arrays: list) -> None:
-    """Copies ``buf`` back into ``arrays`` in place (casting to their dtypes)."""
+def unpack(buf: numpy.ndarray, arrays: list, scale: float = 1.0) -> None:
+    """Copies ``buf`` (times ``scale``) back into ``arrays`` in place, casting to their dtypes.
+    """
     o = 0
     for a in arrays:
         n = a.size
-        a[...] = buf[o:o + n].reshape(a.shape)
+        part = buf[o:o + n].reshape(a.shape)
+        if scale == 1.0:
+            a[...] = part
+        else:
+            # Scaling while copying back saves a pass over the buffer.
+            numpy.multiply(part, scale, out=a, casting='unsafe')
         o += n

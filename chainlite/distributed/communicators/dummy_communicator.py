@@ -19,8 +19,8 @@ class DummyCommunicator(mpi_communicator_base.MpiCommunicatorBase):
     def _transfer_dtype(self, dtype: numpy.dtype) -> numpy.dtype:
         return numpy.dtype(numpy.float32)
 
-    def _reduce_mean(self, buf: numpy.ndarray) -> None:
-        pass
+    def _reduce_sum(self, buf: numpy.ndarray) -> float:
+        return 1.0
 
     def _start_reduce_mean(self, buf: numpy.ndarray) -> mpi_communicator_base._PendingMean:
         return mpi_communicator_base._PendingMean(None, buf, 1.0)

@@ -469,13 +469,24 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                 unused on every rank.
         """
         params = _packing.grad_params(model, zero_fill)
+        if self.size == 1 and not configuration.config.debug:
+            return  # the mean over one rank is the gradient itself
         grads = [p.grad for p in params]
         for dtype, idx in _packing.group(grads, self._transfer_dtype).items():
             group = [grads[i] for i in idx]
             buf = self._buffers.get(dtype, sum(g.size for g in group))
             _packing.pack(group, buf)
-            self._reduce_mean(buf)
-            _packing.unpack(buf, group)
+            _packing.unpack(buf, group, self._reduce_sum(buf))
+
+    def _reduce_sum(self, buf: numpy.ndarray) -> float:
+        # Sums a flat buffer over the ranks in place; returns the factor giving the mean.
+        if configuration.config.debug:
+            self._check_same_layout(buf)
+        self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, buf)
+        if configuration.config.debug and not numpy.isfinite(buf).all():
+            raise ValueError('multi_node_mean_grad: gradients are not finite after averaging '
+                             '(debug mode)')
+        return 1.0 / self.size
 
     def _transfer_dtype(self, dtype: numpy.dtype) -> numpy.dtype:
         # The dtype a gradient travels in; subclasses choose.
@@ -483,13 +494,9 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
 
     def _reduce_mean(self, buf: numpy.ndarray) -> None:
         # The mean over the ranks of a flat buffer, in place.
-        if configuration.config.debug:
-            self._check_same_layout(buf)
-        self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, buf)
-        buf *= buf.dtype.type(1.0 / self.size)
-        if configuration.config.debug and not numpy.isfinite(buf).all():
-            raise ValueError('multi_node_mean_grad: gradients are not finite after averaging '
-                             '(debug mode)')
+        scale = self._reduce_sum(buf)
+        if scale != 1.0:
+            buf *= buf.dtype.type(scale)
 
     def _start_reduce_mean(self, buf: numpy.ndarray) -> '_PendingMean':
         # Starts averaging a flat buffer in place (MPI_Iallreduce); Wait() finishes it.
