@@ -2,6 +2,7 @@
 
 ``python -m chainlite.compat SCRIPT.py [ARGS...]`` installs an import hook, then runs the
 script. While the hook is installed, ``import chainer`` gives the ``chainlite`` module itself,
+``import chainermn`` gives :mod:`chainlite.distributed` (ChainerMN's API),
 every ``chainer.X.Y`` gives ``chainlite.X.Y`` (the same module objects, so
 ``chainer.Variable is chainlite.Variable``), ``chainer.cuda`` gives
 ``chainlite.backends.cuda`` as in Chainer, and ``chainerx`` gives
@@ -84,7 +85,8 @@ _attributes_before: set[str] = set()
 
 
 def _is_chainer_name(name: str) -> bool:
-    return name in ('chainer', 'chainerx') or name.startswith(('chainer.', 'chainerx.'))
+    return name in ('chainer', 'chainerx', 'chainermn') or name.startswith(
+        ('chainer.', 'chainerx.', 'chainermn.'))
 
 
 def chainlite_name(name: str) -> str | None:
@@ -104,6 +106,8 @@ def chainlite_name(name: str) -> str | None:
     """
     if name in _RENAMED:
         return _RENAMED[name]
+    if name == 'chainermn' or name.startswith('chainermn.'):
+        return 'chainlite.distributed' + name[len('chainermn'):]
     if name == 'chainer' or name.startswith('chainer.'):
         return 'chainlite' + name[len('chainer'):]
     return None
@@ -124,6 +128,8 @@ def chainer_name(name: str) -> str:
     """
     if name == _RENAMED['chainerx']:
         return 'chainerx'
+    if name == 'chainlite.distributed' or name.startswith('chainlite.distributed.'):
+        return 'chainermn' + name[len('chainlite.distributed'):]
     if name == 'chainlite' or name.startswith('chainlite.'):
         return 'chainer' + name[len('chainlite'):]
     return name

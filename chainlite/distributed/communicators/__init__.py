@@ -1,0 +1,81 @@
+"""Communicators: who talks to whom, and how gradients are averaged."""
+from __future__ import annotations
+
+from typing import Any
+
+from chainlite.distributed import _mpi
+from chainlite.distributed.communicators.communicator_base import CommunicatorBase  # noqa: F401
+
+_CPU = ('naive', 'flat', 'dummy')
+_GPU = ('pure_nccl', 'non_cuda_aware')
+_REMOVED = ('hierarchical', 'two_dimensional', 'single_node')
+
+
+def create_communicator(communicator_name: str = 'naive', mpi_comm: Any = None,
+                        **kwargs: Any) -> CommunicatorBase:
+    """Creates a communicator over the processes of an MPI job.
+
+    ===================  =====================================================
+    ``'naive'``          gradients averaged in their own dtype, one buffer each
+    ``'flat'``           all gradients averaged in one float32 buffer
+    ``'dummy'``          packs gradients but does not average them (profiling)
+    ===================  =====================================================
+
+    ``'pure_nccl'`` and ``'non_cuda_aware'`` need NVIDIA GPUs and NCCL, which a CPU build
+    of chainlite does not have: they raise ``ValueError``. Creating the first communicator of
+    a job with more than one process also installs
+    :func:`~chainlite.distributed.global_except_hook.add_hook`, so an uncaught exception on
+    one rank aborts the whole job instead of leaving the others waiting.
+
+    Args:
+        communicator_name: One of the names above.
+        mpi_comm: An ``mpi4py.MPI.Comm``; ``MPI.COMM_WORLD`` if None.
+        kwargs: ``allreduce_grad_dtype`` (only for ``'pure_nccl'``, so an error here) and
+            ``batched_copy`` (accepted; gradients are always packed).
+
+    Returns:
+        A :class:`CommunicatorBase`.
+
+    Raises:
+        ImportError: If mpi4py is not installed (the message says how to install it).
+        ValueError: For an unknown or GPU-only name, or a keyword that does not apply.
+
+    Example:
+        The usual start of a data-parallel script, run with ``mpiexec -n 4 python train.py``::
+
+            comm = chainlite.distributed.create_communicator('naive')
+            print(comm.rank, comm.size)
+    """
+    allreduce_grad_dtype = kwargs.pop('allreduce_grad_dtype', None)
+    batched_copy = kwargs.pop('batched_copy', True)
+    if kwargs:
+        raise TypeError('create_communicator: unexpected keyword argument(s) %s'
+                        % ', '.join(sorted(kwargs)))
+    if communicator_name in _GPU:
+        raise ValueError(
+            "create_communicator: the %r communicator needs NVIDIA GPUs and NCCL, which "
+            "chainlite (a CPU framework) does not have; use 'naive' or 'flat'"
+            % communicator_name)
+    if communicator_name not in _CPU:
+        removed = (' (ChainerMN 7 removed it too)' if communicator_name in _REMOVED else '')
+        raise ValueError('create_communicator: unknown communicator %r%s; the available ones '
+                         'are %s' % (communicator_name, removed, ', '.join(map(repr, _CPU))))
+    if allreduce_grad_dtype is not None:
+        raise ValueError("create_communicator: allreduce_grad_dtype is only available with "
+                         "the 'pure_nccl' communicator, not %r" % communicator_name)
+    if mpi_comm is None:
+        mpi_comm = _mpi.mpi().COMM_WORLD
+    if communicator_name == 'naive':
+        from chainlite.distributed.communicators import naive_communicator as module
+        comm: Any = module.NaiveCommunicator(mpi_comm=mpi_comm)
+    elif communicator_name == 'flat':
+        from chainlite.distributed.communicators import flat_communicator as module
+        comm = module.FlatCommunicator(mpi_comm=mpi_comm)
+    else:
+        from chainlite.distributed.communicators import dummy_communicator as module
+        comm = module.DummyCommunicator(mpi_comm=mpi_comm)
+    comm.set_config('batched_copy', batched_copy)
+    if comm.size > 1:
+        from chainlite.distributed import global_except_hook
+        global_except_hook._add_hook_once()
+    return comm

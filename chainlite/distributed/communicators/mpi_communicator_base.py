@@ -1,0 +1,523 @@
+"""The communicator that owns every MPI call: arrays, objects, parameters and gradients.
+
+Arrays travel as MPI buffers (no pickling); a small header (shapes and dtypes) goes first
+where the receiver cannot know them. ``float16`` arrays move as 16-bit words, and are summed
+in ``float32``. Objects (the ``_obj`` methods) are pickled by mpi4py; only processes of the
+same MPI job can send them, and only they are unpickled.
+"""
+from __future__ import annotations
+
+import pickle
+from typing import Any, Optional
+
+import numpy
+
+from chainlite import configuration
+from chainlite.distributed import _mpi
+from chainlite.distributed.communicators import _packing
+from chainlite.distributed.communicators import communicator_base
+
+_KINDS = 'fiub'
+_mpi_types: dict = {}
+
+
+def _mpi_type(dtype: numpy.dtype) -> Any:
+    t = _mpi_types.get(dtype)
+    if t is None:
+        t = _mpi_types[dtype] = _mpi.dtlib().from_numpy_dtype(dtype)
+    return t
+
+
+def _wire(a: numpy.ndarray) -> numpy.ndarray:
+    # A contiguous array whose dtype MPI moves bit for bit (float16 as 16-bit words).
+    a = numpy.ascontiguousarray(a)
+    return a.view(numpy.uint16) if a.dtype == numpy.float16 else a
+
+
+def _check_array(caller: str, name: str, x: Any) -> numpy.ndarray:
+    if not isinstance(x, numpy.ndarray):
+        hint = ' (pass its .array)' if hasattr(x, 'array') else ''
+        raise TypeError('%s: %s must be a numpy.ndarray, got %s%s'
+                        % (caller, name, type(x).__name__, hint))
+    if x.dtype.kind not in _KINDS:
+        raise TypeError('%s: %s has dtype %s; only bool, integer and floating point arrays '
+                        'can be sent' % (caller, name, x.dtype))
+    return x
+
+
+def _check_arrays(caller: str, name: str, xs: Any) -> tuple:
+    if isinstance(xs, numpy.ndarray) or not isinstance(xs, (tuple, list)):
+        raise TypeError('%s: %s must be a tuple or list of numpy arrays, got %s'
+                        % (caller, name, type(xs).__name__))
+    return tuple(_check_array(caller, '%s[%d]' % (name, i), x) for i, x in enumerate(xs))
+
+
+def _header(a: numpy.ndarray) -> tuple:
+    return a.shape, a.dtype.str
+
+
+def _displacements(counts: list) -> list:
+    out, o = [], 0
+    for c in counts:
+        out.append(o)
+        o += c
+    return out
+
+
+def _same_dtype(caller: str, headers: list) -> numpy.dtype:
+    dtypes = {h[1] for h in headers}
+    if len(dtypes) != 1:
+        raise TypeError('%s: every rank must pass arrays of one dtype, got %s'
+                        % (caller, sorted(dtypes)))
+    return numpy.dtype(dtypes.pop())
+
+
+def _split(flat: numpy.ndarray, headers: list) -> tuple:
+    out, o = [], 0
+    for shape, _ in headers:
+        n = int(numpy.prod(shape, dtype=numpy.int64))
+        out.append(flat[o:o + n].reshape(shape))
+        o += n
+    return tuple(out)
+
+
+def _node_ranks(mpi_comm: Any, name: str) -> tuple:
+    # (intra_rank, intra_size, inter_rank, inter_size) from every rank's processor name.
+    names = mpi_comm.allgather(name)
+    nodes = list(dict.fromkeys(names))
+    local = [r for r, n in enumerate(names) if n == name]
+    return local.index(mpi_comm.rank), len(local), nodes.index(name), len(nodes)
+
+
+class _PendingMean:
+    """A mean over the ranks in flight: ``Wait()`` completes it and scales the sum."""
+
+    def __init__(self, request: Any, buf: numpy.ndarray, scale: float) -> None:
+        self.request, self.buf, self.scale = request, buf, scale
+
+    def Wait(self) -> None:  # noqa: N802 (MPI's name)
+        if self.request is not None:
+            self.request.Wait()
+            self.request = None
+            self.buf *= self.buf.dtype.type(self.scale)
+
+
+class MpiCommunicatorBase(communicator_base.CommunicatorBase):
+    """A communicator on an mpi4py communicator: every collective, point-to-point and model
+    operation, with the gradient averaging of the subclass.
+
+    Args:
+        mpi_comm: An ``mpi4py.MPI.Comm`` (``MPI.COMM_WORLD`` for the whole job).
+
+    Attributes:
+        mpi_comm: The mpi4py communicator.
+    """
+
+    def __init__(self, mpi_comm: Any) -> None:
+        self.mpi_comm = mpi_comm
+        self._buffers = _packing.Buffers()
+        MPI = _mpi.mpi()
+        (self._intra_rank, self._intra_size, self._inter_rank,
+         self._inter_size) = _node_ranks(mpi_comm, MPI.Get_processor_name())
+        with self.config_scope():
+            self.batched_copy = True
+
+    @property
+    def rank(self) -> int:
+        """This process's rank."""
+        return self.mpi_comm.rank
+
+    @property
+    def size(self) -> int:
+        """The number of processes."""
+        return self.mpi_comm.size
+
+    @property
+    def intra_rank(self) -> int:
+        """The rank among the processes on this machine (by MPI processor name)."""
+        return self._intra_rank
+
+    @property
+    def intra_size(self) -> int:
+        """The number of processes on this machine."""
+        return self._intra_size
+
+    @property
+    def inter_rank(self) -> int:
+        """The rank of this machine, in the order of the lowest rank on each."""
+        return self._inter_rank
+
+    @property
+    def inter_size(self) -> int:
+        """The number of machines."""
+        return self._inter_size
+
+    def set_config(self, name: str, value: Any = True, **kwargs: Any) -> None:
+        """Sets ``'batched_copy'`` (accepted for ChainerMN; gradients are always packed).
+
+        Args:
+            name: The configuration's name.
+            value: Its value.
+            kwargs: Unused.
+        """
+        if name == 'batched_copy':
+            with self.config_scope():
+                self.batched_copy = value
+        else:
+            super().set_config(name, value, **kwargs)
+
+    def split(self, color: int, key: int) -> 'MpiCommunicatorBase':
+        """Splits the communicator as ``MPI_Comm_split``.
+
+        Args:
+            color: Processes with the same color form one new communicator.
+            key: Orders the ranks in the new communicator.
+
+        Returns:
+            A communicator of the same class on the new group.
+        """
+        return type(self)(mpi_comm=self.mpi_comm.Split(color, key))
+
+    # -- arrays ----------------------------------------------------------------------------
+
+    def send(self, data: Any, dest: int, tag: int = 0) -> None:
+        """Sends an array, or a tuple/list of arrays, to rank ``dest``.
+
+        Args:
+            data: A numpy array or a tuple/list of them.
+            dest: The receiver's rank.
+            tag: The message tag (MPI).
+        """
+        is_tuple = isinstance(data, (tuple, list))
+        arrays = _check_arrays('send', 'data', data) if is_tuple else (
+            _check_array('send', 'data', data),)
+        self.mpi_comm.send((is_tuple, [_header(a) for a in arrays]), dest=dest, tag=tag)
+        for a in arrays:
+            self.mpi_comm.Send(_wire(a), dest=dest, tag=tag)
+
+    def recv(self, source: int, tag: int = 0) -> Any:
+        """Receives what rank ``source`` sent with :meth:`send`.
+
+        Args:
+            source: The sender's rank.
+            tag: The message tag (MPI).
+
+        Returns:
+            An array, or a tuple of arrays if a tuple or list was sent.
+        """
+        is_tuple, headers = self.mpi_comm.recv(source=source, tag=tag)
+        out = []
+        for shape, dtype in headers:
+            a = numpy.empty(shape, dtype)
+            self.mpi_comm.Recv(_wire(a), source=source, tag=tag)
+            out.append(a)
+        return tuple(out) if is_tuple else out[0]
+
+    def bcast(self, x: Any, root: int = 0) -> numpy.ndarray:
+        """Broadcasts root's array.
+
+        Args:
+            x: The array on root; ignored (may be None) elsewhere.
+            root: The sending rank.
+
+        Returns:
+            Root's array (on root, ``x`` itself).
+        """
+        if self.rank == root:
+            _check_array('bcast', 'x', x)
+            self.mpi_comm.bcast(_header(x), root=root)
+            self.mpi_comm.Bcast(_wire(x), root=root)
+            return x
+        shape, dtype = self.mpi_comm.bcast(None, root=root)
+        y = numpy.empty(shape, dtype)
+        self.mpi_comm.Bcast(_wire(y), root=root)
+        return y
+
+    def gather(self, x: Any, root: int = 0) -> Optional[tuple]:
+        """Gathers every rank's array on root.
+
+        Args:
+            x: This rank's array (shapes may differ between ranks, dtypes may not).
+            root: The receiving rank.
+
+        Returns:
+            On root, the tuple of arrays by rank; None elsewhere.
+        """
+        x = _check_array('gather', 'x', x)
+        headers = self.mpi_comm.gather(_header(x), root=root)
+        if self.rank != root:
+            self.mpi_comm.Gatherv(_wire(x), None, root=root)
+            return None
+        dtype = _same_dtype('gather', headers)
+        flat, spec = self._receive_buffer(headers, dtype)
+        self.mpi_comm.Gatherv(_wire(x), spec, root=root)
+        return self._unwire(_split(flat, headers), dtype)
+
+    def allgather(self, x: Any) -> tuple:
+        """Gathers every rank's array on every rank.
+
+        Args:
+            x: This rank's array (shapes may differ between ranks, dtypes may not).
+
+        Returns:
+            The tuple of arrays by rank.
+        """
+        x = _check_array('allgather', 'x', x)
+        headers = self.mpi_comm.allgather(_header(x))
+        dtype = _same_dtype('allgather', headers)
+        flat, spec = self._receive_buffer(headers, dtype)
+        self.mpi_comm.Allgatherv(_wire(x), spec)
+        return self._unwire(_split(flat, headers), dtype)
+
+    def allreduce(self, x: Any) -> numpy.ndarray:
+        """Sums an array over the ranks.
+
+        Args:
+            x: This rank's array; every rank passes the same shape and dtype.
+
+        Returns:
+            A new array with the sum, of ``x``'s dtype (float16 is summed in float32).
+        """
+        x = _check_array('allreduce', 'x', x)
+        wire = _packing.wire_dtype(x.dtype)
+        y = numpy.ascontiguousarray(x, dtype=wire).copy()
+        self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, y)
+        return y.astype(x.dtype, copy=False)
+
+    def scatter(self, xs: Any, root: int = 0) -> numpy.ndarray:
+        """Sends ``xs[i]`` from root to rank ``i``.
+
+        Args:
+            xs: On root, a tuple/list of ``size`` arrays of one dtype, or an array whose
+                first axis has length ``size``; ignored elsewhere.
+            root: The sending rank.
+
+        Returns:
+            This rank's piece.
+        """
+        if self.rank == root:
+            if isinstance(xs, numpy.ndarray):
+                if xs.ndim == 0 or xs.shape[0] != self.size:
+                    raise ValueError('scatter: xs has shape %s; its first axis must have the '
+                                     'communicator size %d' % (xs.shape, self.size))
+                xs = tuple(xs)
+            xs = _check_arrays('scatter', 'xs', xs)
+            if len(xs) != self.size:
+                raise ValueError('scatter: xs has %d arrays; it needs one per rank (%d)'
+                                 % (len(xs), self.size))
+            headers = [_header(x) for x in xs]
+            dtype = _same_dtype('scatter', headers)
+            mine = self.mpi_comm.scatter(headers, root=root)
+            wires = [_wire(x).reshape(-1) for x in xs]
+            counts = [w.size for w in wires]
+            send = numpy.concatenate(wires) if wires else numpy.empty(0, dtype)
+            spec = [send, (counts, _displacements(counts)), _mpi_type(send.dtype)]
+        else:
+            mine = self.mpi_comm.scatter(None, root=root)
+            spec = None
+        y = numpy.empty(mine[0], mine[1])
+        self.mpi_comm.Scatterv(spec, _wire(y), root=root)
+        return y
+
+    def alltoall(self, xs: Any) -> tuple:
+        """Sends ``xs[i]`` to rank ``i``; receives one array from every rank.
+
+        Args:
+            xs: A tuple/list of ``size`` arrays of one dtype (shapes may differ).
+
+        Returns:
+            The tuple of arrays received, by sender rank.
+        """
+        xs = _check_arrays('alltoall', 'xs', xs)
+        if len(xs) != self.size:
+            raise ValueError('alltoall: xs has %d arrays; it needs one per rank (%d)'
+                             % (len(xs), self.size))
+        headers = [_header(x) for x in xs]
+        _same_dtype('alltoall', headers)
+        received = self.mpi_comm.alltoall(headers)
+        dtype = _same_dtype('alltoall', received)
+        wires = [_wire(x).reshape(-1) for x in xs]
+        scounts = [w.size for w in wires]
+        send = numpy.concatenate(wires)
+        flat, spec = self._receive_buffer(received, dtype)
+        self.mpi_comm.Alltoallv(
+            [send, (scounts, _displacements(scounts)), _mpi_type(send.dtype)], spec)
+        return self._unwire(_split(flat, received), dtype)
+
+    @staticmethod
+    def _receive_buffer(headers: list, dtype: numpy.dtype) -> tuple:
+        # A flat buffer for arrays of these headers, and its MPI vector spec.
+        counts = [int(numpy.prod(s, dtype=numpy.int64)) for s, _ in headers]
+        wire = numpy.dtype(numpy.uint16) if dtype == numpy.float16 else dtype
+        flat = numpy.empty(sum(counts), wire)
+        return flat, [flat, (counts, _displacements(counts)), _mpi_type(wire)]
+
+    @staticmethod
+    def _unwire(arrays: tuple, dtype: numpy.dtype) -> tuple:
+        if dtype == numpy.float16:
+            return tuple(a.view(numpy.float16) for a in arrays)
+        return arrays
+
+    # -- objects ---------------------------------------------------------------------------
+
+    def send_obj(self, obj: Any, dest: int, tag: int = 0) -> None:
+        """Sends a picklable object to rank ``dest``.
+
+        Args:
+            obj: The object.
+            dest: The receiver's rank.
+            tag: The message tag (MPI).
+        """
+        self.mpi_comm.send(obj, dest=dest, tag=tag)
+
+    def recv_obj(self, source: int, status: Any = None, tag: Any = None) -> Any:
+        """Receives an object sent with :meth:`send_obj`.
+
+        Args:
+            source: The sender's rank.
+            status: An ``mpi4py.MPI.Status`` to fill, or None.
+            tag: The message tag; None accepts any tag.
+
+        Returns:
+            The object.
+        """
+        if tag is None:
+            tag = _mpi.mpi().ANY_TAG
+        return self.mpi_comm.recv(source=source, status=status, tag=tag)
+
+    def bcast_obj(self, obj: Any, max_buf_len: Optional[int] = 256 * 1024 * 1024,
+                  root: int = 0) -> Any:
+        """Broadcasts root's object, pickled and sent in pieces of at most ``max_buf_len`` bytes
+        (MPI counts are 32-bit, so a single message tops out at 2 GiB).
+
+        Args:
+            obj: The object on root; ignored elsewhere.
+            max_buf_len: The largest piece, in bytes (``1 .. 2**31 - 1``).
+            root: The sending rank.
+
+        Returns:
+            Root's object.
+        """
+        if max_buf_len is None:
+            max_buf_len = 256 * 1024 * 1024
+        if not 0 < max_buf_len < 2 ** 31:
+            raise ValueError('bcast_obj: max_buf_len must be in 1 .. 2**31 - 1, got %r'
+                             % (max_buf_len,))
+        if self.rank == root:
+            data = bytearray(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+            self.mpi_comm.bcast(len(data), root=root)
+        else:
+            data = bytearray(self.mpi_comm.bcast(None, root=root))
+        view = memoryview(data)
+        for b in range(0, len(data), max_buf_len):
+            self.mpi_comm.Bcast(view[b:b + max_buf_len], root=root)
+        return obj if self.rank == root else pickle.loads(data)
+
+    def gather_obj(self, obj: Any, root: int = 0) -> Optional[list]:
+        """Gathers every rank's object on root.
+
+        Args:
+            obj: This rank's object.
+            root: The receiving rank.
+
+        Returns:
+            On root, the list of objects by rank; None elsewhere.
+        """
+        return self.mpi_comm.gather(obj, root=root)
+
+    def allreduce_obj(self, obj: Any) -> Any:
+        """Sums (with ``+``) every rank's object.
+
+        Args:
+            obj: This rank's object (a number, an array, or anything with ``+``).
+
+        Returns:
+            The sum, on every rank.
+        """
+        return self.mpi_comm.allreduce(obj)
+
+    # -- models ----------------------------------------------------------------------------
+
+    def bcast_data(self, model: Any) -> None:
+        """Overwrites every initialized parameter of ``model`` with rank 0's, in place.
+
+        Parameters are packed into one buffer per dtype, so one broadcast moves them all.
+
+        Args:
+            model: A link; every rank's copy has the same parameters.
+        """
+        params = _packing.data_params(model)
+        arrays = [p.array for p in params]
+        for dtype, idx in _packing.group(arrays, numpy.dtype).items():
+            group = [arrays[i] for i in idx]
+            buf = self._buffers.get(dtype, sum(a.size for a in group))
+            if self.rank == 0:
+                _packing.pack(group, buf)
+            self.mpi_comm.Bcast(_wire(buf), root=0)
+            _packing.unpack(buf, group)
+
+    def multi_node_mean_grad(self, model: Any, zero_fill: bool = False) -> None:
+        """Replaces every gradient of ``model`` by its mean over the ranks, in place.
+
+        All gradients are packed into one buffer (per transfer dtype) and averaged with one
+        ``MPI_Allreduce``.
+
+        Args:
+            model: A link; every rank's copy has the same parameters.
+            zero_fill: If True, a parameter with data but no gradient (unused in this step)
+                gets a zero gradient and takes part; if False it is skipped, so it must be
+                unused on every rank.
+        """
+        params = _packing.grad_params(model, zero_fill)
+        if self.size == 1 and not configuration.config.debug:
+            return  # the mean over one rank is the gradient itself
+        grads = [p.grad for p in params]
+        for dtype, idx in _packing.group(grads, self._transfer_dtype).items():
+            group = [grads[i] for i in idx]
+            buf = self._buffers.get(dtype, sum(g.size for g in group))
+            _packing.pack(group, buf)
+            _packing.unpack(buf, group, self._reduce_sum(buf))
+
+    def _reduce_sum(self, buf: numpy.ndarray) -> float:
+        # Sums a flat buffer over the ranks in place; returns the factor giving the mean.
+        if configuration.config.debug:
+            self._check_same_layout(buf)
+        self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, buf)
+        if configuration.config.debug and not numpy.isfinite(buf).all():
+            raise ValueError('multi_node_mean_grad: gradients are not finite after averaging '
+                             '(debug mode)')
+        return 1.0 / self.size
+
+    def _transfer_dtype(self, dtype: numpy.dtype) -> numpy.dtype:
+        # The dtype a gradient travels in; subclasses choose.
+        return _packing.wire_dtype(dtype)
+
+    def _reduce_mean(self, buf: numpy.ndarray) -> None:
+        # The mean over the ranks of a flat buffer, in place.
+        scale = self._reduce_sum(buf)
+        if scale != 1.0:
+            buf *= buf.dtype.type(scale)
+
+    def _start_reduce_mean(self, buf: numpy.ndarray) -> '_PendingMean':
+        # Starts averaging a flat buffer in place (MPI_Iallreduce); Wait() finishes it.
+        request = self.mpi_comm.Iallreduce(_mpi.mpi().IN_PLACE, buf)
+        return _PendingMean(request, buf, 1.0 / self.size)
+
+    def _check_same_layout(self, buf: numpy.ndarray) -> None:
+        layouts = self.mpi_comm.allgather((buf.size, buf.dtype.str))
+        if len(set(layouts)) != 1:
+            raise ValueError('multi_node_mean_grad: the ranks pack different gradients '
+                             '(elements, dtype by rank: %s); pass zero_fill=True when some '
+                             'parameters are unused on some ranks' % layouts)
+
+    def _multi_node_mean(self, sendbuf: Any, recvbuf: numpy.ndarray) -> None:
+        """Stores the mean over the ranks of ``sendbuf`` (of ``recvbuf`` if None) in ``recvbuf``.
+
+        Args:
+            sendbuf: The array to average, or None to average ``recvbuf`` in place.
+            recvbuf: The output array (any float dtype; float16 is averaged in float32).
+        """
+        src = recvbuf if sendbuf is None else sendbuf
+        tmp = numpy.ascontiguousarray(src, dtype=_packing.wire_dtype(recvbuf.dtype)).copy()
+        self._reduce_mean(tmp.reshape(-1))
+        recvbuf[...] = tmp

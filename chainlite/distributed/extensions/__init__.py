@@ -1,0 +1,8 @@
+"""Trainer extensions for distributed training."""
+from chainlite.distributed.extensions._multi_node_snapshot import multi_node_snapshot  # noqa: F401,E501
+from chainlite.distributed.extensions.allreduce_persistent import AllreducePersistent  # noqa: F401,E501
+from chainlite.distributed.extensions.checkpoint import create_multi_node_checkpointer  # noqa: F401,E501
+from chainlite.distributed.extensions.multi_node_early_stopping_trigger import MultiNodeEarlyStoppingTrigger  # noqa: F401,E501
+from chainlite.distributed.extensions.multi_node_evaluator import GenericMultiNodeEvaluator  # noqa: F401,E501
+from chainlite.distributed.extensions.multi_node_evaluator import create_multi_node_evaluator  # noqa: F401,E501
+from chainlite.distributed.extensions.observation_aggregator import ObservationAggregator  # noqa: F401,E501

@@ -1,0 +1,49 @@
+"""Gathering every rank's variable on every rank, differentiably."""
+from __future__ import annotations
+
+from typing import Any
+
+from chainlite import function_node
+from chainlite.distributed.functions import _delegate
+
+
+class AllGather(function_node.FunctionNode):
+    """Every rank gets every rank's input; backward sums each input's gradients."""
+
+    def __init__(self, comm: Any) -> None:
+        self.comm = comm
+
+    def forward(self, inputs):
+        x, = inputs
+        ys = self.comm.allgather(x)
+        self._specs = [(y.shape, y.dtype) for y in ys]
+        return ys
+
+    def backward(self, indexes, grad_outputs):
+        from chainlite.distributed.functions.alltoall import AllToAll
+        gys = tuple(_delegate.zeros_for(s, d) if g is None else g
+                    for g, (s, d) in zip(grad_outputs, self._specs))
+        gs = AllToAll(self.comm).apply(gys)
+        gx = gs[0]
+        for g in gs[1:]:
+            gx = gx + g
+        return gx,
+
+
+def allgather(comm: Any, x: Any) -> tuple:
+    """Gives every rank a tuple of all ranks' ``x``; backward sums their gradients.
+
+    Args:
+        comm: A communicator.
+        x: This rank's Variable (one dtype on all ranks; shapes may differ).
+
+    Returns:
+        A tuple of ``comm.size`` Variables, by rank.
+
+    Example:
+        ::
+
+            hs = allgather(comm, h)        # every rank sees every rank's h
+            y = F.concat(hs, axis=1)
+    """
+    return AllGather(comm).apply((x,))

@@ -1,0 +1,46 @@
+"""Exchanging one variable with every rank, differentiably."""
+from __future__ import annotations
+
+from typing import Any
+
+from chainlite import function_node
+from chainlite.distributed.functions import _delegate
+
+
+class AllToAll(function_node.FunctionNode):
+    """Rank ``j`` gets this rank's ``inputs[j]``; backward exchanges the gradients back."""
+
+    def __init__(self, comm: Any) -> None:
+        self.comm = comm
+
+    def forward(self, inputs):
+        ys = self.comm.alltoall(inputs)
+        self._specs = [(y.shape, y.dtype) for y in ys]
+        return ys
+
+    def backward(self, indexes, grad_outputs):
+        gys = tuple(_delegate.zeros_for(s, d) if g is None else g
+                    for g, (s, d) in zip(grad_outputs, self._specs))
+        return AllToAll(self.comm).apply(gys)
+
+
+def alltoall(comm: Any, xs: Any) -> tuple:
+    """Sends ``xs[j]`` to rank ``j`` and returns what each rank sent here.
+
+    Args:
+        comm: A communicator.
+        xs: A tuple/list of ``comm.size`` Variables of one dtype.
+
+    Returns:
+        A tuple of ``comm.size`` Variables, by sender rank.
+
+    Example:
+        ::
+
+            ys = alltoall(comm, F.split_axis(x, comm.size, axis=1))
+    """
+    xs = tuple(xs)
+    if len(xs) != comm.size:
+        raise ValueError('alltoall: xs has %d variables; it needs one per rank (%d)'
+                         % (len(xs), comm.size))
+    return AllToAll(comm).apply(xs)

@@ -1,0 +1,97 @@
+"""Batch normalization with the statistics of every rank's batch."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy
+
+from chainlite import function_node
+from chainlite import variable
+from chainlite.functions import _axis
+from chainlite.functions.array import cast
+from chainlite.functions.array import concat
+from chainlite.functions.array import reshape
+from chainlite.functions.math import sum as sum_module
+
+
+class _AllReduceSum(function_node.FunctionNode):
+    # The sum over the ranks; its adjoint is the same sum of the gradients.
+
+    def __init__(self, comm: Any) -> None:
+        self.comm = comm
+
+    def forward(self, inputs):
+        x, = inputs
+        return self.comm.allreduce(x),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return _AllReduceSum(self.comm).apply((gy,))
+
+
+def multi_node_batch_normalization(x: Any, gamma: Any, beta: Any, comm: Any,
+                                   eps: float = 2e-5, running_mean: Optional[Any] = None,
+                                   running_var: Optional[Any] = None, decay: float = 0.9,
+                                   axis: Any = None) -> variable.Variable:
+    """Batch normalization whose mean and variance are over the batches of all ranks.
+
+    Each rank sums ``x`` and ``x * x`` over ``axis`` and counts its examples; one
+    all-reduce of the packed sums gives the global mean and (biased) variance, with which
+    the rank normalizes its own ``x``. The result equals
+    :func:`~chainlite.functions.batch_normalization` of the concatenated batches. Built from
+    differentiable functions (the all-reduce's adjoint is itself), so it supports double
+    backprop; float16 inputs are normalized in float32.
+
+    Args:
+        x: This rank's batch.
+        gamma: The scale, of the channel shape.
+        beta: The shift, of the channel shape.
+        comm: A communicator.
+        eps: Added to the variance.
+        running_mean: None, or an array updated in place with the global mean.
+        running_var: None, or an array updated in place with the global unbiased variance.
+        decay: The decay rate of the running averages.
+        axis: The axes to normalize over; by default the first and those after the
+            channel axes.
+
+    Returns:
+        The normalized Variable, of ``x``'s shape and dtype.
+    """
+    x = variable.as_variable(x)
+    gamma = variable.as_variable(gamma)
+    beta = variable.as_variable(beta)
+    if axis is None:
+        axis = (0,) + tuple(range(gamma.ndim + 1, x.ndim))
+    else:
+        axis = _axis.normalize_axes(axis, x.ndim, 'multi_node_batch_normalization')
+    kept = tuple(1 if i in axis else n for i, n in enumerate(x.shape))
+    if int(numpy.prod(kept)) != gamma.size:
+        raise ValueError('multi_node_batch_normalization: x of shape %s normalized over %s '
+                         'leaves %s, which does not match gamma of shape %s'
+                         % (x.shape, axis, kept, gamma.shape))
+    dtype = x.dtype
+    work = numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+    xc = cast.cast(x, work) if dtype != work else x
+    g = cast.cast(gamma, work) if gamma.dtype != work else gamma
+    b = cast.cast(beta, work) if beta.dtype != work else beta
+    c = gamma.size
+    local_n = x.size // max(c, 1)
+    stats = concat.concat((reshape.reshape(sum_module.sum(xc, axis=axis), (c,)),
+                           reshape.reshape(sum_module.sum(xc * xc, axis=axis), (c,)),
+                           numpy.array([local_n], work)), axis=0)
+    total = _AllReduceSum(comm).apply((stats,))[0]
+    m = float(total.array[2 * c])
+    mean = total[:c] / m
+    var = total[c:2 * c] / m - mean * mean
+    inv_std = (var + eps) ** -0.5
+    y = (xc - reshape.reshape(mean, kept)) * reshape.reshape(inv_std * reshape.reshape(g, (c,)),
+                                                             kept)
+    y = y + reshape.reshape(b, kept)
+    if running_mean is not None:
+        running_mean *= decay
+        running_mean += (1 - decay) * mean.array.reshape(running_mean.shape)
+    if running_var is not None:
+        adjust = m / max(m - 1.0, 1.0)
+        running_var *= decay
+        running_var += (1 - decay) * adjust * var.array.reshape(running_var.shape)
+    return cast.cast(y, dtype) if y.dtype != dtype else y

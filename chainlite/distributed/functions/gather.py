@@ -1,0 +1,60 @@
+"""Gathering every rank's variable on one rank, differentiably."""
+from __future__ import annotations
+
+from typing import Any
+
+from chainlite import function_node
+from chainlite.distributed.functions import _delegate
+
+
+class Gather(function_node.FunctionNode):
+    """Root gets every rank's input; backward scatters root's gradients back."""
+
+    def __init__(self, comm: Any, root: int) -> None:
+        self.comm = comm
+        self.root = root
+
+    def forward(self, inputs):
+        x, = inputs
+        ys = self.comm.gather(x, self.root)
+        if self.comm.rank != self.root:
+            return _delegate.empty(),
+        self._specs = [(y.shape, y.dtype) for y in ys]
+        return ys
+
+    def backward(self, indexes, grad_outputs):
+        from chainlite.distributed.functions.scatter import Scatter
+        node = Scatter(self.comm, self.root)
+        if self.comm.rank == self.root:
+            gys = tuple(_delegate.zeros_for(s, d) if g is None else g
+                        for g, (s, d) in zip(grad_outputs, self._specs))
+            return node.apply(gys)[0],
+        g, = grad_outputs
+        return node.apply((_delegate.dummy() if g is None else g,))[0],
+
+
+def gather(comm: Any, x: Any, root: int = 0) -> Any:
+    """Gathers every rank's ``x`` on root; backward sends each rank its gradient back.
+
+    Args:
+        comm: A communicator.
+        x: This rank's Variable (the dtype is the same on all ranks, shapes may differ).
+        root: The receiving rank.
+
+    Returns:
+        On root, a tuple of Variables by rank; elsewhere a delegate Variable (empty) whose
+        ``backward()`` receives the gradient of ``x`` from root.
+
+    Example:
+        ::
+
+            ys = gather(comm, h)
+            if comm.rank == 0:
+                F.sum(F.concat(ys, axis=0)).backward()
+            else:
+                ys.backward()
+    """
+    ys = Gather(comm, root).apply((x,))
+    if comm.rank == root:
+        return ys
+    return _delegate.mark(ys[0])
