@@ -211,8 +211,10 @@ def convert_EinSum(p):
 
 
 def convert_Identity(p):
-    return tuple(onnx_helper.make_node('Identity', [i], [o])
-                 for i, o in zip(p.input_names, p.output_names))
+    gb = onnx_helper.GraphBuilder()
+    for i, o in zip(p.input_names, p.output_names):
+        gb.op_output_named('Identity', [i], [o])
+    return gb.nodes()
 
 
 def convert_LinearInterpolate(p):
