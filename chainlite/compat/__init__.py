@@ -5,7 +5,8 @@ script. While the hook is installed, ``import chainer`` gives the ``chainlite`` 
 every ``chainer.X.Y`` gives ``chainlite.X.Y`` (the same module objects, so
 ``chainer.Variable is chainlite.Variable``), ``chainer.cuda`` gives
 ``chainlite.backends.cuda`` as in Chainer, and ``chainerx`` gives
-:mod:`chainlite.compat.chainerx`, whose ``is_available()`` is False.
+:mod:`chainlite.compat.chainerx`, whose ``is_available()`` is False. ``onnx_chainer``
+(Chainer's ONNX exporter) and its submodules give :mod:`chainlite.onnx` and its submodules.
 
 What chainlite does not implement fails where it is used, with a message that names it:
 importing ``chainer.links.model.vision.resnet`` raises ``ModuleNotFoundError`` and reading
@@ -41,6 +42,7 @@ _RENAMED = {
     'chainer.cuda': 'chainlite.backends.cuda',
     'chainer.sequential': 'chainlite.link',
     'chainerx': 'chainlite.compat.chainerx',
+    'onnx_chainer': 'chainlite.onnx',
 }
 # Attributes of the ``chainer`` package that are modules living elsewhere in chainlite.
 _RENAMED_ATTRIBUTES = {name[len('chainer.'):]: lite for name, lite in _RENAMED.items()
@@ -54,7 +56,8 @@ _attributes_before: set[str] = set()
 
 
 def _is_chainer_name(name: str) -> bool:
-    return name in ('chainer', 'chainerx') or name.startswith(('chainer.', 'chainerx.'))
+    return name in ('chainer', 'chainerx', 'onnx_chainer') or name.startswith(
+        ('chainer.', 'chainerx.', 'onnx_chainer.'))
 
 
 def chainlite_name(name: str) -> str | None:
@@ -65,8 +68,8 @@ def chainlite_name(name: str) -> str | None:
 
     Returns:
         The chainlite module name (``'chainlite.training.extensions'``), or None where
-        ``name`` is neither ``chainer``, ``chainerx`` nor one of their submodules, or is a
-        submodule of ``chainerx`` (chainlite offers none).
+        ``name`` is neither ``chainer``, ``chainerx``, ``onnx_chainer`` nor one of their
+        submodules, or is a submodule of ``chainerx`` (chainlite offers none).
 
     Example:
         >>> chainlite_name('chainer.backends.cuda'), chainlite_name('numpy')
@@ -74,6 +77,8 @@ def chainlite_name(name: str) -> str | None:
     """
     if name in _RENAMED:
         return _RENAMED[name]
+    if name.startswith('onnx_chainer.'):
+        return 'chainlite.onnx' + name[len('onnx_chainer'):]
     if name == 'chainer' or name.startswith('chainer.'):
         return 'chainlite' + name[len('chainer'):]
     return None
@@ -94,6 +99,8 @@ def chainer_name(name: str) -> str:
     """
     if name == _RENAMED['chainerx']:
         return 'chainerx'
+    if name == 'chainlite.onnx' or name.startswith('chainlite.onnx.'):
+        return 'onnx_chainer' + name[len('chainlite.onnx'):]
     if name == 'chainlite' or name.startswith('chainlite.'):
         return 'chainer' + name[len('chainlite'):]
     return name

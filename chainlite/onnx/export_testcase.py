@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy
 
-from chainlite.onnx import export as export_module
 from chainlite.onnx import onnx_helper
+# The module chainlite.onnx.export is shadowed by its function in the package namespace.
+from chainlite.onnx.export import export as _export
 
 
 def export_testcase(model: Any, args: Any, out_dir: str, output_grad: bool = False,
@@ -38,7 +39,7 @@ def export_testcase(model: Any, args: Any, out_dir: str, output_grad: bool = Fal
     if hasattr(model, 'cleargrads'):
         model.cleargrads()
     kwargs.pop('return_named_inout', None)
-    _, inputs, outputs = export_module.export(
+    _, inputs, outputs = _export(
         model, args, filename=os.path.join(out_dir, 'model.onnx'), return_named_inout=True,
         **kwargs)
     data_dir = os.path.join(out_dir, 'test_data_set_0')

@@ -21,6 +21,31 @@ for _module in (activation, array, connection, loss, math, noise, normalization,
 del _module
 
 
+# Wrappers that record only functions of the table (chainlite_tests/onnx_tests exports each).
+_COMPOSED = {
+    'activation': ('maxout',),
+    'array': ('broadcast_to', 'flatten'),
+    'connection': ('depthwise_convolution_2d', 'dilated_convolution_2d'),
+    'math': ('average',),
+    'pooling': ('spatial_pyramid_pooling_2d',),
+}
+
+
+def _categorised():
+    # (category, function name) for every function a converter covers.
+    pairs = {(c, n) for c, names in _COMPOSED.items() for n in names}
+    for cls in converters:
+        if cls is rnn.NStepRNNNode:
+            pairs.update(('rnn', n) for n in ('n_step_lstm', 'n_step_bilstm', 'n_step_gru',
+                                              'n_step_bigru', 'n_step_rnn', 'n_step_birnn'))
+        elif cls is rnn.ArgIndexNode:
+            pairs.update([('math', 'argmax'), ('math', 'argmin')])
+        else:
+            parts = cls.__module__.split('.')
+            pairs.add((parts[-2], parts[-1]))
+    return pairs
+
+
 def supported_functions():
     """The names of the chainlite functions that export converts, sorted.
 
@@ -33,13 +58,29 @@ def supported_functions():
         >>> 'relu' in functions.supported_functions()
         True
     """
-    names = set()
-    for cls in converters:
-        if cls is rnn.NStepRNNNode:
-            names.update(['n_step_lstm', 'n_step_bilstm', 'n_step_gru', 'n_step_bigru',
-                          'n_step_rnn', 'n_step_birnn'])
-        elif cls is rnn.ArgIndexNode:
-            names.update(['argmax', 'argmin'])
-        else:
-            names.add(cls.__module__.rsplit('.', 1)[1])
-    return sorted(names)
+    return sorted({name for _, name in _categorised()})
+
+
+_CATEGORY_TITLES = {
+    'activation': 'Activation', 'array': 'Array', 'connection': 'Connection', 'loss': 'Loss',
+    'math': 'Mathematical', 'noise': 'Noise', 'normalization': 'Normalization',
+    'pooling': 'Pooling', 'rnn': 'Recurrent',
+}
+
+
+def supported_functions_markdown():
+    """The supported functions as the Markdown list of docs/onnx.md, one line per category.
+
+    Example:
+        >>> from chainlite.onnx import functions
+        >>> functions.supported_functions_markdown().splitlines()[0][:30]
+        '- **Activation**: `clipped_relu'
+    """
+    by_category = {}
+    for category, name in _categorised():
+        by_category.setdefault(category, []).append(name)
+    lines = []
+    for category in sorted(by_category, key=lambda c: _CATEGORY_TITLES.get(c, c)):
+        names = ', '.join('`%s`' % n for n in sorted(by_category[category]))
+        lines.append('- **%s**: %s' % (_CATEGORY_TITLES.get(category, category), names))
+    return '\n'.join(lines) + '\n'
