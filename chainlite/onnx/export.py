@@ -395,7 +395,7 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
     _check(onnx, onnx_model, external_converters, external_opset_imports)
     if input_shapes is not None:
         for out in onnx_model.graph.output:
-            out.type.tensor_type.shape.Clear()
+            out.type.tensor_type.ClearField('shape')
         onnx_model = onnx.shape_inference.infer_shapes(onnx_model)
         _check(onnx, onnx_model, external_converters, external_opset_imports)
 

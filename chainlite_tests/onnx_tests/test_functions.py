@@ -329,3 +329,11 @@ def test_links_with_parameters(ox):
     model = chainlite.Sequential(L.Convolution2D(2, 3, 3, pad=1), L.BatchNormalization(3),
                                  F.relu)
     ox.check_export(model, [r(2, 2, 4, 4)])
+
+
+def test_every_supported_function_has_a_case():
+    from chainlite.onnx import functions
+    ids = [c[0] for c in CASES] + [f.__name__ for _, _, f in _N_STEP]
+    missing = [name for name in functions.supported_functions()
+               if not any(i == name or i.startswith(name + '_') for i in ids)]
+    assert not missing, 'supported but never exported by a test: %s' % missing
