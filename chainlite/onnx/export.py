@@ -195,6 +195,10 @@ def _lookup_converter(func: Any, name: str, external: dict) -> Any:
     if type(func) in external:
         return external[type(func)]
     conv = functions.converters.get(type(func))
+    if conv is None and getattr(func, 'custom_function_node_name', None):
+        # A node wrapped by replace_func under a built-in function's name (as onnx_chainer
+        # keys its converters by name): that converter, reading the node's attributes.
+        conv = functions.converters_by_name().get(name)
     if conv is None:
         raise ValueError(
             'chainlite.onnx cannot export the function %s (%s.%s): no converter for it. '

@@ -337,3 +337,16 @@ def test_every_supported_function_has_a_case():
     missing = [name for name in functions.supported_functions()
                if not any(i == name or i.startswith(name + '_') for i in ids)]
     assert not missing, 'supported but never exported by a test: %s' % missing
+
+
+def test_permutate_with_indices_from_the_graph(ox):
+    def fn(x, order):
+        return (F.permutate(x, order, axis=1), F.permutate(x, order, axis=1, inv=True))
+    x = r(2, 4)
+    order = numpy.array([2, 0, 3, 1], numpy.int32)
+    for opset in (None, 11):
+        ox.check_export(ox.Fn(fn), [x, order], opset_version=opset)
+
+
+def test_argmax_of_an_input(ox):
+    ox.check_export(ox.Fn(lambda x: F.argmax(x, axis=0)), [_distinct(3, 2)])

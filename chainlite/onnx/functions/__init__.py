@@ -21,6 +21,11 @@ for _module in (activation, array, connection, loss, math, noise, normalization,
 del _module
 
 
+def converters_by_name():
+    """The built-in converters keyed by function class name (``'ReLU'``)."""
+    return {cls.__name__: conv for cls, conv in converters.items()}
+
+
 # Wrappers that record only functions of the table (chainlite_tests/onnx_tests exports each).
 _COMPOSED = {
     'activation': ('maxout',),

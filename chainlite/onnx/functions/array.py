@@ -372,16 +372,23 @@ def _flip(p, axis):
 
 
 def convert_Permutate(p):
-    indices = p.constant(1)
-    if indices is None:
-        raise ValueError('chainlite.onnx: permutate can be exported only with constant '
-                         'indices')
-    indices = numpy.asarray(indices).astype(numpy.int64)
-    if p.func.inv:
-        indices = numpy.argsort(indices).astype(numpy.int64)
     gb = onnx_helper.GraphBuilder()
-    gb.op_output_named('Gather', [p.input_names[0], gb.const(indices)], p.output_names,
-                       axis=p.func.axis)
+    indices = p.constant(1)
+    if indices is not None:
+        indices = numpy.asarray(indices).astype(numpy.int64)
+        if p.func.inv:
+            indices = numpy.argsort(indices).astype(numpy.int64)
+        index = gb.const(indices)
+    else:
+        # Indices computed in the graph (or a model input): the inverse by a scatter.
+        _ops.requires(p, 11, ' with indices that are not constant')
+        index = gb.op('Cast', [p.input_names[1]], to=_onnx().TensorProto.INT64)
+        if p.func.inv:
+            n = int(p.input_shapes[1][0])
+            index = gb.op('ScatterElements', [
+                gb.const(numpy.zeros(n, numpy.int64)), index,
+                gb.const(numpy.arange(n, dtype=numpy.int64))], axis=0)
+    gb.op_output_named('Gather', [p.input_names[0], index], p.output_names, axis=p.func.axis)
     return gb.nodes()
 
 

@@ -105,8 +105,8 @@ class ArgIndexNode(function_node.FunctionNode):
 
 def _arg_index(method, original):
     def wrapper(x, axis=None):
-        if isinstance(x, variable.Variable) and x.node is not None and \
-                x.node.creator_node is not None and not isinstance(axis, (tuple, list)):
+        if isinstance(x, variable.Variable) and x.requires_grad and \
+                configuration.config.enable_backprop and not isinstance(axis, (tuple, list)):
             original(x, axis)  # the argument checks
             return ArgIndexNode(method, axis).apply((x,))[0]
         return original(x, axis)
