@@ -116,13 +116,14 @@ def _train_a_little(model, inputs):
             model(*[chainlite.Variable(a) for a in inputs])
 
 
+@pytest.mark.parametrize('opset', [None, 9])
 @pytest.mark.parametrize('name,build,make_inputs', MODELS, ids=[m[0] for m in MODELS])
-def test_model(ox, name, build, make_inputs):
+def test_model(ox, name, build, make_inputs, opset):
     numpy.random.seed(0)
     model = build()
     inputs = make_inputs()
     _train_a_little(model, inputs)
-    proto = ox.check_export(model, inputs)
+    proto = ox.check_export(model, inputs, opset_version=opset)
     names = {i.name for i in proto.graph.initializer}
     for path, _ in model.namedparams():
         assert 'param' + path.replace('/', '_') in names
