@@ -313,10 +313,11 @@ def convert_GetItem(p):
                                  % a.dtype)
             kinds.append('array')
     adv = [k for k, kind in enumerate(kinds) if kind in ('int', 'array')]
-    if kinds.count('array') > 1 or (kinds.count('array') and adv != list(
-            range(adv[0], adv[-1] + 1))):
-        raise ValueError('chainlite.onnx: get_item with several array indices, or an array '
-                         'index apart from the int indices, cannot be exported')
+    several = kinds.count('array') > 1 or (kinds.count('array') and adv != list(
+        range(adv[0], adv[-1] + 1)))
+    if several and 'new' in kinds:
+        raise ValueError('chainlite.onnx: get_item with several array indices and None '
+                         'cannot be exported')
     x = p.input_names[0]
     starts, ends, axes, steps = [], [], [], []
     in_axis = 0
@@ -336,6 +337,9 @@ def convert_GetItem(p):
     if axes:
         x = _ops.slice_(gb, p.opset_version, x, starts, ends, axes,
                         steps if any(s != 1 for s in steps) else None)
+    if several:
+        _gather_nd(gb, p, x, items, kinds, shape)
+        return gb.nodes()
     # Then, left to right: ints and arrays gather, None adds an axis.
     axis = 0
     in_axis = 0
@@ -356,6 +360,29 @@ def convert_GetItem(p):
         in_axis += 1
     gb.op_output_named('Identity', [x], p.output_names)
     return gb.nodes()
+
+
+def _gather_nd(gb, p, x, items, kinds, shape):
+    # Several integer arrays (and ints) index together, as NumPy pairs them: bring their
+    # axes first, GatherND with the broadcast index tuples, then put the result's index
+    # axes where NumPy does (where the indices were if they are adjacent, else first).
+    _ops.requires(p, 11, ' with several array indices')
+    adv = [k for k, kind in enumerate(kinds) if kind in ('int', 'array')]
+    others = [k for k, kind in enumerate(kinds) if kind == 'slice']
+    arrays = numpy.broadcast_arrays(*[numpy.asarray(items[k], numpy.int64) % shape[k]
+                                      for k in adv])
+    index = numpy.stack(arrays, axis=-1).astype(numpy.int64)
+    perm = adv + others
+    if perm != list(range(len(perm))):
+        x = gb.op('Transpose', [x], perm=perm)
+    y = gb.op('GatherND', [x, gb.const(index)])
+    b = index.ndim - 1
+    if adv == list(range(adv[0], adv[-1] + 1)) and adv[0] > 0:
+        before = sum(1 for k in others if k < adv[0])
+        order = (list(range(b, b + before)) + list(range(b)) +
+                 list(range(b + before, b + len(others))))
+        y = gb.op('Transpose', [y], perm=order)
+    gb.op_output_named('Identity', [y], p.output_names)
 
 
 def convert_Flip(p):
