@@ -212,7 +212,7 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
                  input_names, output_names, train, return_named_inout, external_converters,
                  external_opset_imports, input_shapes):
     onnx = _deps.onnx()
-    from chainlite.onnx.functions import rnn as rnn_converters
+    from chainlite.onnx.functions import _recorded
     newest = int(onnx.defs.onnx_opset_version())
     if opset_version is None:
         opset_version = default_opset_version()
@@ -229,7 +229,7 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
     hook = _RetainInputs()
     with configuration.using_config('train', bool(train)), \
             configuration.using_config('enable_backprop', True), \
-            rnn_converters.whole_rnn_functions(), hook:
+            _recorded.recorded_functions(), hook:
         if call == 'dict':
             outputs = model(**inputs)
         else:

@@ -4,6 +4,7 @@ Each module beside this one converts the functions of the same category of
 :mod:`chainlite.functions`. A converter takes a
 :class:`~chainlite.onnx.converter.FunctionConverterParams` and returns ONNX nodes.
 """
+from chainlite.onnx.functions import _recorded
 from chainlite.onnx.functions import activation
 from chainlite.onnx.functions import array
 from chainlite.onnx.functions import connection
@@ -16,7 +17,7 @@ from chainlite.onnx.functions import rnn
 
 converters = {}
 for _module in (activation, array, connection, loss, math, noise, normalization, pooling,
-                rnn):
+                rnn, _recorded):
     converters.update(_module.CONVERTERS)
 del _module
 
@@ -43,8 +44,10 @@ def _categorised():
         if cls is rnn.NStepRNNNode:
             pairs.update(('rnn', n) for n in ('n_step_lstm', 'n_step_bilstm', 'n_step_gru',
                                               'n_step_bigru', 'n_step_rnn', 'n_step_birnn'))
-        elif cls is rnn.ArgIndexNode:
+        elif cls is _recorded.ArgIndexNode:
             pairs.update([('math', 'argmax'), ('math', 'argmin')])
+        elif cls is _recorded.ElementwiseNode:
+            pairs.update(('math', n) for n in ('sign', 'floor', 'ceil', 'fix'))
         else:
             parts = cls.__module__.split('.')
             pairs.add((parts[-2], parts[-1]))

@@ -1,17 +1,13 @@
-"""Converters of the recurrent functions, and the export-time wrappers that need them.
+"""Converters of the recurrent functions.
 
 ``n_step_lstm``, ``n_step_gru`` and ``n_step_rnn`` (and their bidirectional forms) are
 compositions of smaller functions in chainlite. While :func:`~chainlite.onnx.export` runs
-the model, :func:`whole_rnn_functions` replaces them with wrappers that record the whole
-recurrence as one node, which becomes ONNX's own LSTM, GRU or RNN operator, one per layer.
-That fits when every time step has the whole batch and no dropout runs between layers;
-otherwise the composition is recorded and exported step by step. ``argmax`` and
-``argmin``, which chainlite computes outside the graph, are recorded likewise.
+the model, they are replaced (see :mod:`chainlite.onnx.functions._recorded`) by wrappers
+that record the whole recurrence as one :class:`NStepRNNNode`, which becomes ONNX's own
+LSTM, GRU or RNN operator, one per layer. That fits when every time step has the whole
+batch and no dropout runs between layers; otherwise the composition is recorded and
+exported step by step.
 """
-import contextlib
-
-import numpy
-
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
@@ -66,7 +62,8 @@ class NStepRNNNode(function_node.FunctionNode):
         return tuple(v.array for v in out[:-1]) + tuple(y.array for y in ys)
 
 
-def _whole(kind, name, original, directions):
+def whole_recurrence(kind, name, original, directions):
+    """Wraps ``original`` to record one :class:`NStepRNNNode` where ONNX's operator fits."""
     def wrapper(n_layers, dropout_ratio, hx, *rest, **kwargs):
         if kind == 'lstm':
             cx, ws, bs, xs = rest
@@ -88,63 +85,6 @@ def _whole(kind, name, original, directions):
         n_states = 2 if kind == 'lstm' else 1
         return tuple(outs[:n_states]) + (tuple(outs[n_states:]),)
     return wrapper
-
-
-class ArgIndexNode(function_node.FunctionNode):
-    """``argmax``/``argmin`` recorded in the graph (only while exporting)."""
-
-    def __init__(self, method, axis):
-        self.method = method
-        self.axis = axis
-        self.custom_function_node_name = 'ArgMax' if method == 'argmax' else 'ArgMin'
-
-    def forward(self, inputs):
-        x, = inputs
-        return numpy.asarray(getattr(x, self.method)(axis=self.axis)).astype(numpy.int32),
-
-
-def _arg_index(method, original):
-    def wrapper(x, axis=None):
-        if isinstance(x, variable.Variable) and x.requires_grad and \
-                configuration.config.enable_backprop and not isinstance(axis, (tuple, list)):
-            original(x, axis)  # the argument checks
-            return ArgIndexNode(method, axis).apply((x,))[0]
-        return original(x, axis)
-    return wrapper
-
-
-@contextlib.contextmanager
-def whole_rnn_functions():
-    """Records n_step_* recurrences and argmax/argmin as single nodes inside the block."""
-    from chainlite import functions as F
-    from chainlite.functions.math import argmax as argmax_mod
-    from chainlite.functions.math import argmin as argmin_mod
-    from chainlite.functions.rnn import n_step_gru
-    from chainlite.functions.rnn import n_step_lstm
-    from chainlite.functions.rnn import n_step_rnn
-    targets = [
-        (n_step_lstm, 'n_step_lstm', 'lstm', 1), (n_step_lstm, 'n_step_bilstm', 'lstm', 2),
-        (n_step_gru, 'n_step_gru', 'gru', 1), (n_step_gru, 'n_step_bigru', 'gru', 2),
-        (n_step_rnn, 'n_step_rnn', 'rnn', 1), (n_step_rnn, 'n_step_birnn', 'rnn', 2),
-    ]
-    saved = []
-    try:
-        for module, name, kind, directions in targets:
-            original = getattr(module, name)
-            wrapped = _whole(kind, name, original, directions)
-            for owner in (module, F):
-                saved.append((owner, name, getattr(owner, name)))
-                setattr(owner, name, wrapped)
-        for module, name in ((argmax_mod, 'argmax'), (argmin_mod, 'argmin')):
-            original = getattr(module, name)
-            wrapped = _arg_index(name, original)
-            for owner in (module, F):
-                saved.append((owner, name, getattr(owner, name)))
-                setattr(owner, name, wrapped)
-        yield
-    finally:
-        for owner, name, value in reversed(saved):
-            setattr(owner, name, value)
 
 
 def _layer_params(gb, p, names, per, order, layer, directions, offset, op):
@@ -224,20 +164,6 @@ def convert_NStepRNN(p):
     return gb.nodes()
 
 
-def convert_ArgIndex(p):
-    from chainlite.onnx import _deps
-    gb = onnx_helper.GraphBuilder()
-    x = p.input_names[0]
-    axis = p.func.axis
-    if axis is None:
-        x = _ops.reshape(gb, x, [-1])
-        axis = 0
-    i = gb.op(p.func.custom_function_node_name, [x], axis=int(axis) % max(
-        len(p.input_shapes[0]), 1), keepdims=0)
-    gb.op_output_named('Cast', [i], p.output_names, to=_deps.onnx().TensorProto.INT32)
-    return gb.nodes()
-
-
 def convert_LSTM(p):
     # c, h = lstm(c_prev, x): x holds the gates a, i, f, o interleaved unit by unit.
     gb = onnx_helper.GraphBuilder()
@@ -267,5 +193,4 @@ def convert_LSTM(p):
 CONVERTERS = {
     lstm.LSTM: convert_LSTM,
     NStepRNNNode: convert_NStepRNN,
-    ArgIndexNode: convert_ArgIndex,
 }
