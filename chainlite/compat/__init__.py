@@ -6,7 +6,8 @@ script. While the hook is installed, ``import chainer`` gives the ``chainlite`` 
 every ``chainer.X.Y`` gives ``chainlite.X.Y`` (the same module objects, so
 ``chainer.Variable is chainlite.Variable``), ``chainer.cuda`` gives
 ``chainlite.backends.cuda`` as in Chainer, and ``chainerx`` gives
-:mod:`chainlite.compat.chainerx`, whose ``is_available()`` is False.
+:mod:`chainlite.compat.chainerx`, whose ``is_available()`` is False. ``onnx_chainer``
+(Chainer's ONNX exporter) and its submodules give :mod:`chainlite.onnx` and its submodules.
 
 What chainlite does not implement fails where it is used, with a message that names it:
 importing ``chainer.links.caffe.caffe_function`` raises ``ModuleNotFoundError`` and reading
@@ -43,6 +44,7 @@ _RENAMED = {
     'chainer.cuda': 'chainlite.backends.cuda',
     'chainer.sequential': 'chainlite.link',
     'chainerx': 'chainlite.compat.chainerx',
+    'onnx_chainer': 'chainlite.onnx',
 }
 # Chainer modules that gather what chainlite keeps in one module per op: the alias is a
 # module of its own whose names are those of the chainlite modules listed (the same objects).
@@ -85,8 +87,8 @@ _attributes_before: set[str] = set()
 
 
 def _is_chainer_name(name: str) -> bool:
-    return name in ('chainer', 'chainerx', 'chainermn') or name.startswith(
-        ('chainer.', 'chainerx.', 'chainermn.'))
+    return name in ('chainer', 'chainerx', 'chainermn', 'onnx_chainer') or name.startswith(
+        ('chainer.', 'chainerx.', 'chainermn.', 'onnx_chainer.'))
 
 
 def chainlite_name(name: str) -> str | None:
@@ -97,8 +99,8 @@ def chainlite_name(name: str) -> str | None:
 
     Returns:
         The chainlite module name (``'chainlite.training.extensions'``), or None where
-        ``name`` is neither ``chainer``, ``chainerx`` nor one of their submodules, or is a
-        submodule of ``chainerx`` (chainlite offers none).
+        ``name`` is neither ``chainer``, ``chainerx``, ``onnx_chainer`` nor one of their
+        submodules, or is a submodule of ``chainerx`` (chainlite offers none).
 
     Example:
         >>> chainlite_name('chainer.backends.cuda'), chainlite_name('numpy')
@@ -108,6 +110,8 @@ def chainlite_name(name: str) -> str | None:
         return _RENAMED[name]
     if name == 'chainermn' or name.startswith('chainermn.'):
         return 'chainlite.distributed' + name[len('chainermn'):]
+    if name.startswith('onnx_chainer.'):
+        return 'chainlite.onnx' + name[len('onnx_chainer'):]
     if name == 'chainer' or name.startswith('chainer.'):
         return 'chainlite' + name[len('chainer'):]
     return None
@@ -130,6 +134,8 @@ def chainer_name(name: str) -> str:
         return 'chainerx'
     if name == 'chainlite.distributed' or name.startswith('chainlite.distributed.'):
         return 'chainermn' + name[len('chainlite.distributed'):]
+    if name == 'chainlite.onnx' or name.startswith('chainlite.onnx.'):
+        return 'onnx_chainer' + name[len('chainlite.onnx'):]
     if name == 'chainlite' or name.startswith('chainlite.'):
         return 'chainer' + name[len('chainlite'):]
     return name

@@ -1,0 +1,135 @@
+"""Functions recorded as single nodes while exporting, and their converters.
+
+Some chainlite functions leave no single node in the graph: ``n_step_lstm`` and its
+relatives are compositions, and ``argmax``, ``argmin``, ``sign``, ``floor``, ``ceil`` and
+``fix`` compute outside the graph. While :func:`~chainlite.onnx.export` runs the model,
+:func:`recorded_functions` replaces them (in their modules and in
+:mod:`chainlite.functions`) with wrappers that record one node, which a converter here or
+in :mod:`~chainlite.onnx.functions.rnn` turns into ONNX's own operator. Outside an export
+nothing changes.
+"""
+import contextlib
+
+import numpy
+
+from chainlite import configuration
+from chainlite import function_node
+from chainlite import variable
+from chainlite.onnx import _deps
+from chainlite.onnx import onnx_helper
+from chainlite.onnx.functions import _ops
+from chainlite.onnx.functions import rnn
+
+
+def _in_graph(x):
+    return isinstance(x, variable.Variable) and x.requires_grad and \
+        configuration.config.enable_backprop
+
+
+class ArgIndexNode(function_node.FunctionNode):
+    """``argmax``/``argmin`` recorded in the graph (only while exporting)."""
+
+    def __init__(self, method, axis):
+        self.method = method
+        self.axis = axis
+        self.custom_function_node_name = 'ArgMax' if method == 'argmax' else 'ArgMin'
+
+    def forward(self, inputs):
+        x, = inputs
+        return numpy.asarray(getattr(x, self.method)(axis=self.axis)).astype(numpy.int32),
+
+
+def _arg_index(method, original):
+    def wrapper(x, axis=None):
+        if _in_graph(x) and not isinstance(axis, (tuple, list)):
+            original(x, axis)  # the argument checks
+            return ArgIndexNode(method, axis).apply((x,))[0]
+        return original(x, axis)
+    return wrapper
+
+
+class ElementwiseNode(function_node.FunctionNode):
+    """``sign``, ``floor``, ``ceil`` or ``fix`` recorded in the graph (only while exporting)."""
+
+    def __init__(self, label, ufunc):
+        self.custom_function_node_name = label
+        self.ufunc = ufunc
+
+    def forward(self, inputs):
+        x, = inputs
+        return numpy.asarray(self.ufunc(x)),
+
+
+def _elementwise(original):
+    def wrapper(label, ufunc, x):
+        if _in_graph(x):
+            original(label, ufunc, x)  # the argument checks
+            return ElementwiseNode(label, ufunc).apply((x,))[0]
+        return original(label, ufunc, x)
+    return wrapper
+
+
+@contextlib.contextmanager
+def recorded_functions():
+    """Inside the block, the functions above record one node each."""
+    from chainlite import functions as F
+    from chainlite.functions.math import _outside_graph
+    from chainlite.functions.math import argmax as argmax_mod
+    from chainlite.functions.math import argmin as argmin_mod
+    from chainlite.functions.rnn import n_step_gru
+    from chainlite.functions.rnn import n_step_lstm
+    from chainlite.functions.rnn import n_step_rnn
+    replacements = []
+    for module, name, kind, directions in (
+            (n_step_lstm, 'n_step_lstm', 'lstm', 1), (n_step_lstm, 'n_step_bilstm', 'lstm', 2),
+            (n_step_gru, 'n_step_gru', 'gru', 1), (n_step_gru, 'n_step_bigru', 'gru', 2),
+            (n_step_rnn, 'n_step_rnn', 'rnn', 1), (n_step_rnn, 'n_step_birnn', 'rnn', 2)):
+        wrapped = rnn.whole_recurrence(kind, name, getattr(module, name), directions)
+        replacements += [(module, name, wrapped), (F, name, wrapped)]
+    for module, name in ((argmax_mod, 'argmax'), (argmin_mod, 'argmin')):
+        wrapped = _arg_index(name, getattr(module, name))
+        replacements += [(module, name, wrapped), (F, name, wrapped)]
+    replacements.append((_outside_graph, 'elementwise',
+                         _elementwise(_outside_graph.elementwise)))
+    saved = []
+    try:
+        for owner, name, value in replacements:
+            saved.append((owner, name, getattr(owner, name)))
+            setattr(owner, name, value)
+        yield
+    finally:
+        for owner, name, value in reversed(saved):
+            setattr(owner, name, value)
+
+
+def convert_ArgIndex(p):
+    gb = onnx_helper.GraphBuilder()
+    x = p.input_names[0]
+    axis = p.func.axis
+    if axis is None:
+        x = _ops.reshape(gb, x, [-1])
+        axis = 0
+    i = gb.op(p.func.custom_function_node_name, [x], axis=int(axis) % max(
+        len(p.input_shapes[0]), 1), keepdims=0)
+    gb.op_output_named('Cast', [i], p.output_names, to=_deps.onnx().TensorProto.INT32)
+    return gb.nodes()
+
+
+def convert_Elementwise(p):
+    label = p.func.custom_function_node_name
+    x = p.input_names[0]
+    if label != 'fix':
+        op = {'sign': 'Sign', 'floor': 'Floor', 'ceil': 'Ceil'}[label]
+        return onnx_helper.make_node(op, [x], p.output_names),
+    # fix rounds towards zero: ceil below zero, floor above.
+    gb = onnx_helper.GraphBuilder()
+    negative = gb.op('Less', [x, _ops.scalar(gb, 0, p.input_dtypes[0])])
+    gb.op_output_named('Where', [negative, gb.op('Ceil', [x]), gb.op('Floor', [x])],
+                       p.output_names)
+    return gb.nodes()
+
+
+CONVERTERS = {
+    ArgIndexNode: convert_ArgIndex,
+    ElementwiseNode: convert_Elementwise,
+}

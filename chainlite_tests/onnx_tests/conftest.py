@@ -1,0 +1,82 @@
+"""Shared checks of the ONNX tests (the ``ox`` fixture): export, run in ONNX Runtime, compare.
+
+The fixture skips a test where onnx or onnxruntime is not installed.
+"""
+from __future__ import annotations
+
+import numpy
+import pytest
+
+import chainlite
+
+from chainlite import onnx as chainlite_onnx
+
+
+class Fn(chainlite.Chain):
+    """A model that applies ``fn`` to its inputs (and holds optional child links)."""
+
+    def __init__(self, fn, **links):
+        super().__init__(**links)
+        self.fn = fn
+
+    def forward(self, *xs):
+        return self.fn(*xs)
+
+
+def run_onnx(model_proto, inputs):
+    """Runs an exported model in ONNX Runtime on a list of arrays; returns the outputs."""
+    ort = pytest.importorskip('onnxruntime')
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    session = ort.InferenceSession(model_proto.SerializeToString(), options,
+                                   providers=['CPUExecutionProvider'])
+    names = [i.name for i in session.get_inputs()]
+    return session.run(None, dict(zip(names, inputs)))
+
+
+def _flat(outputs):
+    if isinstance(outputs, chainlite.Variable):
+        return [outputs]
+    if isinstance(outputs, dict):
+        return list(outputs.values())
+    return list(outputs)
+
+
+def check_export(model, inputs, opset_version=None, rtol=1e-4, atol=1e-5, **kwargs):
+    """Exports ``model`` on ``inputs`` and checks ONNX Runtime gives chainlite's outputs.
+
+    Returns the exported ``ModelProto``.
+    """
+    inputs = list(inputs)
+    with chainlite.using_config('train', False):
+        expected = [v.array for v in _flat(model(*[chainlite.Variable(a) for a in inputs]))]
+    proto = chainlite_onnx.export(model, inputs, opset_version=opset_version, **kwargs)
+    pytest.importorskip('onnx').checker.check_model(proto)
+    got = run_onnx(proto, inputs)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert g.shape == e.shape, (g.shape, e.shape)
+        assert g.dtype == e.dtype, (g.dtype, e.dtype)
+        numpy.testing.assert_allclose(g, e, rtol=rtol, atol=atol)
+    return proto
+
+
+def op_types(proto):
+    """The operator types of the nodes of an exported model."""
+    return [n.op_type for n in proto.graph.node]
+
+
+class _Helpers:
+    Fn = Fn
+    run_onnx = staticmethod(run_onnx)
+    check_export = staticmethod(check_export)
+    op_types = staticmethod(op_types)
+    export = staticmethod(chainlite_onnx.export)
+
+
+@pytest.fixture
+def ox():
+    """The helpers above; skips the test without onnx and onnxruntime."""
+    pytest.importorskip('onnx')
+    pytest.importorskip('onnxruntime')
+    return _Helpers
