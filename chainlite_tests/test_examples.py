@@ -7,11 +7,12 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _run_example(name, *args):
+def _run_example(name, *args, python_options=()):
     env = dict(os.environ)
     env['PYTHONPATH'] = os.pathsep.join(filter(None, [ROOT, env.get('PYTHONPATH')]))
-    return subprocess.run([sys.executable, os.path.join('examples', name), *args], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, *python_options, os.path.join('examples', name),
+                           *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
 
 
 def test_fit_curve_lowers_the_loss():
@@ -26,8 +27,12 @@ def test_fit_curve_lowers_the_loss():
 
 def test_train_digits_runs_one_epoch_and_resumes(tmp_path):
     out = str(tmp_path / 'result')
-    proc = _run_example('train_digits.py', '--epoch', '1', '--out', out)
+    # Under -W error, as a careful user may run it: nothing may warn (a missing matplotlib
+    # is a one-line note on stderr, not a warning).
+    proc = _run_example('train_digits.py', '--epoch', '1', '--out', out,
+                        python_options=('-W', 'error'))
     assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count('matplotlib is not installed') <= 1, proc.stderr
     assert 'validation/main/accuracy' in proc.stdout          # the PrintReport header
     accuracy = float(re.search(r'final validation accuracy: ([0-9.]+)', proc.stdout).group(1))
     assert accuracy > 0.5                                      # one epoch is far above chance
