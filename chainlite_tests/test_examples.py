@@ -188,3 +188,25 @@ def test_gan_with_gradient_penalty_moves_samples_towards_the_data(tmp_path):
     final = float(re.search(r'final Frechet pixel distance: ([0-9.]+)', proc.stdout).group(1))
     assert final < 0.7 * untrained, proc.stdout
     assert 'install matplotlib to draw the figure' in proc.stdout or 'wrote ' in proc.stdout
+
+
+def _blas_env_after_loading(example, **env_vars):
+    """The BLAS thread variables once ``example`` is loaded (not run) in a fresh interpreter."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')}
+    env.update(env_vars, PYTHONPATH=ROOT)
+    code = ('import os, runpy; runpy.run_path(%r, run_name="loaded"); '
+            'print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("OMP_NUM_THREADS"))'
+            % os.path.join(ROOT, 'examples', example))
+    proc = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split()
+
+
+def test_training_examples_use_one_blas_thread_unless_told_otherwise():
+    for example in ('train_digits.py', 'cnn_digits.py', 'mnist.py', 'rnn_lm.py', 'vae.py',
+                    'gan.py', 'pinn.py'):
+        assert _blas_env_after_loading(example) == ['1', 'None'], example
+    assert _blas_env_after_loading('train_digits.py', OMP_NUM_THREADS='2') == ['None', '2']
+    assert _blas_env_after_loading('train_digits.py', OPENBLAS_NUM_THREADS='4') == ['4', 'None']
