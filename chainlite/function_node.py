@@ -29,6 +29,31 @@ _object_new = object.__new__
 _ref = weakref.ref
 
 
+class NonFiniteError(RuntimeError):
+    """NaN or inf found by debug mode (``chainlite.config.debug``) in a function's result.
+
+    Attributes:
+        what: ``'output'`` (of a forward) or ``'gradient'`` (of a backward).
+        label: The function whose result it is.
+        backward_of: The function whose backward pass ran it, if it ran inside one (a
+            ``_ / _`` inside the backward of ``Sqrt``, say), else None.
+    """
+
+    def __init__(self, what: str, label: str, stack: Any = None,
+                 backward_of: Any = None) -> None:
+        self.what, self.label, self.backward_of = what, label, backward_of
+        message = 'NaN or inf is detected in the %s of %s' % (what, label)
+        if backward_of is not None:
+            message += ' in the backward pass of %s' % backward_of.label
+            stack = backward_of.stack
+        message += ' (debug mode).'
+        if stack:
+            message += '\nThe function%s was applied at:\n%s' % (
+                '' if backward_of is None else ' ' + backward_of.label,
+                ''.join(traceback.format_list(stack[-5:])))
+        super().__init__(message)
+
+
 class FunctionNode:
     """Base class of differentiable functions (Chainer's new-style functions).
 
@@ -442,13 +467,8 @@ class FunctionNode:
                 continue
             a = getattr(a, '_data', a)
             if a.dtype.kind in 'fc' and not numpy.isfinite(a).all():
-                where = ''
-                if self.stack:
-                    where = '\nThe function was applied at:\n' + ''.join(
-                        traceback.format_list(self.stack[-5:]))
-                raise RuntimeError('NaN or inf is detected in the %s of %s (debug mode).%s'
-                                   % ('output' if phase == 'forward' else 'gradient',
-                                      self.label, where))
+                raise NonFiniteError('output' if phase == 'forward' else 'gradient',
+                                     self.label, self.stack)
 
     def check_type_forward(self, in_types) -> None:
         """Checks the input types with :func:`chainlite.utils.type_check.expect`.

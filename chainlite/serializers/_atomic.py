@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -17,6 +18,10 @@ def replacing(path: str) -> Iterator[str]:
     file intact and no stray temporary file.
     """
     directory, name = os.path.split(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        # Said here, naming the file asked for: open() would name the hidden temporary file.
+        raise FileNotFoundError(errno.ENOENT, 'cannot write %r: its directory %r does not exist'
+                                % (os.fspath(path), directory), os.fspath(path))
     tmp = os.path.join(directory, '.%s.%s.tmp' % (name, secrets.token_hex(6)))
     try:
         yield tmp
