@@ -397,6 +397,10 @@ def _backward_slow(f, indexes: tuple, gys: tuple, grads: dict) -> tuple:
 
 
 def _annotate(e: Exception, f, debug: bool) -> None:
+    if isinstance(e, function_node.NonFiniteError) and e.backward_of is None and \
+            e.phase == 'forward':
+        # A function run by f's backward made it: name f, which the user applied.
+        raise function_node.NonFiniteError(e.kind, e.phase, e.label, backward_of=f) from None
     if debug and f.stack:
         import traceback
         e.add_note('%s.backward failed; the function was applied at:\n%s' % (

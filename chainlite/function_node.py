@@ -32,6 +32,36 @@ _ref = weakref.ref
 _recorder = None
 
 
+class NonFiniteError(RuntimeError):
+    """NaN or inf found by debug mode (``chainlite.config.debug``) in a function's result.
+
+    The message is Chainer's (``NaN is detected on forward computation of ...``), plus the
+    function whose backward pass ran this one, when it ran inside one.
+
+    Attributes:
+        kind: ``'NaN'`` or ``'inf'``.
+        phase: ``'forward'`` (an output) or ``'backward'`` (a gradient).
+        label: The function whose result it is.
+        backward_of: The function whose backward pass ran it, if it ran inside one (a
+            ``_ / _`` inside the backward of ``sqrt``, say), else None.
+    """
+
+    def __init__(self, kind: str, phase: str, label: str, stack: Any = None,
+                 backward_of: Any = None) -> None:
+        self.kind, self.phase, self.label, self.backward_of = kind, phase, label, backward_of
+        message = '%s is detected on %s computation of %s (debug mode): in the %s' % (
+            kind, phase, label, 'output' if phase == 'forward' else 'gradient')
+        if backward_of is not None:
+            message += ', in the backward pass of %s' % backward_of.label
+            stack = backward_of.stack
+        message += '.'
+        if stack:
+            message += '\nThe function%s was applied at:\n%s' % (
+                '' if backward_of is None else ' ' + backward_of.label,
+                ''.join(traceback.format_list(stack[-5:])))
+        super().__init__(message)
+
+
 class FunctionNode:
     """Base class of differentiable functions (Chainer's new-style functions).
 
@@ -452,15 +482,8 @@ class FunctionNode:
                 continue
             a = getattr(a, '_data', a)
             if a.dtype.kind in 'fc' and not numpy.isfinite(a).all():
-                where = ''
-                if self.stack:
-                    where = '\nThe function was applied at:\n' + ''.join(
-                        traceback.format_list(self.stack[-5:]))
-                what = 'NaN' if numpy.isnan(a).any() else 'inf'
-                raise RuntimeError('%s is detected on %s computation of %s (debug mode): in '
-                                   'the %s.%s'
-                                   % (what, phase, self.label,
-                                      'output' if phase == 'forward' else 'gradient', where))
+                raise NonFiniteError('NaN' if numpy.isnan(a).any() else 'inf', phase,
+                                     self.label, self.stack)
 
     def check_type_forward(self, in_types) -> None:
         """Checks the input types with :func:`chainlite.utils.type_check.expect`.

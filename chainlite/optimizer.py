@@ -44,8 +44,18 @@ class Hyperparameter:
         (0.1, 0.01)
     """
 
-    def __init__(self, parent: Optional['Hyperparameter'] = None) -> None:
+    def __init__(self, parent: Optional['Hyperparameter'] = None, owner: str = '') -> None:
         self._parent = parent
+        self._owner = owner  # the optimizer or rule named in error messages
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Strings are the one mistake worth catching here (Adam(alpha="0.1") from a config
+        # file): they would only fail at the first update, far from the cause.
+        if isinstance(value, (str, bytes)) and not name.startswith('_'):
+            raise TypeError('%s: hyperparameter %s must be a number, got %r (a %s)'
+                            % (self.__dict__.get('_owner') or 'Hyperparameter', name, value,
+                               type(value).__name__))
+        object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
         # Only called for entries this object lacks (on every update: keep it short).
@@ -69,7 +79,7 @@ class Hyperparameter:
     def get_dict(self) -> dict:
         """Returns every entry visible from here (own entries over the parent's) as a dict."""
         d = {} if self._parent is None else self._parent.get_dict()
-        d.update((k, v) for k, v in self.__dict__.items() if k != '_parent')
+        d.update((k, v) for k, v in self.__dict__.items() if not k.startswith('_'))
         return d
 
 
@@ -181,7 +191,7 @@ class UpdateRule:
     def __init__(self, parent_hyperparam: Optional[Hyperparameter] = None) -> None:
         self._state: Optional[dict] = None
         self.enabled = True
-        self.hyperparam = Hyperparameter(parent_hyperparam)
+        self.hyperparam = Hyperparameter(parent_hyperparam, type(self).__name__)
         self.t = 0
         self._use_fp32_update = False
         self._fp32_param = None
@@ -573,7 +583,7 @@ class GradientMethod(Optimizer):
     """
 
     def __init__(self) -> None:
-        self.hyperparam = Hyperparameter()
+        self.hyperparam = Hyperparameter(owner=type(self).__name__)
         self._use_fp32_update = False
 
     def setup(self, link: link_module.Link) -> 'GradientMethod':

@@ -10,11 +10,20 @@ Conventions for page authors:
   that earlier blocks of the same page defined. Each page starts from scratch.
 * The current directory is a temporary folder, so a block may write files.
 
+* A block fenced as ```` ```text output ```` shows what the Python block before it prints. The
+  runner captures that block's standard output and compares it with the shown text the way
+  doctest does, with ``...`` standing for any text (times, run-dependent digits) and runs of
+  white space compared as one space. So a page shows exactly what a reader who pastes its
+  code sees, and the test keeps it so.
+
 Write assertions into the blocks: a block passes when it runs without raising (and, as the
-whole suite runs with ``-W error``, without warning).
+whole suite runs with ``-W error``, without warning) and prints what its output block shows.
 """
 from __future__ import annotations
 
+import contextlib
+import doctest
+import io
 import linecache
 import pathlib
 import re
@@ -31,7 +40,16 @@ _FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<info>[^`]*)$')
 
 def _blocks(text: str) -> list[tuple[int, str]]:
     """The runnable Python blocks of a page, as (line number of the fence, source) pairs."""
-    blocks = []
+    return [(line, source) for line, source, _ in _blocks_with_output(text)]
+
+
+def _blocks_with_output(text: str) -> list[tuple[int, str, str | None]]:
+    """The runnable Python blocks with the output shown after each (None if none is shown).
+
+    An output block (```` ```text output ````) belongs to the nearest runnable Python block
+    before it; two output blocks for one Python block are an error of the page.
+    """
+    blocks: list[tuple[int, str, str | None]] = []
     lines = text.splitlines()
     i = 0
     while i < len(lines):
@@ -55,19 +73,36 @@ def _blocks(text: str) -> list[tuple[int, str]]:
             i += 1
         i += 1
         if words and words[0] == 'python' and 'no-run' not in words[1:]:
-            blocks.append((start, '\n'.join(body) + '\n'))
+            blocks.append((start, '\n'.join(body) + '\n', None))
+        elif words[1:2] == ['output']:
+            if not blocks or blocks[-1][2] is not None:
+                raise ValueError('line %d: an output block with no Python block of its own '
+                                 'before it' % start)
+            blocks[-1] = (blocks[-1][0], blocks[-1][1], '\n'.join(body) + '\n')
     return blocks
 
 
-def _run_block(source: str, filename: str, namespace: dict) -> str | None:
-    """Executes one block; returns the formatted traceback if it raised, else None."""
+_CHECKER = doctest.OutputChecker()
+_OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def _run_block(source: str, filename: str, namespace: dict,
+               expected: str | None = None) -> str | None:
+    """Executes one block; returns what went wrong (a traceback, an output diff) or None."""
     # Registered (until the page is done) so that tracebacks quote the page's lines.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    printed = io.StringIO()
     try:
-        exec(compile(source, filename, 'exec'), namespace)
+        with contextlib.redirect_stdout(printed):
+            exec(compile(source, filename, 'exec'), namespace)
     except Exception as e:
         # Drop the frame of this helper: the reader wants the block's own lines.
         return ''.join(traceback.format_exception(type(e), e, e.__traceback__.tb_next))
+    if expected is not None and not _CHECKER.check_output(expected, printed.getvalue(),
+                                                          _OPTIONS):
+        example = doctest.Example(source, expected)
+        return 'it printed something else than the page shows:\n' + \
+            _CHECKER.output_difference(example, printed.getvalue(), _OPTIONS)
     return None
 
 
@@ -82,7 +117,7 @@ def test_pages_exist():
 @pytest.mark.parametrize('page', _pages(), ids=lambda p: p.relative_to(_DOCS).as_posix())
 def test_page(page: pathlib.Path, tmp_path, monkeypatch):
     name = page.relative_to(_ROOT).as_posix()
-    blocks = _blocks(page.read_text(encoding='utf-8'))
+    blocks = _blocks_with_output(page.read_text(encoding='utf-8'))
     if not blocks:
         pytest.skip('%s has no runnable ```python blocks' % name)
     monkeypatch.chdir(tmp_path)
@@ -90,8 +125,8 @@ def test_page(page: pathlib.Path, tmp_path, monkeypatch):
     # A page that flips thread-local configuration must not leak it into later tests.
     saved_config = dict(vars(chainlite.config))
     try:
-        for index, (line, source) in enumerate(blocks):
-            error = _run_block(source, '%s[block %d]' % (name, index), namespace)
+        for index, (line, source, expected) in enumerate(blocks):
+            error = _run_block(source, '%s[block %d]' % (name, index), namespace, expected)
             if error is not None:
                 first = next((s for s in source.splitlines() if s.strip()), '')
                 pytest.fail('%s: block %d (fence on line %d) failed; it starts with:\n'
@@ -125,3 +160,18 @@ def test_block_parser():
         '````',
     ])
     assert _blocks(text) == [(2, 'a = 1\n'), (13, 'b = a + 1\n'), (16, 'print("```")\n')]
+
+
+def test_output_blocks_are_compared():
+    text = '\n'.join(['```python', 'print("loss 0.25 after", 3, "epochs")', '```',
+                      'It prints:', '```text output', 'loss ... after 3 epochs', '```'])
+    (_, source, expected), = _blocks_with_output(text)
+    assert expected == 'loss ... after 3 epochs\n'
+    assert _run_block(source, 'page[block 0]', {}, expected) is None
+    error = _run_block(source, 'page[block 0]', {}, 'loss ... after 4 epochs\n')
+    assert error is not None and 'after 4 epochs' in error
+
+
+def test_output_block_without_code_is_an_error():
+    with pytest.raises(ValueError, match='no Python block'):
+        _blocks_with_output('```text output\nx\n```')

@@ -7,11 +7,12 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _run_example(name, *args):
+def _run_example(name, *args, python_options=()):
     env = dict(os.environ)
     env['PYTHONPATH'] = os.pathsep.join(filter(None, [ROOT, env.get('PYTHONPATH')]))
-    return subprocess.run([sys.executable, os.path.join('examples', name), *args], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, *python_options, os.path.join('examples', name),
+                           *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
 
 
 def test_fit_curve_lowers_the_loss():
@@ -26,8 +27,12 @@ def test_fit_curve_lowers_the_loss():
 
 def test_train_digits_runs_one_epoch_and_resumes(tmp_path):
     out = str(tmp_path / 'result')
-    proc = _run_example('train_digits.py', '--epoch', '1', '--out', out)
+    # Under -W error, as a careful user may run it: nothing may warn (a missing matplotlib
+    # is a one-line note on stderr, not a warning).
+    proc = _run_example('train_digits.py', '--epoch', '1', '--out', out,
+                        python_options=('-W', 'error'))
     assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count('matplotlib is not installed') <= 1, proc.stderr
     assert 'validation/main/accuracy' in proc.stdout          # the PrintReport header
     accuracy = float(re.search(r'final validation accuracy: ([0-9.]+)', proc.stdout).group(1))
     assert accuracy > 0.5                                      # one epoch is far above chance
@@ -183,3 +188,25 @@ def test_gan_with_gradient_penalty_moves_samples_towards_the_data(tmp_path):
     final = float(re.search(r'final Frechet pixel distance: ([0-9.]+)', proc.stdout).group(1))
     assert final < 0.7 * untrained, proc.stdout
     assert 'install matplotlib to draw the figure' in proc.stdout or 'wrote ' in proc.stdout
+
+
+def _blas_env_after_loading(example, **env_vars):
+    """The BLAS thread variables once ``example`` is loaded (not run) in a fresh interpreter."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')}
+    env.update(env_vars, PYTHONPATH=ROOT)
+    code = ('import os, runpy; runpy.run_path(%r, run_name="loaded"); '
+            'print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("OMP_NUM_THREADS"))'
+            % os.path.join(ROOT, 'examples', example))
+    proc = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split()
+
+
+def test_training_examples_use_one_blas_thread_unless_told_otherwise():
+    for example in ('train_digits.py', 'cnn_digits.py', 'mnist.py', 'rnn_lm.py', 'vae.py',
+                    'gan.py', 'pinn.py'):
+        assert _blas_env_after_loading(example) == ['1', 'None'], example
+    assert _blas_env_after_loading('train_digits.py', OMP_NUM_THREADS='2') == ['None', '2']
+    assert _blas_env_after_loading('train_digits.py', OPENBLAS_NUM_THREADS='4') == ['4', 'None']

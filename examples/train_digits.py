@@ -13,6 +13,11 @@ ship inside the package, so it runs offline in a few seconds:
 import argparse
 import os
 
+# One BLAS thread: fastest on matrices this small, and never stalled by a busy core (see
+# docs/performance.md, "BLAS threads"). An OPENBLAS_NUM_THREADS or OMP_NUM_THREADS you set wins.
+if not {'OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'} & os.environ.keys():
+    os.environ['OPENBLAS_NUM_THREADS'] = '1'
+
 import numpy
 
 import chainlite as chainer
@@ -70,6 +75,8 @@ def main(argv=None):
     trainer.extend(extensions.PrintReport(
         ['epoch', 'main/loss', 'validation/main/loss',
          'main/accuracy', 'validation/main/accuracy', 'elapsed_time']))
+    trainer.extend(extensions.PlotReport(['main/loss', 'validation/main/loss'],
+                                         'epoch', filename='loss.png'))
     trainer.extend(extensions.PlotReport(['main/accuracy', 'validation/main/accuracy'],
                                          'epoch', filename='accuracy.png'))
     if not args.no_progress:

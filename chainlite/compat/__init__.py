@@ -152,9 +152,15 @@ def _make_getattr(module: types.ModuleType, previous: Any) -> Any:
     def __getattr__(attr: str) -> Any:
         if previous is not None:
             try:
-                return previous(attr)
+                value = previous(attr)
             except AttributeError:
                 pass
+            else:
+                # A package's lazy import hands out a chainlite module the hook has not seen.
+                if isinstance(value, types.ModuleType) and value.__name__.startswith(
+                        'chainlite.'):
+                    _patch(value)
+                return value
         if module.__name__ == 'chainlite' and attr in _RENAMED_ATTRIBUTES:
             return importlib.import_module(_RENAMED_ATTRIBUTES[attr])
         if '%s.%s' % (public, attr) in _MERGED:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import secrets
@@ -72,6 +73,10 @@ def replacing(path: str) -> Iterator[str]:
     the same file left behind are removed after the rename.
     """
     directory, name = os.path.split(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        # Said here, naming the file asked for: open() would name the hidden temporary file.
+        raise FileNotFoundError(errno.ENOENT, 'cannot write %r: its directory %r does not exist'
+                                % (os.fspath(path), directory), os.fspath(path))
     tmp = os.path.join(directory, _tmp_name(name))
     started = time.time()
     try:

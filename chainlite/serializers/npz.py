@@ -254,6 +254,9 @@ class _NpzArchive(collections.abc.Mapping):
     def __init__(self, file: Any) -> None:
         if isinstance(file, (str, os.PathLike)):
             self.filename = os.fspath(file)
+        elif not hasattr(file, 'read'):
+            raise TypeError('load_npz: file must be a path or a binary file object, got %r '
+                            '(a %s)' % (file, type(file).__name__))
         else:
             self.filename = getattr(file, 'name', None) or '<%s>' % type(file).__name__
         try:

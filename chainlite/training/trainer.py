@@ -80,7 +80,7 @@ class Trainer:
     def __init__(self, updater: Any, stop_trigger: Any = None, out: str = 'result',
                  extensions: Optional[Iterable[Callable]] = None) -> None:
         self.updater = updater
-        self.stop_trigger = triggers.get_trigger(stop_trigger)
+        self.stop_trigger = triggers.get_trigger(stop_trigger, what='Trainer: stop_trigger')
         self.observation: dict = {}
         self.out = out
 
@@ -154,7 +154,8 @@ class Trainer:
                              'used as an extension name')
         if trigger is None:
             trigger = getattr(extension, 'trigger', (1, 'iteration'))
-        trigger = triggers.get_trigger(trigger)
+        trigger = triggers.get_trigger(
+            trigger, what='Trainer.extend: the trigger of %r' % (name,))
         if priority is None:
             priority = getattr(extension, 'priority', extension_module.PRIORITY_READER)
 

@@ -136,8 +136,9 @@ def test_uninstall_restores_sys_modules_and_modules():
         assert sys.meta_path == meta_path
         assert sys.modules['chainer'] is fake
         assert not [k for k in sys.modules if k.startswith('chainer.') or k == 'chainerx']
-        assert '__getattr__' not in vars(chainlite)
-        assert '__getattr__' not in vars(chainlite.links)
+        # Back to the packages' own lazy-import __getattr__.
+        assert vars(chainlite)['__getattr__'].__module__ == 'chainlite._lazy'
+        assert vars(chainlite.links)['__getattr__'].__module__ == 'chainlite._lazy'
         assert not hasattr(chainlite, 'cuda') and not hasattr(chainlite, 'sequential')
         assert vars(chainlite.optimizer)['__getattr__'].__module__ == 'chainlite.optimizer'
         with pytest.raises(AttributeError, match="no attribute 'TheanoFunction'"):

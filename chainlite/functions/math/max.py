@@ -22,6 +22,11 @@ class Max(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
+        axes = range(x.ndim) if self.axis is None else self.axis
+        if any(x.shape[a] == 0 for a in axes):
+            raise ValueError('%s: cannot reduce over an empty axis: x has shape %s and axis=%r '
+                             '(the result would have no value)'
+                             % (type(self).__name__.lower(), x.shape, self.axis))
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         return self._reduce(x),

@@ -1,5 +1,6 @@
 """What the connection links share: initializer arguments turned into Parameters (with errors
 that name the link and the argument), per-axis tuples, and channel-count checks."""
+import numbers
 from typing import Any
 
 from chainlite import initializers
@@ -34,14 +35,36 @@ def bias(link: Any, nobias: bool, initial_bias: Any, size: Any) -> Any:
     return b
 
 
+def check_size(link: Any, argname: str, value: Any, minimum: int = 0,
+               optional: bool = True) -> None:
+    """Raises unless ``value`` is an int of at least ``minimum`` (or None where ``optional``)."""
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError('%s: %s must be an int%s, got %r (a %s)'
+                        % (type(link).__name__, argname, ' or None' if optional else '',
+                           value, type(value).__name__))
+    if value < minimum:
+        raise ValueError('%s: %s must be at least %d, got %d'
+                         % (type(link).__name__, argname, minimum, value))
+
+
+# The smallest value each per-axis argument may take: no zero-sized kernels or steps.
+_AXIS_MINIMUM = {'ksize': 1, 'stride': 1, 'dilate': 1, 'pad': 0, 'outsize': 0}
+
+
 def as_tuple(link: Any, argname: str, value: Any, ndim: int) -> tuple:
     """``value`` as a tuple of ``ndim`` entries: an int is repeated, a sequence checked."""
     if isinstance(value, (tuple, list)):
         if len(value) != ndim:
             raise ValueError('%s: %s must be an int or %d ints, got %r'
                              % (type(link).__name__, argname, ndim, value))
-        return tuple(value)
-    return (value,) * ndim
+        values = tuple(value)
+    else:
+        values = (value,) * ndim
+    for v in values:
+        check_size(link, argname, v, _AXIS_MINIMUM.get(argname, 0), optional=False)
+    return values
 
 
 def channels_of(link: Any, x: Any) -> int:
@@ -73,8 +96,12 @@ def init_nd(link: Any, ndim: int, in_channels: Any, out_channels: Any, ksize: An
     """
     if ksize is None:
         in_channels, out_channels, ksize = None, in_channels, out_channels
+    check_size(link, 'in_channels', in_channels)
+    check_size(link, 'out_channels', out_channels, optional=False)
     link.out_channels = out_channels
     link.ksize = as_tuple(link, 'ksize', ksize, ndim)
+    as_tuple(link, 'stride', stride, ndim)  # checked now, kept as given
+    as_tuple(link, 'pad', pad, ndim)
     link.stride = stride
     link.pad = pad
     link.dilate = as_tuple(link, 'dilate', dilate, ndim)

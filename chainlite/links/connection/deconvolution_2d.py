@@ -49,6 +49,9 @@ class Deconvolution2D(link.Link):
         super().__init__()
         if ksize is None:
             in_channels, out_channels, ksize = None, in_channels, out_channels
+        _param_args.check_size(self, 'in_channels', in_channels)
+        _param_args.check_size(self, 'out_channels', out_channels, optional=False)
+        _param_args.as_tuple(self, 'ksize', ksize, 2)  # checked now, kept as given
         self.ksize = ksize
         self.stride = _param_args.as_tuple(self, 'stride', stride, 2)
         self.pad = _param_args.as_tuple(self, 'pad', pad, 2)

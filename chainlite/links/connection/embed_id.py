@@ -41,6 +41,8 @@ class EmbedID(link.Link):
     def __init__(self, in_size: int, out_size: int, initialW: Any = None,
                  ignore_label: Optional[int] = None) -> None:
         super().__init__()
+        _param_args.check_size(self, 'in_size', in_size, optional=False)
+        _param_args.check_size(self, 'out_size', out_size, optional=False)
         self.ignore_label = ignore_label
         if initialW is None:
             initialW = initializers.Normal(1.0)

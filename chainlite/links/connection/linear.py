@@ -47,6 +47,8 @@ class Linear(link.Link):
         super().__init__()
         if out_size is None:
             in_size, out_size = None, in_size
+        _param_args.check_size(self, 'in_size', in_size)
+        _param_args.check_size(self, 'out_size', out_size, optional=False)
         self.in_size = in_size
         self.out_size = out_size
         with self.init_scope():

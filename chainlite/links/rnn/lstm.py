@@ -50,6 +50,8 @@ class LSTMBase(link.Chain):
             in_size, out_size = None, in_size
         if out_size is None:
             raise TypeError('%s: out_size must be given' % type(self).__name__)
+        _param_args.check_size(self, 'in_size', in_size)
+        _param_args.check_size(self, 'out_size', out_size, optional=False)
         super().__init__()
         self.state_size = out_size
         self.lateral_init = lateral_init
@@ -78,9 +80,15 @@ class LSTMBase(link.Chain):
             init(gates[:, k])
 
     def _lazy_init(self, x: Any) -> None:
-        if self.upward.W.array is None:
-            self.upward._initialize_params(math.prod(x.shape[1:]))
+        width = math.prod(x.shape[1:])
+        W = self.upward.W.array
+        if W is None:
+            self.upward._initialize_params(width)
             self._initialize_params()
+        elif width != W.shape[1]:
+            raise ValueError('%s: the input has %d features per example (shape %s) but the '
+                             'link was built for in_size=%d'
+                             % (type(self).__name__, width, tuple(x.shape), W.shape[1]))
 
     def _zero_state(self, x: Any) -> variable.Variable:
         return variable.Variable(self.xp.zeros((x.shape[0], self.state_size), dtype=x.dtype))

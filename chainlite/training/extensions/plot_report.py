@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import os
-import warnings
+import sys
 from typing import Any, Callable, Iterable, Optional, Union
 
 from chainlite import reporter
@@ -12,8 +12,9 @@ from chainlite.serializers import _atomic
 from chainlite.training import extension
 from chainlite.training import triggers
 
-_MISSING_MATPLOTLIB = ('PlotReport: matplotlib is not installed, so no plot will be drawn; '
-                       'install matplotlib (pip install chainlite[plot])')
+_MISSING_MATPLOTLIB = ('PlotReport: matplotlib is not installed, so no plot will be drawn '
+                       '(training is not affected); to get plots, install matplotlib '
+                       '(pip install chainlite[plot])')
 _warned = False
 
 
@@ -26,10 +27,12 @@ def _matplotlib_available() -> bool:
 
 
 def _warn_missing_once() -> None:
+    # A note on stderr rather than a warning: a missing optional plot is not a fault of the
+    # script, and a warning would turn into a crash under ``python -W error``.
     global _warned
     if not _warned:
         _warned = True
-        warnings.warn(_MISSING_MATPLOTLIB, stacklevel=3)
+        print(_MISSING_MATPLOTLIB, file=sys.stderr)
 
 
 class PlotReport(extension.Extension):
@@ -40,8 +43,8 @@ class PlotReport(extension.Extension):
     figure into ``trainer.out/filename`` (written under a temporary name, then renamed). It
     draws with matplotlib's object API (no ``pyplot`` state, no display needed).
 
-    Without matplotlib (``pip install chainlite[plot]``) it warns once per process and does
-    nothing.
+    Without matplotlib (``pip install chainlite[plot]``) it prints a note to standard error
+    once per process (not a warning, so ``python -W error`` still runs) and does nothing.
 
     Args:
         y_keys: The observation key(s) to plot, one line each.
@@ -86,7 +89,7 @@ class PlotReport(extension.Extension):
 
     @staticmethod
     def available() -> bool:
-        """Whether matplotlib can be imported (warns once if not)."""
+        """Whether matplotlib can be imported (says so once on standard error if not)."""
         if _matplotlib_available():
             return True
         _warn_missing_once()

@@ -21,15 +21,20 @@ def _never_fire_trigger(trainer: Any) -> bool:
     return False
 
 
-def get_trigger(trigger: Any) -> Callable[[Any], bool]:
+def get_trigger(trigger: Any, *, what: str = 'get_trigger') -> Callable[[Any], bool]:
     """Returns a trigger object from what users write.
 
     Args:
         trigger: A callable (returned as it is), None (a trigger that never fires), or a
             ``(period, unit)`` tuple for :class:`IntervalTrigger`.
+        what: Names the argument in error messages (``'Trainer: stop_trigger'``, say).
 
     Returns:
         A callable taking the trainer and returning a bool.
+
+    Raises:
+        TypeError: If ``trigger`` is none of these (a bare ``'epoch'``, say).
+        ValueError: If the period is not a positive number or the unit is unknown.
 
     Example:
         >>> from chainlite import training
@@ -42,4 +47,10 @@ def get_trigger(trigger: Any) -> Callable[[Any], bool]:
         return trigger
     if trigger is None:
         return _never_fire_trigger
-    return IntervalTrigger(*trigger)
+    if isinstance(trigger, (str, bytes)) or not hasattr(trigger, '__len__') or len(trigger) != 2:
+        raise TypeError("%s: a trigger is a callable, None or a (period, unit) pair such as "
+                        "(1, 'epoch'), got %r" % (what, trigger))
+    try:
+        return IntervalTrigger(*trigger)
+    except (TypeError, ValueError) as e:
+        raise type(e)('%s: %s (the trigger %r)' % (what, e, tuple(trigger))) from None

@@ -1,6 +1,7 @@
 """A trigger firing every ``period`` iterations or epochs."""
 from __future__ import annotations
 
+import numbers
 import warnings
 from typing import Any
 
@@ -19,7 +20,8 @@ class IntervalTrigger:
         unit: ``'iteration'`` (updates) or ``'epoch'`` (sweeps over the data set).
 
     Raises:
-        ValueError: If ``unit`` is neither.
+        TypeError: If ``period`` is not a number.
+        ValueError: If ``unit`` is neither, or ``period`` is not positive.
 
     Example:
         >>> from types import SimpleNamespace
@@ -38,6 +40,12 @@ class IntervalTrigger:
         if unit not in ('epoch', 'iteration'):
             raise ValueError("IntervalTrigger: unit must be either 'epoch' or 'iteration', "
                              'got %r' % (unit,))
+        if isinstance(period, bool) or not isinstance(period, numbers.Real):
+            raise TypeError('IntervalTrigger: period must be a number of %ss, got %r'
+                            % (unit, period))
+        if not period > 0:
+            raise ValueError('IntervalTrigger: period must be positive, got %r %ss'
+                             % (period, unit))
         self.period = period
         self.unit = unit
         # Negative values mean "unknown" (loaded from a snapshot that lacks them).
