@@ -83,6 +83,20 @@ class Hyperparameter:
         return d
 
 
+def _resolved(hp: Hyperparameter) -> Hyperparameter:
+    # The first set up the chain that holds entries of its own: an update rule's set is
+    # usually empty, and reading through it costs a failed lookup and a __getattr__ call per
+    # entry on every update. Reading from the resolved set gives the same values.
+    d = hp.__dict__
+    while len(d) == 2:  # only _parent and _owner: no entries of its own
+        parent = d.get('_parent')
+        if parent is None:
+            break
+        hp = parent
+        d = hp.__dict__
+    return hp
+
+
 class HyperparameterProxy:
     """A class attribute that reads and writes one entry of ``self.hyperparam``.
 

@@ -636,3 +636,34 @@ def test_update_core_chainerx_runs_the_cpu_update():
     p.grad = _f32(0.5, 0.5)
     Rule().update_core_chainerx(p)
     numpy.testing.assert_array_equal(p.array, _f32(0.5, 1.5))
+def test_resolved_hyperparameter_reads_the_same_entries():
+    from chainlite.optimizer import Hyperparameter, _resolved
+    base = Hyperparameter()
+    base.lr, base.eps = 0.1, 1e-8
+    middle = Hyperparameter(base)
+    rule = Hyperparameter(middle)
+    assert _resolved(rule) is base               # empty sets are skipped
+    middle.lr = 0.5
+    assert _resolved(rule) is middle             # the first set with entries of its own
+    assert (_resolved(rule).lr, _resolved(rule).eps) == (0.5, 1e-8)
+    rule.eps = 1e-3
+    assert _resolved(rule) is rule and rule.lr == 0.5
+
+
+def test_adam_follows_rule_overrides_and_later_optimizer_changes():
+    import chainlite.links as L
+    from chainlite import optimizers
+    model = L.Linear(2, 2)
+    opt = optimizers.Adam(alpha=0.1).setup(model)
+    for p in model.params():
+        p.grad = numpy.ones_like(p.array)
+    opt.update()
+    model.b.update_rule.hyperparam.alpha = 0.0   # this parameter stops moving
+    opt.alpha = 0.2                              # the others use the new rate
+    W, b = model.W.array.copy(), model.b.array.copy()
+    for p in model.params():
+        p.grad = numpy.ones_like(p.array)
+    opt.update()
+    assert numpy.array_equal(model.b.array, b)
+    # With a constant gradient, Adam's bias-corrected step is the learning rate itself.
+    numpy.testing.assert_allclose(W - model.W.array, 0.2, rtol=1e-4)

@@ -84,12 +84,12 @@ class AdamRule(optimizer.UpdateRule):
             self.state['vhat'] = xp.zeros_like(param.array)
 
     def update_core(self, param) -> None:
-        grad, hp, p = param.grad, self.hyperparam, param.array
+        grad, hp, p = param.grad, optimizer._resolved(self.hyperparam), param.array
         # Each entry read once: a rule's lookup falls back to the optimizer's Hyperparameter.
         beta1, beta2, eps, eta = hp.beta1, hp.beta2, hp.eps, hp.eta
         # float16 parameters: the arithmetic runs in float32 (the scratch array's dtype).
         dtype = numpy.dtype(numpy.float32) if p.dtype == numpy.float16 else p.dtype
-        if eps != 0 and dtype.type(eps) == 0:
+        if eps != 0 and abs(eps) < 1e-30 and dtype.type(eps) == 0:  # cheap test first
             raise ValueError('eps of Adam optimizer is too small for %s (%s)'
                              % (dtype.name, eps))
         m, v = self.state['m'], self.state['v']
