@@ -8,7 +8,6 @@ tree, never recursion over the computational graph.
 """
 from __future__ import annotations
 
-import collections
 import contextlib
 import copy
 import inspect
@@ -142,7 +141,7 @@ class Link:
         """The hooks registered on this link only (a name -> hook ordered dict)."""
         hooks = self.__dict__.get('_local_link_hooks')
         if hooks is None:
-            hooks = self.__dict__['_local_link_hooks'] = collections.OrderedDict()
+            hooks = self.__dict__['_local_link_hooks'] = link_hook.LocalHooks()
         return hooks
 
     def add_hook(self, hook: Any, name: Optional[str] = None) -> 'Link':
@@ -162,7 +161,6 @@ class Link:
         if name in hooks:
             raise KeyError('hook %s already exists' % name)
         hooks[name] = hook
-        link_hook._count(1)
         hook.added(self)
         return self
 
@@ -172,7 +170,6 @@ class Link:
         if name not in hooks:
             raise KeyError('no hook %s is registered' % name)
         hook = hooks.pop(name)
-        link_hook._count(-1)
         hook.deleted(self)
 
     # -- walking the tree ----------------------------------------------------------------------

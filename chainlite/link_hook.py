@@ -28,6 +28,43 @@ def _count(delta: int) -> None:
     _hooks_active += delta
 
 
+class LocalHooks(collections.OrderedDict):
+    """The hooks registered on one link (``link.local_link_hooks``).
+
+    It keeps the global count of registered hooks exact however its entries come and go:
+    added or removed, copied with the link (``copy``, ``deepcopy``, pickling all refill it
+    entry by entry), or collected with it. A leaked count would send every link call down
+    the slow path for the rest of the process.
+    """
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if key not in self:
+            _count(1)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        super().__delitem__(key)
+        _count(-1)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        if key in self:
+            _count(-1)
+        return super().pop(key, *default)
+
+    def popitem(self, last: bool = True) -> tuple:
+        item = super().popitem(last)
+        _count(-1)
+        return item
+
+    def clear(self) -> None:
+        _count(-len(self))
+        super().clear()
+
+    def __del__(self) -> None:
+        if _count is not None:  # None while the interpreter shuts down
+            _count(-len(self))
+
+
 class ForwardPreprocessCallbackArgs:
     """What :meth:`LinkHook.forward_preprocess` receives.
 

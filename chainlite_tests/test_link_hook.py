@@ -160,3 +160,19 @@ def test_link_timer_on_one_link(capsys):
     assert list(hook.summary()) == ['Scale']
     hook.print_report()
     assert capsys.readouterr().out.startswith('LinkName')
+
+
+def test_hook_count_follows_copies_and_collected_links():
+    import copy
+    import gc
+
+    before = link_hook._hooks_active
+    link = L.Linear(2, 3)
+    link.add_hook(Recorder(), name="a")
+    twin = copy.deepcopy(link)                  # the copy's hook counts too
+    assert link_hook._hooks_active == before + 2
+    twin.delete_hook('a')
+    assert link_hook._hooks_active == before + 1
+    del link, twin
+    gc.collect()                                # a collected link takes its hooks' count along
+    assert link_hook._hooks_active == before
