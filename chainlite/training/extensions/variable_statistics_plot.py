@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-import warnings
+import sys
 from typing import Any, Optional, Sequence, Union
 
 import numpy
@@ -34,8 +34,9 @@ def _check_available() -> bool:
     if _matplotlib_available():
         return True
     if not _warned:
+        # A note, not a warning, as PlotReport's: a script run with -W error goes on.
         _warned = True
-        warnings.warn(_MISSING_MATPLOTLIB, stacklevel=3)
+        print(_MISSING_MATPLOTLIB, file=sys.stderr)
     return False
 
 
@@ -149,7 +150,8 @@ class VariableStatisticsPlot(extension.Extension):
     ``max_sample_size`` points, and when ``trigger`` fires draws them against the iteration
     into ``trainer.out/filename`` (written under a temporary name, then renamed).
 
-    Without matplotlib it warns once per process and does nothing, as :class:`PlotReport`.
+    Without matplotlib it says so once per process on standard error and does nothing, as
+    :class:`PlotReport`.
 
     Args:
         targets: A Variable, a Link (its parameters), or a list of them.
@@ -203,7 +205,7 @@ class VariableStatisticsPlot(extension.Extension):
 
     @staticmethod
     def available() -> bool:
-        """Whether matplotlib can be imported (warns once if not)."""
+        """Whether matplotlib can be imported (says so once on standard error if not)."""
         return _check_available()
 
     def __call__(self, trainer: Any) -> None:
