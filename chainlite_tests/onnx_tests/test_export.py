@@ -236,3 +236,19 @@ def test_without_onnx_import_works_and_export_says_how_to_install():
                          env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "install onnx (pip install -e '.[onnx]')" in out.stdout
+
+
+def test_testing_helpers_check_a_test_case(ox, tmp_path, monkeypatch):
+    from chainlite.onnx.testing import get_test_data_set, input_generator, test_onnxruntime
+    monkeypatch.chdir(tmp_path)
+    x = input_generator.increasing(2, 3)
+    path = get_test_data_set.gen_test_data_set(_mlp(), [x], 'mlp', 11)
+    assert path == os.path.join('out', 'opset11', 'mlp')
+    test_onnxruntime.check_model_expect(path, input_names=['Input_0'])
+    # A wrong expected output is caught.
+    import onnx
+    bad = onnx.numpy_helper.from_array(numpy.zeros((2, 2), numpy.float32), 'LinearFunction_1')
+    with open(os.path.join(path, 'test_data_set_0', 'output_0.pb'), 'wb') as f:
+        f.write(bad.SerializeToString())
+    with pytest.raises(AssertionError):
+        test_onnxruntime.check_model_expect(path)

@@ -358,3 +358,9 @@ def test_permutate_with_indices_from_the_graph(ox):
 
 def test_argmax_of_an_input(ox):
     ox.check_export(ox.Fn(lambda x: F.argmax(x, axis=0)), [_distinct(3, 2)])
+
+
+def test_functions_taken_before_export_are_recorded_too(ox):
+    # A model may hold F.argmax (or F.sign) itself, taken before export replaced it.
+    argmax, sign = F.argmax, F.sign
+    ox.check_export(ox.Fn(lambda x: (argmax(x, axis=1), sign(x))), [_distinct(2, 3) - 1])

@@ -39,12 +39,14 @@ class ArgIndexNode(function_node.FunctionNode):
         return numpy.asarray(getattr(x, self.method)(axis=self.axis)).astype(numpy.int32),
 
 
-def _arg_index(method, original):
-    def wrapper(x, axis=None):
+def _select_index(original):
+    # argmax and argmin both call argmax._select_index at call time: replacing it catches
+    # them however they were imported.
+    def wrapper(x, axis, label, method):
         if _in_graph(x) and not isinstance(axis, (tuple, list)):
-            original(x, axis)  # the argument checks
+            original(x, axis, label, method)  # the argument checks
             return ArgIndexNode(method, axis).apply((x,))[0]
-        return original(x, axis)
+        return original(x, axis, label, method)
     return wrapper
 
 
@@ -75,7 +77,6 @@ def recorded_functions():
     from chainlite import functions as F
     from chainlite.functions.math import _outside_graph
     from chainlite.functions.math import argmax as argmax_mod
-    from chainlite.functions.math import argmin as argmin_mod
     from chainlite.functions.rnn import n_step_gru
     from chainlite.functions.rnn import n_step_lstm
     from chainlite.functions.rnn import n_step_rnn
@@ -86,9 +87,7 @@ def recorded_functions():
             (n_step_rnn, 'n_step_rnn', 'rnn', 1), (n_step_rnn, 'n_step_birnn', 'rnn', 2)):
         wrapped = rnn.whole_recurrence(kind, name, getattr(module, name), directions)
         replacements += [(module, name, wrapped), (F, name, wrapped)]
-    for module, name in ((argmax_mod, 'argmax'), (argmin_mod, 'argmin')):
-        wrapped = _arg_index(name, getattr(module, name))
-        replacements += [(module, name, wrapped), (F, name, wrapped)]
+    replacements.append((argmax_mod, '_select_index', _select_index(argmax_mod._select_index)))
     replacements.append((_outside_graph, 'elementwise',
                          _elementwise(_outside_graph.elementwise)))
     saved = []
