@@ -133,3 +133,17 @@ def test_lstm_language_model_uses_onnx_lstm(ox):
     model = LSTMLanguageModel()
     proto = ox.check_export(model, [_ids((3, 5), 15)])
     assert ox.op_types(proto).count('LSTM') == 2
+
+
+@pytest.mark.parametrize('name,size', [
+    pytest.param('ResNet50Layers', 32, id='resnet50'),
+    # VGG16's fully connected layers need 224x224 inputs: 138M parameters to write and run.
+    pytest.param('VGG16Layers', 224, id='vgg16', marks=pytest.mark.slow),
+])
+def test_vision_model_without_pretrained_weights(ox, name, size):
+    numpy.random.seed(0)
+    model = getattr(L, name)(pretrained_model=None)      # the architecture, no download
+    x = _rand(1, 3, size, size)
+    proto = ox.check_export(model, [x])
+    names = {i.name for i in proto.graph.initializer}
+    assert {'param' + path.replace('/', '_') for path, _ in model.namedparams()} <= names
