@@ -203,18 +203,22 @@ class FunctionNode:
             requires_grad = any([x._requires_grad for x in inputs])
         cfg = _config
         checks = self._check_mode
-        if checks:
-            if checks == 1:  # float inputs only: the common case, inline
-                for a in in_data:
-                    if a.dtype.kind != 'f':
-                        self._float_input_error(in_data)
-            else:
-                self._run_checks(in_data, cfg)
+        try:
+            if checks:
+                if checks == 1:  # float inputs only: the common case, inline
+                    for a in in_data:
+                        if a.dtype.kind != 'f':
+                            self._float_input_error(in_data)
+                else:
+                    self._run_checks(in_data, cfg)
 
-        if _hooks_active:
-            outputs = self._forward_with_hooks(in_data)
-        else:
-            outputs = self.forward(in_data)
+            if _hooks_active:
+                outputs = self._forward_with_hooks(in_data)
+            else:
+                outputs = self.forward(in_data)
+        except (AttributeError, TypeError):
+            self._missing_data_error(in_data)
+            raise
         return self._wrap_outputs(inputs, in_data, outputs, requires_grad, cfg)
 
     def _apply1(self, x: Any) -> _Variable:
@@ -231,16 +235,20 @@ class FunctionNode:
         in_data = (d,)
         cfg = _config
         checks = self._check_mode
-        if checks:
-            if checks == 1:
-                if d.dtype.kind != 'f':
-                    self._float_input_error(in_data)
+        try:
+            if checks:
+                if checks == 1:
+                    if d.dtype.kind != 'f':
+                        self._float_input_error(in_data)
+                else:
+                    self._run_checks(in_data, cfg)
+            if _hooks_active:
+                outputs = self._forward_with_hooks(in_data)
             else:
-                self._run_checks(in_data, cfg)
-        if _hooks_active:
-            outputs = self._forward_with_hooks(in_data)
-        else:
-            outputs = self.forward(in_data)
+                outputs = self.forward(in_data)
+        except (AttributeError, TypeError):
+            self._missing_data_error(in_data)
+            raise
         if outputs.__class__ is not tuple or len(outputs) != 1 or cfg.debug or \
                 outputs[0].__class__ is not _ndarray:
             return self._wrap_outputs((x,), in_data, outputs, requires_grad, cfg)[0]
@@ -429,6 +437,17 @@ class FunctionNode:
         except type_check.InvalidType as e:
             msg = 'Invalid operation is performed in: %s (Forward)\n\n%s' % (self.label, e)
             raise type_check.InvalidType(e.expect, e.actual, msg=msg) from None
+
+    def _missing_data_error(self, in_data: tuple) -> None:
+        # Called when checks or forward failed on an attribute: a Variable(None) input is the
+        # usual cause, and deserves a message naming this function rather than NoneType.
+        for i, a in enumerate(in_data):
+            if a is None:
+                name = self._arg_name(i)
+                raise TypeError('%s: input %d%s is a Variable without data (Variable(None)); '
+                                'set its array before using it'
+                                % (self.label, i, '' if name.startswith('in_types') else
+                                   ' (%s)' % name)) from None
 
     def _float_input_error(self, in_data: tuple) -> None:
         # Same message as a check_type_forward would give, for ops that only need floats.

@@ -127,3 +127,22 @@ def test_debug_mode_names_the_function_whose_backward_failed():
         with pytest.raises(RuntimeError, match=r'inf is detected on forward computation of '
                            r'_ / _ \(debug mode\): in the output, in the backward pass of sqrt'):
             F.sum(y).backward()
+
+
+@pytest.mark.parametrize('x, seen', [([[1.0, 2.0]], 'got list'), (None, 'got NoneType'),
+                                     (chainlite.Variable(None), 'got a Variable without data')])
+def test_linear_names_what_it_was_given(x, seen):
+    with pytest.raises(TypeError, match='linear: x must be a Variable or a numpy.ndarray with '
+                       'data, %s' % seen):
+        F.linear(x, np.zeros((3, 2), np.float32))
+
+
+@pytest.mark.parametrize('f, label', [
+    (F.relu, r'ReLU: input 0 \(x\)'), (F.tanh, 'Tanh: input 0'),
+    (lambda x: F.reshape(x, (2,)), 'Reshape: input 0'),
+    (lambda x: x * x, r'_ \* _: input 0 \(lhs\)'),
+])
+def test_a_variable_without_data_is_named(f, label):
+    with pytest.raises(TypeError,
+                       match=label + r' is a Variable without data \(Variable\(None\)\)'):
+        f(chainlite.Variable(None))

@@ -4,6 +4,7 @@ from chainlite.utils import type_check  # noqa: F401
 from chainlite.utils.sparse import CooMatrix  # noqa: F401
 from chainlite.utils.sparse import get_order  # noqa: F401
 from chainlite.utils.sparse import to_coo  # noqa: F401
+from chainlite.utils.walker_alias import WalkerAlias  # noqa: F401
 # Chainer's chainer.utils helpers that scripts and tests import.
 import collections.abc as collections_abc  # noqa: F401,E402
 import contextlib as _contextlib  # noqa: E402
@@ -90,4 +91,3 @@ def tempdir(**kwargs):
         yield path
     finally:
         _shutil.rmtree(path, ignore_errors=True)
-from chainlite.utils.walker_alias import WalkerAlias  # noqa: F401

@@ -4,6 +4,7 @@ import math
 import numpy
 
 from chainlite import function_node
+from chainlite import variable
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import matmul
@@ -108,7 +109,13 @@ def linear(x, W, b=None, n_batch_axes=1):
     if n_batch_axes <= 0:
         raise ValueError('linear: n_batch_axes must be greater than 0, got %r'
                          % (n_batch_axes,))
-    batch_shape = tuple(x.shape[:n_batch_axes])
+    try:
+        batch_shape = tuple(x.shape[:n_batch_axes])
+    except AttributeError:
+        seen = 'a Variable without data' if isinstance(x, variable.Variable) else \
+            type(x).__name__
+        raise TypeError('linear: x must be a Variable or a numpy.ndarray with data, got %s'
+                        % seen) from None
     if n_batch_axes > 1 or x.ndim > 2:
         x = reshape.reshape(x, (math.prod(batch_shape), math.prod(x.shape[n_batch_axes:])))
     y, = LinearFunction().apply((x, W) if b is None else (x, W, b))
