@@ -60,6 +60,7 @@ class SpectralNormalization(link_hook.LinkHook):
         >>> y = layer(np.eye(3, dtype=np.float32))   # rows of W / sigma
         >>> round(float(np.linalg.svd(y.array.T, compute_uv=False)[0]), 3)
         1.0
+        >>> layer.delete_hook('SpectralNormalization')   # removes W_u too
     """
 
     name = 'SpectralNormalization'

@@ -36,6 +36,7 @@ class WeightStandardization(link_hook.LinkHook):
         >>> y = conv(np.ones((1, 2, 2, 2), np.float32))   # each filter sums to 0 now
         >>> bool(np.allclose(y.array, 0, atol=1e-5))
         True
+        >>> conv.delete_hook('WeightStandardization')
     """
 
     name = 'WeightStandardization'
