@@ -115,7 +115,7 @@ def _evaluate(graph, leaves, override=None):
 
 
 def _build(graph, leaves):
-    n_leaves, ops, _ = graph
+    _, ops, _ = graph
     nodes = [chainlite.Variable(v.copy()) for v in leaves]
     for name, args, c, outs in ops:
         nodes += _cl_apply(name, [nodes[a] for a in args], c)
@@ -138,7 +138,7 @@ def _total_derivative(graph, leaves, i, scalar):
 
 def _ancestors_or_self(graph, nodes):
     """Ids of the nodes that some node in ``nodes`` depends on (those included)."""
-    n_leaves, ops, creator = graph
+    _, ops, creator = graph
     seen, stack = set(), list(nodes)
     while stack:
         i = stack.pop()
@@ -151,7 +151,7 @@ def _ancestors_or_self(graph, nodes):
 
 
 def _descendants_or_self(graph, nodes):
-    n_leaves, ops, creator = graph
+    _, ops, _ = graph
     out = set(nodes)
     for name, args, c, outs in ops:
         if any(a in out for a in args):
@@ -301,7 +301,7 @@ def _check_second_order(graph, leaves, outputs, inputs, seeds, gis, result, rng)
 @settings(max_examples=40, deadline=None)
 @given(graph=_graphs(), data=st.data())
 def test_backward_matches_numpy_reference(graph, data):
-    n_leaves, ops, creator = graph
+    n_leaves, _, creator = graph
     n = len(creator)
     rng = numpy.random.default_rng(data.draw(st.integers(0, 2 ** 16), label='seed'))
     leaves = [_rand(rng) for _ in range(n_leaves)]
