@@ -12,10 +12,10 @@ from chainlite.serializers import _atomic
 from chainlite.training import extension
 from chainlite.training import triggers
 
-_MISSING_MATPLOTLIB = ('PlotReport: matplotlib is not installed, so no plot will be drawn '
+_MISSING_MATPLOTLIB = ('%s: matplotlib is not installed, so no plot will be drawn '
                        '(training is not affected); to get plots, install matplotlib '
                        '(pip install chainlite[plot])')
-_warned = False
+_noted: set = set()  # the extensions that said so already
 
 
 def _matplotlib_available() -> bool:
@@ -26,13 +26,18 @@ def _matplotlib_available() -> bool:
     return True
 
 
-def _warn_missing_once() -> None:
-    # A note on stderr rather than a warning: a missing optional plot is not a fault of the
-    # script, and a warning would turn into a crash under ``python -W error``.
-    global _warned
-    if not _warned:
-        _warned = True
-        print(_MISSING_MATPLOTLIB, file=sys.stderr)
+def plotting_available(extension_name: str) -> bool:
+    """Whether matplotlib can be imported; if not, says so once per extension and process.
+
+    A note on stderr rather than a warning: a missing optional plot is not a fault of the
+    script, and a warning would turn into a crash under ``python -W error``.
+    """
+    if _matplotlib_available():
+        return True
+    if extension_name not in _noted:
+        _noted.add(extension_name)
+        print(_MISSING_MATPLOTLIB % extension_name, file=sys.stderr)
+    return False
 
 
 class PlotReport(extension.Extension):
@@ -69,9 +74,7 @@ class PlotReport(extension.Extension):
                  trigger: Any = (1, 'epoch'), postprocess: Optional[Callable] = None,
                  filename: Optional[str] = None, marker: Optional[str] = 'x',
                  grid: bool = True, *, file_name: str = 'plot.png') -> None:
-        self._available = _matplotlib_available()
-        if not self._available:
-            _warn_missing_once()
+        self._available = plotting_available('PlotReport')
         if isinstance(y_keys, str):
             y_keys = (y_keys,)
         self._y_keys = tuple(y_keys)
@@ -90,10 +93,7 @@ class PlotReport(extension.Extension):
     @staticmethod
     def available() -> bool:
         """Whether matplotlib can be imported (says so once on standard error if not)."""
-        if _matplotlib_available():
-            return True
-        _warn_missing_once()
-        return False
+        return plotting_available('PlotReport')
 
     def __call__(self, trainer: Any) -> None:
         """Adds the observed values; adds points and redraws when the trigger fires."""

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any, Optional, Sequence, Union
 
 import numpy
@@ -12,32 +11,11 @@ from chainlite import link as link_module
 from chainlite import variable
 from chainlite.serializers import _atomic
 from chainlite.training import extension
+from chainlite.training.extensions import plot_report
 from chainlite.training import triggers
 
-_MISSING_MATPLOTLIB = ('VariableStatisticsPlot: matplotlib is not installed, so nothing will '
-                       'be plotted; install matplotlib (pip install chainlite[plot])')
-_warned = False
 _COLOR = (0.12156862745098039, 0.4666666666666667, 0.7058823529411765, 1.0)  # matplotlib's C0
 _COLOR_TRANSPARENT = _COLOR[:3] + (0.2,)
-
-
-def _matplotlib_available() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _check_available() -> bool:
-    global _warned
-    if _matplotlib_available():
-        return True
-    if not _warned:
-        # A note, not a warning, as PlotReport's: a script run with -W error goes on.
-        _warned = True
-        print(_MISSING_MATPLOTLIB, file=sys.stderr)
-    return False
 
 
 def _unpack_variables(x: Any) -> tuple:
@@ -206,7 +184,7 @@ class VariableStatisticsPlot(extension.Extension):
     @staticmethod
     def available() -> bool:
         """Whether matplotlib can be imported (says so once on standard error if not)."""
-        return _check_available()
+        return plot_report.plotting_available('VariableStatisticsPlot')
 
     def __call__(self, trainer: Any) -> None:
         """Adds a point of statistics; draws the image when the trigger fires."""

@@ -26,7 +26,7 @@ def _run(ext, trainer, losses):
 @pytest.fixture
 def no_matplotlib(monkeypatch):
     monkeypatch.setattr(plot_report, '_matplotlib_available', lambda: False)
-    monkeypatch.setattr(plot_report, '_warned', False)
+    monkeypatch.setattr(plot_report, '_noted', set())
 
 
 def test_without_matplotlib_says_so_once_and_does_nothing(tmp_path, no_matplotlib, capsys):

@@ -9,6 +9,7 @@ import chainlite
 from chainlite import links as L
 from chainlite import testing
 from chainlite.training import extensions
+from chainlite.training.extensions import plot_report
 from chainlite.training.extensions import variable_statistics_plot as vsp
 
 
@@ -68,8 +69,8 @@ def _trainer(tmp_path, ext):
 
 
 def test_without_matplotlib_says_so_once_and_does_nothing(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(vsp, '_matplotlib_available', lambda: False)
-    monkeypatch.setattr(vsp, '_warned', False)
+    monkeypatch.setattr(plot_report, '_matplotlib_available', lambda: False)
+    monkeypatch.setattr(plot_report, '_noted', set())
     x = chainlite.Variable(np.random.rand(2, 3))
     ext = extensions.VariableStatisticsPlot(x, trigger=(1, 'iteration'), filename='s.png')
     assert not ext.available()
