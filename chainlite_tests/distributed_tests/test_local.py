@@ -68,8 +68,12 @@ def test_compat_maps_chainermn():
         assert chainermn.create_multi_node_optimizer is D.create_multi_node_optimizer
         with pytest.raises(AttributeError, match='chainermn.no_such_name is not implemented'):
             chainermn.no_such_name
-        with pytest.raises(ModuleNotFoundError, match='chainermn.nccl is not implemented'):
-            import chainermn.nccl  # noqa: F401
+        with pytest.raises(ModuleNotFoundError, match='chainermn.tools is not implemented'):
+            import chainermn.tools  # noqa: F401
+        import chainermn.nccl
+        assert chainermn.nccl._available is False
+        with pytest.raises(RuntimeError, match='NCCL needs NVIDIA GPUs'):
+            chainermn.nccl.get_build_version()
     finally:
         compat.uninstall()
     assert 'chainermn' not in sys.modules
