@@ -82,11 +82,11 @@ def test_compat_maps_chainermn():
 
 
 @pytest.mark.parametrize('n, size', [(10, 3), (0, 2), (7, 7), (5, 8), (100, 4)])
-def test_scatter_slices(n, size):
-    equal = scatter._slices(n, size, True)
+def test_scatter_index_slices(n, size):
+    equal = scatter._scatter_index(n, size, True)
     assert all(e - b == -(-n // size) and 0 <= b and e <= n for _, b, e in equal)
     assert set().union(*[set(range(b, e)) for _, b, e in equal]) == set(range(n))
-    unequal = scatter._slices(n, size, False)
+    unequal = scatter._scatter_index(n, size, False)
     assert [i for i in range(n)] == [i for _, b, e in unequal for i in range(b, e)]
     lengths = [e - b for _, b, e in unequal]
     assert max(lengths) - min(lengths) <= 1
