@@ -464,8 +464,8 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             self._check_same_layout(buf)
         self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, buf)
         if configuration.config.debug and not numpy.isfinite(buf).all():
-            raise ValueError('multi_node_mean_grad: gradients are not finite after averaging '
-                             '(debug mode)')
+            raise ValueError('multi_node_mean_grad: parameters diverged after allreduce: the '
+                             'averaged gradients are not finite (debug mode)')
         return 1.0 / self.size
 
     def _transfer_dtype(self, dtype: numpy.dtype) -> numpy.dtype:
