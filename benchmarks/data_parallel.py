@@ -64,15 +64,20 @@ def worker(args) -> None:
     for _ in range(args.rounds):
         spent[0] = 0.0
         comm.mpi_comm.Barrier()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for _ in range(args.steps):
             optimizer.update(model, x, t)
+        cpu = time.process_time() - cpu
         comm.mpi_comm.Barrier()
-        samples.append((time.perf_counter() - start, spent[0]))
+        samples.append((time.perf_counter() - start, spent[0], cpu))
     # The median round; for double buffering the averaging happens inside update.
-    wall, reduce_time = sorted(samples)[len(samples) // 2]
+    wall, reduce_time, cpu = sorted(samples)[len(samples) // 2]
+    # CPU time per step of the busiest rank: on a machine that other jobs share, what each
+    # process would take with a core of its own (MPI waits spin, so they count).
+    cpu = max(comm.allreduce_obj([cpu]))
     result = {'processes': comm.size, 'batch': args.batch, 'step_ms': 1e3 * wall / args.steps,
               'examples_per_s': args.batch * args.steps / wall,
+              'cpu_step_ms': 1e3 * cpu / args.steps,
               'allreduce_share': reduce_time / wall,
               'double_buffering': args.double_buffering}
     if comm.rank == 0:
@@ -110,20 +115,23 @@ def main() -> int:
         worker(args)
         return 0
     counts = [int(c) for c in args.processes.split(',')]
-    print('| processes | global batch | step | examples/s | speedup | allreduce share |')
-    print('|---|---|---|---|---|---|')
-    base = None
+    print('| processes | global batch | step (wall) | examples/s | speedup | allreduce share '
+          '| CPU per step (busiest rank) | speedup by CPU time |')
+    print('|---|---|---|---|---|---|---|---|')
+    base = base_cpu = None
     for n in counts:
         variants = [False] + ([True] if args.double_buffering and n > 1 else [])
         for db in variants:
             r = run(n, args, db)
             base = base or r['examples_per_s']
+            base_cpu = base_cpu or r['cpu_step_ms']
             label = '%d%s' % (n, ' (double buffering)' if db else '')
             # With double buffering the averaging runs inside update: no share to show.
             share = '-' if db else '%.0f%%' % (100 * r['allreduce_share'])
-            print('| %s | %d | %.1f ms | %.0f | %.2fx | %s |' % (
+            print('| %s | %d | %.1f ms | %.0f | %.2fx | %s | %.1f ms | %.2fx |' % (
                 label, r['batch'], r['step_ms'], r['examples_per_s'],
-                r['examples_per_s'] / base, share), flush=True)
+                r['examples_per_s'] / base, share, r['cpu_step_ms'],
+                base_cpu / r['cpu_step_ms']), flush=True)
     return 0
 
 

