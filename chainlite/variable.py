@@ -58,6 +58,8 @@ class VariableNode:
     retain_grad_flag = False
     _loss_scale = None
     _grad_hooks = None      # called with each gradient computed for this node
+    # Chainer's private name of the rank, which its tests set directly.
+    _rank = property(lambda self: self.rank, lambda self, value: setattr(self, 'rank', value))
     _post_hooks = None      # called after a gradient is accumulated into a leaf's grad
 
     def __init__(self, shape: Any = None, dtype: Any = None, requires_grad: bool = True,
