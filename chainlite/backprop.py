@@ -351,18 +351,27 @@ def _normalize_grads(f, indexes: tuple, gxs, debug: bool) -> tuple:
     """Accepts a list, or one gradient per input, and arrays; checks NaN in debug mode."""
     if gxs.__class__ is not tuple:
         if not isinstance(gxs, (tuple, list)):
+            if debug:  # Chainer's check and wording in debug mode
+                raise ValueError('%s.backward: type of gradients returned from backward is '
+                                 'incorrect: a tuple of Variables is expected, got %s'
+                                 % (f.label, type(gxs).__name__))
             raise TypeError('%s.backward must return a tuple of Variables, got %s'
                             % (f.label, type(gxs).__name__))
         gxs = tuple(gxs)
     n_in = len(f.inputs)
     if len(gxs) != len(indexes):
         if len(gxs) != n_in:
-            raise ValueError('%s.backward returned %d gradients; expected %d (one per input) '
-                             'or %d (one per target index)'
-                             % (f.label, len(gxs), n_in, len(indexes)))
+            raise ValueError('%s.backward: number of gradients returned from backward is '
+                             'incorrect: %d != expected %d (one per input) or %d (one per '
+                             'target index)' % (f.label, len(gxs), n_in, len(indexes)))
         gxs = tuple([gxs[i] for i in indexes])
     for gx in gxs:
         if gx is not None and not isinstance(gx, variable.Variable):
+            if debug:
+                # Arrays are accepted (and wrapped), except in debug mode, as in Chainer.
+                raise ValueError('%s.backward: type of gradients returned from backward is '
+                                 'incorrect: %s != expected Variable'
+                                 % (f.label, type(gx).__name__))
             if not isinstance(gx, numpy.ndarray):
                 raise TypeError('%s.backward must return Variables (or None), got %s'
                                 % (f.label, type(gx).__name__))
@@ -385,9 +394,11 @@ def _as_grad_variable(f, gx) -> variable.Variable:
 
 
 def _bad_grad(f, i: int, x, gx) -> None:
-    raise ValueError('%s.backward returned a gradient of shape %s and dtype %s for input %d, '
-                     'whose shape is %s and dtype %s'
-                     % (f.label, gx._data.shape, gx._data.dtype, i, x.shape, x.dtype))
+    what = 'shape' if gx._data.shape != x.shape else 'dtype'
+    raise ValueError('%s.backward: %s of gradients returned from backward is incorrect: '
+                     'a gradient of shape %s and dtype %s for input %d, whose shape is %s and '
+                     'dtype %s' % (f.label, what, gx._data.shape, gx._data.dtype, i, x.shape,
+                                   x.dtype))
 
 
 def _store_leaf_grads(grads: dict, seeds: list, double: bool,

@@ -446,9 +446,12 @@ class FunctionNode:
                 if self.stack:
                     where = '\nThe function was applied at:\n' + ''.join(
                         traceback.format_list(self.stack[-5:]))
-                raise RuntimeError('NaN or inf is detected in the %s of %s (debug mode).%s'
-                                   % ('output' if phase == 'forward' else 'gradient',
-                                      self.label, where))
+                # Chainer's wording; chainlite also catches infinities.
+                what = 'NaN' if numpy.isnan(a).any() else 'inf'
+                raise RuntimeError('%s is detected on %s computation of %s (in the %s; debug '
+                                   'mode).%s' % (what, phase, self.label,
+                                                 'output' if phase == 'forward' else 'gradient',
+                                                 where))
 
     def check_type_forward(self, in_types) -> None:
         """Checks the input types with :func:`chainlite.utils.type_check.expect`.
