@@ -539,6 +539,15 @@ class Variable:
             shape = shape[0]
         return reshape.reshape(self, tuple(shape))
 
+    def mean(self, axis: Any = None, *, weights: Any = None,
+             keepdims: bool = False) -> 'Variable':
+        """Differentiable (weighted) mean over ``axis``, as Chainer's ``Variable.mean``.
+
+        See :func:`chainlite.functions.average`.
+        """
+        from chainlite.functions.math import average
+        return average.average(self, axis, weights, keepdims)
+
     def transpose(self, *axes) -> 'Variable':
         """Differentiable transpose; accepts ``transpose(1, 0)`` or ``transpose((1, 0))``."""
         from chainlite.functions.array import transpose
