@@ -73,7 +73,13 @@ def test_gpu_device_needs_cuda(dst):
         copy(numpy.zeros(3), dst)
 
 
-@pytest.mark.parametrize('dst', ['@tpu', 'gpu', None])
+@pytest.mark.parametrize('dst', ['@tpu', 'gpu'])
 def test_unknown_device_is_a_value_error(dst):
     with pytest.raises(ValueError, match='device'):
         copy(numpy.zeros(3), dst)
+
+
+def test_a_device_that_is_no_specifier_is_a_type_error():
+    # As Chainer's get_device: neither a Device, an integer nor a string.
+    with pytest.raises(TypeError, match='device'):
+        copy(numpy.zeros(3), None)
