@@ -95,6 +95,23 @@ from chainlite import optimizers  # noqa: F401
 
 _basic_math.install_variable_arithmetics()
 mixed16 = configuration.mixed16
+
+
+def get_array_types() -> tuple:
+    """Returns the array types chainlite computes with: ``(numpy.ndarray,)``."""
+    import numpy
+    return (numpy.ndarray,)
+
+
+def get_cpu_array_types() -> tuple:
+    """Returns the CPU array types: ``(numpy.ndarray,)``."""
+    return get_array_types()
+
+
+def is_arrays_compatible(arrays) -> bool:
+    """Returns whether the arrays (None skipped) are all of one backend: all NumPy here."""
+    types = get_array_types()
+    return all(isinstance(a, types) for a in arrays if a is not None)
 # Set True to silence the FutureWarning of chainlite.utils.experimental (as in Chainer).
 disable_experimental_feature_warning = False
 del configuration

@@ -411,6 +411,10 @@ def _normalize_grads(f, indexes: tuple, gxs, debug: bool) -> tuple:
     """Accepts a list, or one gradient per input, and arrays; checks NaN in debug mode."""
     if gxs.__class__ is not tuple:
         if not isinstance(gxs, (tuple, list)):
+            if debug:  # Chainer's check and wording in debug mode
+                raise ValueError('%s.backward: type of gradients returned from backward is '
+                                 'incorrect: a tuple of Variables is expected, got %s'
+                                 % (f.label, type(gxs).__name__))
             raise TypeError('%s.backward must return a tuple of Variables, got %s'
                             % (f.label, type(gxs).__name__))
         gxs = tuple(gxs)
@@ -424,6 +428,11 @@ def _normalize_grads(f, indexes: tuple, gxs, debug: bool) -> tuple:
         gxs = tuple([gxs[i] for i in indexes])
     for gx in gxs:
         if gx is not None and not isinstance(gx, variable.Variable):
+            if debug:
+                # Arrays are accepted (and wrapped), except in debug mode, as in Chainer.
+                raise ValueError('%s.backward: type of gradients returned from backward is '
+                                 'incorrect: %s != expected Variable'
+                                 % (f.label, type(gx).__name__))
             if not isinstance(gx, numpy.ndarray):
                 raise TypeError('%s.backward must return Variables (or None), got %s'
                                 % (f.label, type(gx).__name__))

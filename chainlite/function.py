@@ -73,6 +73,13 @@ class Function:
         """Weak references to the output nodes of the last call."""
         return self.node.outputs
 
+    def unchain(self) -> None:
+        """Removes the last call's node from the graph (:meth:`FunctionNode.unchain`).
+
+        Its outputs lose their creator and it drops its inputs.
+        """
+        self.node.unchain()
+
     @property
     def rank(self) -> int:
         """The rank of the last call in the graph."""

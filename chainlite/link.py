@@ -51,8 +51,8 @@ class Link:
         self._within_init_scope = False
         self.name: Optional[str] = None
         for name, value in params.items():
-            shape, dtype = value if (isinstance(value, tuple) and len(value) == 2 and
-                                     isinstance(value[0], tuple)) else (value, numpy.float32)
+            # A shape (None, an int or a sequence of ints), or a (shape, dtype) pair.
+            shape, dtype = (value, numpy.float32) if _is_shape(value) else value
             self.add_param(name, shape, dtype=dtype)
 
     # -- registration --------------------------------------------------------------------------
@@ -754,6 +754,19 @@ def _layer_text(layer: Any) -> str:
     if inspect.isroutine(layer):
         return _layer_name(layer)
     return str(layer)
+
+
+def _is_shape(value: Any) -> bool:
+    # As Chainer's Link(**params): None, an int or a sequence of ints is a shape.
+    if value is None:
+        return True
+    try:
+        if isinstance(value, (tuple, list)):
+            return all(isinstance(int(n), int) for n in value)
+        int(value)
+        return True
+    except TypeError:
+        return False
 
 
 def _layer_name(layer: Any) -> str:

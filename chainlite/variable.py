@@ -58,6 +58,8 @@ class VariableNode:
     retain_grad_flag = False
     _loss_scale = None
     _grad_hooks = None      # called with each gradient computed for this node
+    # Chainer's private name of the rank, which its tests set directly.
+    _rank = property(lambda self: self.rank, lambda self, value: setattr(self, 'rank', value))
     _post_hooks = None      # called after a gradient is accumulated into a leaf's grad
 
     def __init__(self, shape: Any = None, dtype: Any = None, requires_grad: bool = True,
@@ -548,6 +550,15 @@ class Variable:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
         return reshape.reshape(self, tuple(shape))
+
+    def mean(self, axis: Any = None, *, weights: Any = None,
+             keepdims: bool = False) -> 'Variable':
+        """Differentiable (weighted) mean over ``axis``, as Chainer's ``Variable.mean``.
+
+        See :func:`chainlite.functions.average`.
+        """
+        from chainlite.functions.math import average
+        return average.average(self, axis, weights, keepdims)
 
     def transpose(self, *axes) -> 'Variable':
         """Differentiable transpose; accepts ``transpose(1, 0)`` or ``transpose((1, 0))``."""

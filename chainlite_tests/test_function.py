@@ -251,3 +251,27 @@ def test_backward_returning_wrong_number_of_grads_raises():
     y = Bad()(x)
     with pytest.raises(ValueError):
         y.backward()
+
+
+def test_old_style_function_unchain_removes_it_from_the_graph():
+    class Twice(chainlite.Function):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, inputs, grad_outputs):
+            return grad_outputs[0] * 2,
+
+    x = chainlite.Variable(numpy.ones(3, numpy.float32))
+    f = Twice()
+    y = f(x)
+    assert y.creator is f
+    f.unchain()
+    assert y.creator is None
+    assert f.node.inputs is None
+
+
+def test_a_node_rank_set_under_chainers_private_name():
+    x = chainlite.Variable(numpy.ones(2))
+    x.node._rank = 3
+    assert x.rank == 3
+    assert (x * 2).rank == 4

@@ -749,3 +749,33 @@ def test_backward_accumulate_override_is_called_with_the_gradients_so_far():
     assert len(calls) == 1
     # Ranks decide the order: the x * 3 path may or may not have reached x first.
     assert calls[0] is None or (calls[0] == 3).all()
+
+
+@pytest.mark.parametrize('returned, error, message', [
+    (lambda: (chainlite.Variable(numpy.ones(1, numpy.float32)),) * 2, ValueError,
+     'number of gradients returned from backward is incorrect'),
+    (lambda: (), ValueError, 'number of gradients returned from backward is incorrect'),
+    (lambda: (chainlite.Variable(numpy.ones(2, numpy.float32)),), ValueError,
+     'shape of gradients returned from backward is incorrect'),
+    (lambda: (chainlite.Variable(numpy.ones(1, numpy.float64)),), ValueError,
+     'dtype of gradients returned from backward is incorrect'),
+    (lambda: (numpy.ones(1, numpy.float32),), ValueError,
+     'type of gradients returned from backward is incorrect'),
+    (lambda: numpy.ones(1, numpy.float32), ValueError,
+     'type of gradients returned from backward is incorrect'),
+    (lambda: (chainlite.Variable(numpy.full(1, numpy.nan, numpy.float32)),), RuntimeError,
+     'NaN is detected on backward computation of Bad'),
+])
+def test_debug_mode_names_what_is_wrong_with_a_backward_as_chainer(returned, error, message):
+    class Bad(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            return returned()
+
+    x = chainlite.Variable(numpy.ones(1, numpy.float32))
+    with chainlite.using_config('debug', True):
+        y = Bad().apply((x,))[0]
+        with pytest.raises(error, match=message):
+            y.backward()

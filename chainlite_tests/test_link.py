@@ -365,3 +365,11 @@ def test_old_style_keyword_declarations():
     assert link.w.shape == (2, 3)
     chain = chainlite.Chain(child=Affine(1, 1))
     assert [p for p, _ in chain.namedlinks()] == ['/', '/child']
+
+
+def test_link_constructor_takes_shapes_and_shape_dtype_pairs_as_chainer():
+    link = chainlite.Link(x=((2, numpy.int64(3)), 'd'), u=(None, 'd'), w=(2, 3), z=3)
+    assert link.x.shape == (2, 3) and link.x.dtype == numpy.float64
+    assert link.u.array is None
+    assert link.w.shape == (2, 3) and link.w.dtype == numpy.float32
+    assert link.z.shape == (3,)

@@ -186,3 +186,32 @@ def test_mixed16_model_trains_with_loss_scaling_and_fp32_master_weights():
     with chainlite.using_config('train', False):
         accuracy = F.accuracy(model(x), t).array
     assert accuracy > 0.95
+
+
+@pytest.mark.parametrize('transb, transc', [(False, False), (True, False), (True, True)])
+def test_coo_matmul_takes_chainers_arguments_and_mixed_dtypes(transb, transc):
+    from chainlite.functions.math.sparse_matmul import CooMatMul
+    from chainlite.utils import to_coo
+    a = _u((3, 4), numpy.float64) * (RS.rand(3, 4) > .4)
+    b = _u((2, 4) if transb else (4, 2), numpy.float32)
+    sp = to_coo(a)
+    func = CooMatMul(sp.row, sp.col, sp.shape, sp.order, transa=False, transb=transb,
+                     transc=transc)
+    y = func.apply((sp.data.data, b))[0]
+    expected = a @ (b.T if transb else b)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, expected.T if transc else expected, rtol=1e-6)
+
+    def op(data, dense):
+        return CooMatMul(sp.row, sp.col, sp.shape, sp.order, transb=transb,
+                         transc=transc).apply((data, dense))[0]
+
+    gy = _u(y.shape, numpy.float64)
+    gradient_check.check_backward(op, (sp.data.data, b.astype(numpy.float64)), gy,
+                                  atol=1e-4, rtol=1e-4)
+    dense = chainlite.Variable(b)
+    data = chainlite.Variable(sp.data.data)
+    y = op(data, dense)
+    y.grad = gy
+    y.backward()
+    assert dense.grad.dtype == numpy.float32 and data.grad.dtype == numpy.float64

@@ -823,3 +823,20 @@ def test_parameter_accepts_an_int_shape():
     p.initialize(3)
     assert p.shape == (3,)
     assert chainlite.Parameter(0.5, 2).shape == (2,)
+
+
+def test_mean_method_is_a_differentiable_weighted_average():
+    v = chainlite.Variable(numpy.arange(6.).reshape(2, 3))
+    assert float(v.mean().array) == 2.5
+    w = numpy.array([1., 0., 1.])
+    y = v.mean(axis=1, weights=w, keepdims=True)
+    numpy.testing.assert_allclose(y.array, [[1.], [4.]])
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    numpy.testing.assert_allclose(v.grad, [[.5, 0., .5], [.5, 0., .5]])
+
+
+def test_array_types_are_numpys():
+    assert chainlite.get_array_types() == (numpy.ndarray,)
+    assert chainlite.is_arrays_compatible([numpy.ones(2), None])
+    assert not chainlite.is_arrays_compatible([numpy.ones(2), [1.0]])

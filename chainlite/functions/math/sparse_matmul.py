@@ -5,6 +5,7 @@ from chainlite.functions._scipy import sparse as scipy_sparse
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
+from chainlite.functions.array import cast
 from chainlite.functions.array import transpose
 from chainlite.utils import sparse
 from chainlite.utils import type_check
@@ -27,50 +28,74 @@ def _sp_dense(data, row, col, shape, trans, dense):
         row, col = col, row
     valid = row >= 0
     b = numpy.broadcast_to(numpy.arange(nb)[:, None], row.shape)[valid]
-    # scipy.sparse has no float16: the product runs in float32.
-    dtype = numpy.float32 if data.dtype == numpy.float16 else data.dtype
+    # In the operands' promoted dtype; scipy.sparse has no float16: that runs in float32.
+    dtype = numpy.result_type(data.dtype, dense.dtype)
+    if dtype == numpy.float16:
+        dtype = numpy.dtype(numpy.float32)
     s = scipy_sparse.csr_matrix(
         (data[valid].astype(dtype, copy=False), (row[valid] + b * m, col[valid] + b * k)),
         shape=(nb * m, nb * k))
     y = s @ dense3.reshape(nb * k, n).astype(dtype, copy=False)
-    return numpy.asarray(y).astype(data.dtype, copy=False).reshape(dense.shape[:-2] + (m, n))
+    out_dtype = numpy.result_type(data.dtype, dense.dtype)
+    return numpy.asarray(y).astype(out_dtype, copy=False).reshape(dense.shape[:-2] + (m, n))
 
 
 class CooMatMul(function_node.FunctionNode):
-    # y = op(S) @ dense, S given by (data, row, col, shape); op transposes if trans.
+    # y = op_c(op_a(S) @ op_b(dense)), S given by (data, row, col, shape); each op
+    # transposes the last two axes when its flag is set. The fourth argument is either
+    # chainlite's ``trans`` (a bool, the same as ``transa``) or Chainer's ``sp_order`` (a
+    # string or None, unused here), so that Chainer's
+    # ``CooMatMul(row, col, shape, order, transa=, transb=, transc=, dtype=)`` works too.
+    # The result has the promoted dtype of the operands (or ``dtype``).
 
-    def __init__(self, row, col, shape, trans):
+    def __init__(self, row, col, shape, trans=False, transa=False, transb=False,
+                 transc=False, dtype=None):
         self.row = row
         self.col = col
         self.sp_shape = shape
-        self.trans = trans
+        self.trans = bool(trans) if isinstance(trans, (bool, numpy.bool_)) else bool(transa)
+        self.transb = bool(transb)
+        self.transc = bool(transc)
+        self.dtype = None if dtype is None else numpy.dtype(dtype)
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('sp', 'dn'))
         sp, dn = in_types
-        type_check.expect(sp.dtype.kind == 'f', sp.dtype == dn.dtype, dn.ndim >= 2,
+        type_check.expect(sp.dtype.kind == 'f', dn.dtype.kind == 'f', dn.ndim >= 2,
                           dn.ndim <= 3, sp.ndim == dn.ndim - 1,
                           sp.shape[-1] == self.row.shape[-1])
         inner = self.sp_shape[0] if self.trans else self.sp_shape[1]
-        type_check.expect(dn.shape[-2] == inner)
+        type_check.expect((dn.shape[-1] if self.transb else dn.shape[-2]) == inner)
         if type_check.eval(dn.ndim) == 3:
             type_check.expect(sp.shape[0] == dn.shape[0], sp.shape[0] == self.row.shape[0])
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         data, dense = inputs
-        return _sp_dense(data, self.row, self.col, self.sp_shape, self.trans, dense),
+        if self.transb:
+            dense = dense.swapaxes(-1, -2)
+        y = _sp_dense(data, self.row, self.col, self.sp_shape, self.trans, dense)
+        if self.transc:
+            y = y.swapaxes(-1, -2)
+        if self.dtype is not None:
+            y = y.astype(self.dtype, copy=False)
+        return y,
 
     def backward(self, indexes, grad_outputs):
         data, dense = self.get_retained_inputs()
         gy, = grad_outputs
+        if self.transc:
+            gy = _swap(gy)
+        dense_used = _swap(dense) if self.transb else dense
         ret = []
         if 0 in indexes:
-            ret.append(_CooMatMulGradSP(self.row, self.col, self.sp_shape, self.trans)
-                       .apply((gy, dense))[0])
+            ga = _CooMatMulGradSP(self.row, self.col, self.sp_shape, self.trans).apply(
+                (gy, dense_used))[0]
+            ret.append(cast.cast_to(ga, data.dtype))
         if 1 in indexes:
-            ret.append(CooMatMul(self.row, self.col, self.sp_shape, not self.trans)
-                       .apply((data, gy))[0])
+            gb = CooMatMul(self.row, self.col, self.sp_shape, not self.trans).apply(
+                (data, gy))[0]
+            ret.append(cast.cast_to(_swap(gb) if self.transb else gb, dense.dtype))
         return tuple(ret)
 
 
@@ -104,11 +129,11 @@ class _CooMatMulGradSP(function_node.FunctionNode):
         gg, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(CooMatMul(self.row, self.col, self.sp_shape, self.trans)
-                       .apply((gg, dense))[0])
+            ret.append(cast.cast_to(CooMatMul(self.row, self.col, self.sp_shape, self.trans)
+                                    .apply((gg, dense))[0], gy.dtype))
         if 1 in indexes:
-            ret.append(CooMatMul(self.row, self.col, self.sp_shape, not self.trans)
-                       .apply((gg, gy))[0])
+            ret.append(cast.cast_to(CooMatMul(self.row, self.col, self.sp_shape,
+                                              not self.trans).apply((gg, gy))[0], dense.dtype))
         return tuple(ret)
 
 
