@@ -200,11 +200,18 @@ from chainlite.functions.normalization.local_response_normalization import (
     local_response_normalization)
 from chainlite.functions.normalization.normalize import normalize
 from chainlite.functions.pooling.average_pooling_2d import average_pooling_2d
+from chainlite.functions.pooling.average_pooling_nd import average_pooling_1d
+from chainlite.functions.pooling.average_pooling_nd import average_pooling_3d
 from chainlite.functions.pooling.average_pooling_nd import average_pooling_nd
 from chainlite.functions.pooling.max_pooling_2d import max_pooling_2d
+from chainlite.functions.pooling.max_pooling_nd import max_pooling_1d
+from chainlite.functions.pooling.max_pooling_nd import max_pooling_3d
 from chainlite.functions.pooling.max_pooling_nd import max_pooling_nd
 from chainlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d
 from chainlite.functions.pooling.unpooling_2d import unpooling_2d
+from chainlite.functions.pooling.unpooling_nd import unpooling_1d
+from chainlite.functions.pooling.unpooling_nd import unpooling_3d
+from chainlite.functions.pooling.unpooling_nd import unpooling_nd
 from chainlite.functions.pooling.upsampling_2d import upsampling_2d
 from chainlite.functions.rnn.lstm import lstm
 from chainlite.functions.rnn.n_step_gru import n_step_gru
