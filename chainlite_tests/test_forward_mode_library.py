@@ -247,6 +247,7 @@ SPECS = {
     # A fixed sparse matrix times a dense one: the dense operand is differentiated.
     'sparse_matmul': (lambda b: F.sparse_matmul(
         sparse.to_coo(np.array([[0.0, 1.5, 0.0], [-2.0, 0.0, 0.5]])), b), [u(3, 2)]),
+    'shift': (lambda x: F.shift(x, 3, 2), [u(1, 10, 4, 5)]),
     'spatial_pyramid_pooling_2d': (lambda x: F.spatial_pyramid_pooling_2d(x, 2),
                                    [distinct(1, 1, 4, 4)]),
     'spatial_transformer_grid': (lambda t: F.spatial_transformer_grid(t, (2, 3)), [u(1, 2, 3)]),
@@ -353,6 +354,7 @@ SPECS.update({
 SKIPPED = {
     'accuracy': 'an evaluation metric: piecewise constant, no gradient',
     'binary_accuracy': 'an evaluation metric: piecewise constant, no gradient',
+    'r2_score': 'an evaluation metric: not differentiable, as in Chainer',
     'classification_summary': 'evaluation metrics: piecewise constant, no gradient',
     'f1_score': 'an evaluation metric: piecewise constant, no gradient',
     'fbeta_score': 'an evaluation metric: piecewise constant, no gradient',

@@ -81,6 +81,7 @@ from chainlite.functions.connection.dilated_convolution_2d import dilated_convol
 from chainlite.functions.connection.embed_id import embed_id
 from chainlite.functions.connection.linear import linear
 from chainlite.functions.connection.local_convolution_2d import local_convolution_2d
+from chainlite.functions.connection.shift import shift
 from chainlite.functions.evaluation.accuracy import accuracy
 from chainlite.functions.evaluation.binary_accuracy import binary_accuracy
 from chainlite.functions.evaluation.classification_summary import classification_summary
@@ -88,6 +89,7 @@ from chainlite.functions.evaluation.classification_summary import precision
 from chainlite.functions.evaluation.classification_summary import recall
 from chainlite.functions.evaluation.classification_summary import fbeta_score
 from chainlite.functions.evaluation.classification_summary import f1_score
+from chainlite.functions.evaluation.r2_score import r2_score
 from chainlite.functions.loss.absolute_error import absolute_error
 from chainlite.functions.loss.bernoulli_nll import bernoulli_nll
 from chainlite.functions.loss.black_out import black_out
