@@ -247,6 +247,16 @@ SPECS = {
     # A fixed sparse matrix times a dense one: the dense operand is differentiated.
     'sparse_matmul': (lambda b: F.sparse_matmul(
         sparse.to_coo(np.array([[0.0, 1.5, 0.0], [-2.0, 0.0, 0.5]])), b), [u(3, 2)]),
+    'roi_average_align_2d': (lambda x: F.roi_average_align_2d(
+        x, A([[0.5, 0.2, 2.6, 3.1]]), A([0], np.int32), 2, 1.0), [u(1, 2, 4, 4)]),
+    'roi_average_pooling_2d': (lambda x: F.roi_average_pooling_2d(
+        x, A([[0.0, 0.0, 3.0, 4.0]]), A([0], np.int32), 2, 1.0), [u(1, 2, 4, 4)]),
+    'roi_max_align_2d': (lambda x: F.roi_max_align_2d(
+        x, A([[0.5, 0.2, 2.6, 3.1]]), A([0], np.int32), 2, 1.0), [distinct(1, 2, 4, 4)]),
+    'roi_max_pooling_2d': (lambda x: F.roi_max_pooling_2d(
+        x, A([[0.0, 0.0, 3.0, 4.0]]), A([0], np.int32), 2, 1.0), [distinct(1, 2, 4, 4)]),
+    'roi_pooling_2d': (lambda x: F.roi_pooling_2d(x, A([[0.0, 0.0, 0.0, 3.0, 2.0]]), 2, 2, 1.0),
+                       [distinct(1, 2, 4, 4)]),
     'shift': (lambda x: F.shift(x, 3, 2), [u(1, 10, 4, 5)]),
     'spatial_pyramid_pooling_2d': (lambda x: F.spatial_pyramid_pooling_2d(x, 2),
                                    [distinct(1, 1, 4, 4)]),

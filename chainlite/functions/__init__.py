@@ -208,6 +208,11 @@ from chainlite.functions.pooling.average_pooling_nd import average_pooling_nd
 from chainlite.functions.pooling.max_pooling_2d import max_pooling_2d
 from chainlite.functions.pooling.max_pooling_nd import max_pooling_1d
 from chainlite.functions.pooling.max_pooling_nd import max_pooling_3d
+from chainlite.functions.pooling.roi_average_align_2d import roi_average_align_2d
+from chainlite.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d
+from chainlite.functions.pooling.roi_max_align_2d import roi_max_align_2d
+from chainlite.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d
+from chainlite.functions.pooling.roi_pooling_2d import roi_pooling_2d
 from chainlite.functions.pooling.max_pooling_nd import max_pooling_nd
 from chainlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d
 from chainlite.functions.pooling.unpooling_2d import unpooling_2d
