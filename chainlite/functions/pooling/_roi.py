@@ -10,7 +10,6 @@ import math
 import numbers
 
 import numpy
-from scipy import sparse
 
 from chainlite import function_node
 from chainlite.utils import type_check
@@ -202,6 +201,7 @@ class MapBuilder:
         self.vals.append(weights[keep])
 
     def matrix(self):
+        from scipy import sparse  # imported on first use: `import chainlite` stays light
         size = int(numpy.prod(self.shape))
         if self.rows:
             rows, cols = numpy.concatenate(self.rows), numpy.concatenate(self.cols)
