@@ -185,3 +185,17 @@ def test_wrong_ndim(fn, nd):
 def test_integer_input_rejected():
     with pytest.raises(type_check.InvalidType):
         F.unpooling_nd(numpy.zeros((1, 1, 2), numpy.int32), 2)
+
+
+@pytest.mark.parametrize('fn, shape', [
+    (F.unpooling_nd, (2, 3, 3, 2)), (F.unpooling_2d, (2, 3, 3, 2)), (F.unpooling_1d, (1, 2, 2))])
+def test_unpooling_empty_output_allowed(fn, shape):
+    # ksize 1 with pad 1 takes two pixels off an axis of 2: an empty axis, as in Chainer.
+    x = chainlite.Variable(_uniform(shape))
+    y = fn(x, 1, 1, 1, cover_all=False)
+    assert y.shape == shape[:2] + tuple(d - 2 for d in shape[2:])
+    y.grad = numpy.zeros(y.shape)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, 0)
+    with pytest.raises(type_check.InvalidType):     # a negative size stays invalid
+        fn(_uniform(shape[:-1] + (1,)), 1, 1, 1, cover_all=False)
