@@ -351,7 +351,9 @@ class Link:
         return backend.get_device('@numpy')
 
     def to_cpu(self) -> 'Link':
-        """Moves the parameters to the CPU (they are there already). Returns self."""
+        """Deprecated as in Chainer 7 (warns): ``to_device('@numpy')``. Returns self."""
+        warnings.warn("to_cpu is deprecated. Please use to_device('@numpy') instead.",
+                      DeprecationWarning, stacklevel=2)
         return self.to_device('@numpy')
 
     def to_gpu(self, device: Any = None) -> 'Link':

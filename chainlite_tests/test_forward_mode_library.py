@@ -84,6 +84,8 @@ SPECS = {
                      [u(3, 3), u(2, 3), u(1, 3)]),
     'as_strided': (lambda x: F.as_strided(x, (2, 2), (1, 2), 0), [X23]),
     'average': (lambda x, w: F.average(x, axis=1, weights=w), [X23, u(3, lo=0.5, hi=1)]),
+    'average_pooling_1d': (lambda x: F.average_pooling_1d(x, 2, 1), [u(1, 2, 4)]),
+    'average_pooling_3d': (lambda x: F.average_pooling_3d(x, 2, 1), [u(1, 1, 3, 3, 3)]),
     'average_pooling_2d': (lambda x: F.average_pooling_2d(x, 2, 1, 1), [u(1, 2, 3, 3)]),
     'average_pooling_nd': (lambda x: F.average_pooling_nd(x, 2, 1), [u(1, 1, 3, 3, 3)]),
     'batch_det': (F.batch_det, [spd(2)]),
@@ -194,6 +196,8 @@ SPECS = {
     'lstm': (F.lstm, [u(2, 2), u(2, 8)]),
     'matmul': (F.matmul, [X23, u(3, 2)]),
     'max': (lambda x: F.max(x, axis=1), [distinct(2, 3)]),
+    'max_pooling_1d': (lambda x: F.max_pooling_1d(x, 2), [distinct(1, 2, 4)]),
+    'max_pooling_3d': (lambda x: F.max_pooling_3d(x, 2), [distinct(1, 1, 2, 2, 2)]),
     'max_pooling_2d': (lambda x: F.max_pooling_2d(x, 2), [distinct(1, 1, 4, 4)]),
     'max_pooling_nd': (lambda x: F.max_pooling_nd(x, 2), [distinct(1, 1, 2, 2, 2)]),
     'maximum': (F.maximum, [X23, lambda rng: np.full((2, 3), 3.0) * rng.choice([-1, 1], 3)]),
@@ -243,6 +247,17 @@ SPECS = {
     # A fixed sparse matrix times a dense one: the dense operand is differentiated.
     'sparse_matmul': (lambda b: F.sparse_matmul(
         sparse.to_coo(np.array([[0.0, 1.5, 0.0], [-2.0, 0.0, 0.5]])), b), [u(3, 2)]),
+    'roi_average_align_2d': (lambda x: F.roi_average_align_2d(
+        x, A([[0.5, 0.2, 2.6, 3.1]]), A([0], np.int32), 2, 1.0), [u(1, 2, 4, 4)]),
+    'roi_average_pooling_2d': (lambda x: F.roi_average_pooling_2d(
+        x, A([[0.0, 0.0, 3.0, 4.0]]), A([0], np.int32), 2, 1.0), [u(1, 2, 4, 4)]),
+    'roi_max_align_2d': (lambda x: F.roi_max_align_2d(
+        x, A([[0.5, 0.2, 2.6, 3.1]]), A([0], np.int32), 2, 1.0), [distinct(1, 2, 4, 4)]),
+    'roi_max_pooling_2d': (lambda x: F.roi_max_pooling_2d(
+        x, A([[0.0, 0.0, 3.0, 4.0]]), A([0], np.int32), 2, 1.0), [distinct(1, 2, 4, 4)]),
+    'roi_pooling_2d': (lambda x: F.roi_pooling_2d(x, A([[0.0, 0.0, 0.0, 3.0, 2.0]]), 2, 2, 1.0),
+                       [distinct(1, 2, 4, 4)]),
+    'shift': (lambda x: F.shift(x, 3, 2), [u(1, 10, 4, 5)]),
     'spatial_pyramid_pooling_2d': (lambda x: F.spatial_pyramid_pooling_2d(x, 2),
                                    [distinct(1, 1, 4, 4)]),
     'spatial_transformer_grid': (lambda t: F.spatial_transformer_grid(t, (2, 3)), [u(1, 2, 3)]),
@@ -265,6 +280,9 @@ SPECS = {
     'transpose_sequence': (lambda a, b: F.transpose_sequence((a, b)), [u(3, 2), u(1, 2)]),
     'tree_lstm': (F.tree_lstm, [u(2, 2), u(2, 2), u(2, 10)]),
     'triplet': (lambda a, p, n: F.triplet(a, p, n, margin=5.0), [X23, X23, X23]),
+    'unpooling_1d': (lambda x: F.unpooling_1d(x, 2), [u(1, 1, 3)]),
+    'unpooling_3d': (lambda x: F.unpooling_3d(x, 2), [u(1, 1, 2, 2, 1)]),
+    'unpooling_nd': (lambda x: F.unpooling_nd(x, 2), [u(1, 1, 2, 2)]),
     'unpooling_2d': (lambda x: F.unpooling_2d(x, 2), [u(1, 1, 2, 2)]),
     'upsampling_2d': (lambda x: F.upsampling_2d(x, A([[[[0, 3], [2, 1]]]]), 2),
                       [u(1, 1, 2, 2)]),
@@ -346,6 +364,7 @@ SPECS.update({
 SKIPPED = {
     'accuracy': 'an evaluation metric: piecewise constant, no gradient',
     'binary_accuracy': 'an evaluation metric: piecewise constant, no gradient',
+    'r2_score': 'an evaluation metric: not differentiable, as in Chainer',
     'classification_summary': 'evaluation metrics: piecewise constant, no gradient',
     'f1_score': 'an evaluation metric: piecewise constant, no gradient',
     'fbeta_score': 'an evaluation metric: piecewise constant, no gradient',

@@ -353,7 +353,9 @@ def test_str_shows_the_tree():
 
 def test_to_device_and_to_cpu_keep_arrays_on_numpy():
     link = WithPersistent()
-    assert link.to_cpu() is link and link.to_device('@numpy') is link
+    with pytest.warns(DeprecationWarning, match=r"to_cpu is deprecated.*to_device\('@numpy'\)"):
+        assert link.to_cpu() is link
+    assert link.to_device('@numpy') is link
     assert isinstance(link.mean, numpy.ndarray) and link.xp is numpy
     assert str(link.device) == '@numpy'
     with pytest.raises(RuntimeError, match='install cupy'):

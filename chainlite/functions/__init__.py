@@ -81,6 +81,7 @@ from chainlite.functions.connection.dilated_convolution_2d import dilated_convol
 from chainlite.functions.connection.embed_id import embed_id
 from chainlite.functions.connection.linear import linear
 from chainlite.functions.connection.local_convolution_2d import local_convolution_2d
+from chainlite.functions.connection.shift import shift
 from chainlite.functions.evaluation.accuracy import accuracy
 from chainlite.functions.evaluation.binary_accuracy import binary_accuracy
 from chainlite.functions.evaluation.classification_summary import classification_summary
@@ -88,6 +89,7 @@ from chainlite.functions.evaluation.classification_summary import precision
 from chainlite.functions.evaluation.classification_summary import recall
 from chainlite.functions.evaluation.classification_summary import fbeta_score
 from chainlite.functions.evaluation.classification_summary import f1_score
+from chainlite.functions.evaluation.r2_score import r2_score
 from chainlite.functions.loss.absolute_error import absolute_error
 from chainlite.functions.loss.bernoulli_nll import bernoulli_nll
 from chainlite.functions.loss.black_out import black_out
@@ -200,11 +202,23 @@ from chainlite.functions.normalization.local_response_normalization import (
     local_response_normalization)
 from chainlite.functions.normalization.normalize import normalize
 from chainlite.functions.pooling.average_pooling_2d import average_pooling_2d
+from chainlite.functions.pooling.average_pooling_nd import average_pooling_1d
+from chainlite.functions.pooling.average_pooling_nd import average_pooling_3d
 from chainlite.functions.pooling.average_pooling_nd import average_pooling_nd
 from chainlite.functions.pooling.max_pooling_2d import max_pooling_2d
+from chainlite.functions.pooling.max_pooling_nd import max_pooling_1d
+from chainlite.functions.pooling.max_pooling_nd import max_pooling_3d
+from chainlite.functions.pooling.roi_average_align_2d import roi_average_align_2d
+from chainlite.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d
+from chainlite.functions.pooling.roi_max_align_2d import roi_max_align_2d
+from chainlite.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d
+from chainlite.functions.pooling.roi_pooling_2d import roi_pooling_2d
 from chainlite.functions.pooling.max_pooling_nd import max_pooling_nd
 from chainlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d
 from chainlite.functions.pooling.unpooling_2d import unpooling_2d
+from chainlite.functions.pooling.unpooling_nd import unpooling_1d
+from chainlite.functions.pooling.unpooling_nd import unpooling_3d
+from chainlite.functions.pooling.unpooling_nd import unpooling_nd
 from chainlite.functions.pooling.upsampling_2d import upsampling_2d
 from chainlite.functions.rnn.lstm import lstm
 from chainlite.functions.rnn.n_step_gru import n_step_gru

@@ -27,6 +27,7 @@ from chainlite.links.connection.inceptionbn import InceptionBN  # noqa: F401
 from chainlite.links.connection.linear import Linear  # noqa: F401
 from chainlite.links.connection.local_convolution_2d import LocalConvolution2D  # noqa: F401,E501
 from chainlite.links.connection.mlp_convolution_2d import MLPConvolution2D  # noqa: F401
+from chainlite.links.connection.parameter import Parameter  # noqa: F401
 from chainlite.links.connection.scale import Scale  # noqa: F401
 from chainlite.links.loss.black_out import BlackOut  # noqa: F401
 from chainlite.links.loss.crf1d import CRF1d  # noqa: F401

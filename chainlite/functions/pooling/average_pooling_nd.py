@@ -2,6 +2,7 @@
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.pooling import _pooling
+from chainlite.functions.pooling import max_pooling_nd
 from chainlite.utils import type_check
 
 
@@ -90,3 +91,55 @@ def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
     """
     ndim = max(len(x.shape) - 2, 1)
     return AveragePoolingND(ndim, ksize, stride, pad, pad_value).apply((x,))[0]
+
+
+def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
+    """1-dimensional spatial average pooling: :func:`average_pooling_nd` on ``(n, c, w)``.
+
+    Args:
+        x: A float Variable or array of shape ``(n, c, w)``.
+        ksize: Window size: an int or a 1-tuple.
+        stride: Stride: an int, a 1-tuple, or None (the window size).
+        pad: Padding on each side: an int or a 1-tuple.
+        pad_value: 0 (the padding counts as zeros) or None (the padding is left out).
+
+    Returns:
+        A Variable of shape ``(n, c, out_w)``.
+
+    Raises:
+        ValueError: If ``x`` does not have 3 dimensions.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.average_pooling_1d(np.array([[[1., 3., 5., 7.]]]), 2).array
+        array([[[2., 6.]]])
+    """
+    max_pooling_nd._check_ndim('average_pooling_1d', x, 1)
+    return average_pooling_nd(x, ksize, stride, pad, pad_value)
+
+
+def average_pooling_3d(x, ksize, stride=None, pad=0, pad_value=0):
+    """3-dimensional spatial average pooling: :func:`average_pooling_nd` on ``(n, c, d, h, w)``.
+
+    Args:
+        x: A float Variable or array of shape ``(n, c, d, h, w)``.
+        ksize: Window size: an int or a triple.
+        stride: Stride: an int, a triple, or None (the window size).
+        pad: Padding on each side: an int or a triple.
+        pad_value: 0 (the padding counts as zeros) or None (the padding is left out).
+
+    Returns:
+        A Variable of shape ``(n, c, out_d, out_h, out_w)``.
+
+    Raises:
+        ValueError: If ``x`` does not have 5 dimensions.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.average_pooling_3d(np.arange(8.0).reshape(1, 1, 2, 2, 2), 2).array
+        array([[[[[3.5]]]]])
+    """
+    max_pooling_nd._check_ndim('average_pooling_3d', x, 3)
+    return average_pooling_nd(x, ksize, stride, pad, pad_value)

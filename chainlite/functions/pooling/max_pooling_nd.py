@@ -108,3 +108,67 @@ def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     """
     ndim = max(len(x.shape) - 2, 1)
     return _apply(MaxPoolingND(ndim, ksize, stride, pad, cover_all, return_indices), x)
+
+
+def _check_ndim(name, x, ndim):
+    got = len(x.shape) - 2
+    if got != ndim:
+        raise ValueError(
+            '{}: the input x must have {} spatial axes after (batch, channel), i.e. {} '
+            'dimensions; got x of shape {} ({} dimensions)'.format(
+                name, ndim, ndim + 2, tuple(x.shape), len(x.shape)))
+
+
+def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+    """1-dimensional spatial max pooling: :func:`max_pooling_nd` on ``(n, c, w)`` inputs.
+
+    Args:
+        x: A float Variable or array of shape ``(n, c, w)``.
+        ksize: Window size: an int or a 1-tuple.
+        stride: Stride: an int, a 1-tuple, or None (the window size).
+        pad: Padding on each side: an int or a 1-tuple.
+        cover_all: Add windows so that every input element is pooled into some output.
+        return_indices: Also return the offset of the maximum inside each window.
+
+    Returns:
+        A Variable of shape ``(n, c, out_w)``, or ``(y, indexes)`` with ``return_indices``.
+
+    Raises:
+        ValueError: If ``x`` does not have 3 dimensions.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.max_pooling_1d(np.array([[[1., 5., 2., 0.]]]), 2).array
+        array([[[5., 2.]]])
+    """
+    _check_ndim('max_pooling_1d', x, 1)
+    return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
+
+
+def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+    """3-dimensional spatial max pooling: :func:`max_pooling_nd` on ``(n, c, d, h, w)`` inputs.
+
+    Args:
+        x: A float Variable or array of shape ``(n, c, d, h, w)``.
+        ksize: Window size: an int or a triple.
+        stride: Stride: an int, a triple, or None (the window size).
+        pad: Padding on each side: an int or a triple.
+        cover_all: Add windows so that every input element is pooled into some output.
+        return_indices: Also return the offset of the maximum inside each window.
+
+    Returns:
+        A Variable of shape ``(n, c, out_d, out_h, out_w)``, or ``(y, indexes)`` with
+        ``return_indices``.
+
+    Raises:
+        ValueError: If ``x`` does not have 5 dimensions.
+
+    Example:
+        >>> import numpy as np
+        >>> import chainlite.functions as F
+        >>> F.max_pooling_3d(np.arange(8.0).reshape(1, 1, 2, 2, 2), 2).array
+        array([[[[[7.]]]]])
+    """
+    _check_ndim('max_pooling_3d', x, 3)
+    return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)

@@ -24,9 +24,10 @@ class Unpooling2D(function_node.FunctionNode):
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
         for i, (k, s, p) in enumerate(zip(self.ksize, self.stride, self.pad)):
             if self.outsize is None:
-                # The output must not vanish: s * (d - 1) + k (- s + 1) - 2 * p > 0.
+                # The output may be empty (as in Chainer), not negative:
+                # s * (d - 1) + k (- s + 1) - 2 * p >= 0.
                 extra = k - s - 2 * p + (1 - s if self.cover_all else 0)
-                type_check.expect(x.shape[2 + i] * s + extra > 0)
+                type_check.expect(x.shape[2 + i] * s + extra >= 0)
             else:
                 expected = _im2col.get_conv_outsize(self.outsize[i], k, s, p, self.cover_all)
                 type_check.expect(x.shape[2 + i] == expected)
