@@ -1,231 +1,229 @@
 """Differentiable functions on Variables and arrays (``chainlite.functions as F``).
 
 Each function lives in its own module under a category folder, as in Chainer; this package
-re-exports the public names. (``max``, ``min`` and ``sum`` shadow the builtins here, as in
-Chainer's ``chainer.functions``.)
+re-exports the public names, importing each module on first use (see :mod:`chainlite._lazy`).
+(``max``, ``min`` and ``sum`` shadow the builtins here, as in Chainer's
+``chainer.functions``.)
 """
-# ruff: noqa: F401  (re-exports)
-from chainlite.functions.activation.clipped_relu import clipped_relu
-from chainlite.functions.activation.crelu import crelu
-from chainlite.functions.activation.elu import elu
-from chainlite.functions.activation.gelu import gelu
-from chainlite.functions.activation.hard_sigmoid import hard_sigmoid
-from chainlite.functions.activation.leaky_relu import leaky_relu
-from chainlite.functions.activation.log_softmax import log_softmax
-from chainlite.functions.activation.maxout import maxout
-from chainlite.functions.activation.prelu import prelu
-from chainlite.functions.activation.relu import relu
-from chainlite.functions.activation.relu6 import relu6
-from chainlite.functions.activation.rrelu import rrelu
-from chainlite.functions.activation.selu import selu
-from chainlite.functions.activation.sigmoid import sigmoid
-from chainlite.functions.activation.softmax import softmax
-from chainlite.functions.activation.softplus import softplus
-from chainlite.functions.activation.swish import swish
-from chainlite.functions.activation.tanh import tanh
-from chainlite.functions.array.as_strided import as_strided
-from chainlite.functions.array.broadcast import broadcast_to
-from chainlite.functions.array.broadcast import broadcast
-from chainlite.functions.array.cast import cast
-from chainlite.functions.array.concat import concat
-from chainlite.functions.array.copy import copy
-from chainlite.functions.array.depth2space import depth2space
-from chainlite.functions.array.diagonal import diagonal
-from chainlite.functions.array.dstack import dstack
-from chainlite.functions.array.expand_dims import expand_dims
-from chainlite.functions.array.flatten import flatten
-from chainlite.functions.array.forget import forget
-from chainlite.functions.array.flip import flip
-from chainlite.functions.array.fliplr import fliplr
-from chainlite.functions.array.flipud import flipud
-from chainlite.functions.array.get_item import get_item
-from chainlite.functions.array.hstack import hstack
-from chainlite.functions.array.im2col import im2col
-from chainlite.functions.array.moveaxis import moveaxis
-from chainlite.functions.array.pad import pad
-from chainlite.functions.array.pad_sequence import pad_sequence
-from chainlite.functions.array.permutate import permutate
-from chainlite.functions.array.repeat import repeat
-from chainlite.functions.array.reshape import reshape
-from chainlite.functions.array.resize_images import resize_images
-from chainlite.functions.array.rollaxis import rollaxis
-from chainlite.functions.array.scatter_add import scatter_add
-from chainlite.functions.array.select_item import select_item
-from chainlite.functions.array.separate import separate
-from chainlite.functions.array.space2depth import space2depth
-from chainlite.functions.array.spatial_transformer_grid import spatial_transformer_grid
-from chainlite.functions.array.spatial_transformer_sampler import spatial_transformer_sampler
-from chainlite.functions.array.split_axis import split_axis
-from chainlite.functions.array.squeeze import squeeze
-from chainlite.functions.array.stack import stack
-from chainlite.functions.array.sum_to import sum_to
-from chainlite.functions.array.swapaxes import swapaxes
-from chainlite.functions.array.tile import tile
-from chainlite.functions.array.transpose import transpose
-from chainlite.functions.array.transpose_sequence import transpose_sequence
-from chainlite.functions.array.vstack import vstack
-from chainlite.functions.array.where import where
-from chainlite.functions.connection.bilinear import bilinear
-from chainlite.functions.connection.convolution_2d import convolution_2d
-from chainlite.functions.connection.convolution_nd import convolution_nd
-from chainlite.functions.connection.convolution_nd import convolution_1d
-from chainlite.functions.connection.convolution_nd import convolution_3d
-from chainlite.functions.connection.deconvolution_2d import deconvolution_2d
-from chainlite.functions.connection.deconvolution_nd import deconvolution_nd
-from chainlite.functions.connection.deconvolution_nd import deconvolution_1d
-from chainlite.functions.connection.deconvolution_nd import deconvolution_3d
-from chainlite.functions.connection.deformable_convolution_2d_sampler import (
-    deformable_convolution_2d_sampler)
-from chainlite.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d
-from chainlite.functions.connection.dilated_convolution_2d import dilated_convolution_2d
-from chainlite.functions.connection.embed_id import embed_id
-from chainlite.functions.connection.linear import linear
-from chainlite.functions.connection.local_convolution_2d import local_convolution_2d
-from chainlite.functions.connection.shift import shift
-from chainlite.functions.evaluation.accuracy import accuracy
-from chainlite.functions.evaluation.binary_accuracy import binary_accuracy
-from chainlite.functions.evaluation.classification_summary import classification_summary
-from chainlite.functions.evaluation.classification_summary import precision
-from chainlite.functions.evaluation.classification_summary import recall
-from chainlite.functions.evaluation.classification_summary import fbeta_score
-from chainlite.functions.evaluation.classification_summary import f1_score
-from chainlite.functions.evaluation.r2_score import r2_score
-from chainlite.functions.loss.absolute_error import absolute_error
-from chainlite.functions.loss.bernoulli_nll import bernoulli_nll
-from chainlite.functions.loss.black_out import black_out
-from chainlite.functions.loss.contrastive import contrastive
-from chainlite.functions.loss.crf1d import argmax_crf1d
-from chainlite.functions.loss.crf1d import crf1d
-from chainlite.functions.loss.ctc import connectionist_temporal_classification
-from chainlite.functions.loss.decov import decov
-from chainlite.functions.loss.discriminative_loss import (
-    discriminative_margin_based_clustering_loss)
-from chainlite.functions.loss.cross_covariance import cross_covariance
-from chainlite.functions.loss.gaussian_kl_divergence import gaussian_kl_divergence
-from chainlite.functions.loss.gaussian_nll import gaussian_nll
-from chainlite.functions.loss.hinge import hinge
-from chainlite.functions.loss.huber_loss import huber_loss
-from chainlite.functions.loss.mean_absolute_error import mean_absolute_error
-from chainlite.functions.loss.mean_squared_error import mean_squared_error
-from chainlite.functions.loss.negative_sampling import negative_sampling
-from chainlite.functions.loss.sigmoid_cross_entropy import sigmoid_cross_entropy
-from chainlite.functions.loss.softmax_cross_entropy import softmax_cross_entropy
-from chainlite.functions.loss.squared_error import squared_error
-from chainlite.functions.loss.triplet import triplet
-from chainlite.functions.math.absolute import absolute
-from chainlite.functions.math.add import add
-from chainlite.functions.math.arccos import arccos
-from chainlite.functions.math.arcsin import arcsin
-from chainlite.functions.math.arctan import arctan
-from chainlite.functions.math.arctan2 import arctan2
-from chainlite.functions.math.arctanh import arctanh
-from chainlite.functions.math.argmax import argmax
-from chainlite.functions.math.argmin import argmin
-from chainlite.functions.math.average import average
-from chainlite.functions.math.batch_det import batch_det
-from chainlite.functions.math.batch_inv import batch_inv
-from chainlite.functions.math.batch_l2_norm_squared import batch_l2_norm_squared
-from chainlite.functions.math.batch_matmul import batch_matmul
-from chainlite.functions.math.bias import bias
-from chainlite.functions.math.ceil import ceil
-from chainlite.functions.math.cholesky import cholesky
-from chainlite.functions.math.clip import clip
-from chainlite.functions.math.cos import cos
-from chainlite.functions.math.cosh import cosh
-from chainlite.functions.math.cumprod import cumprod
-from chainlite.functions.math.cumsum import cumsum
-from chainlite.functions.math.det import det
-from chainlite.functions.math.digamma import digamma
-from chainlite.functions.math.einsum import einsum
-from chainlite.functions.math.erf import erf
-from chainlite.functions.math.erfc import erfc
-from chainlite.functions.math.erfcinv import erfcinv
-from chainlite.functions.math.erfcx import erfcx
-from chainlite.functions.math.erfinv import erfinv
-from chainlite.functions.math.exp import exp
-from chainlite.functions.math.expm1 import expm1
-from chainlite.functions.math.fft import fft
-from chainlite.functions.math.fix import fix
-from chainlite.functions.math.floor import floor
-from chainlite.functions.math.fmod import fmod
-from chainlite.functions.math.identity import identity
-from chainlite.functions.math.ifft import ifft
-from chainlite.functions.math.inv import inv
-from chainlite.functions.math.lgamma import lgamma
-from chainlite.functions.math.linear_interpolate import linear_interpolate
-from chainlite.functions.math.log import log
-from chainlite.functions.math.log10 import log10
-from chainlite.functions.math.log1p import log1p
-from chainlite.functions.math.log2 import log2
-from chainlite.functions.math.log_ndtr import log_ndtr
-from chainlite.functions.math.logsumexp import logsumexp
-from chainlite.functions.math.matmul import matmul
-from chainlite.functions.math.max import max
-from chainlite.functions.math.maximum import maximum
-from chainlite.functions.math.mean import mean
-from chainlite.functions.math.min import min
-from chainlite.functions.math.minimum import minimum
-from chainlite.functions.math.ndtr import ndtr
-from chainlite.functions.math.ndtri import ndtri
-from chainlite.functions.math.polygamma import polygamma
-from chainlite.functions.math.prod import prod
-from chainlite.functions.math.rsqrt import rsqrt
-from chainlite.functions.math.scale import scale
-from chainlite.functions.math.sign import sign
-from chainlite.functions.math.sin import sin
-from chainlite.functions.math.sinh import sinh
-from chainlite.functions.math.sparse_matmul import sparse_matmul
-from chainlite.functions.math.sqrt import sqrt
-from chainlite.functions.math.square import square
-from chainlite.functions.math.squared_difference import squared_difference
-from chainlite.functions.math.sum import sum
-from chainlite.functions.math.tan import tan
-from chainlite.functions.math.tensordot import tensordot
-from chainlite.functions.math.zeta import zeta
-from chainlite.functions.noise.dropout import dropout
-from chainlite.functions.noise.gaussian import gaussian
-from chainlite.functions.noise.gumbel_softmax import gumbel_softmax
-from chainlite.functions.noise.simplified_dropconnect import simplified_dropconnect
-from chainlite.functions.noise.zoneout import zoneout
-from chainlite.functions.normalization.batch_normalization import batch_normalization
-from chainlite.functions.normalization.batch_renormalization import batch_renormalization
-from chainlite.functions.normalization.batch_renormalization import (
-    fixed_batch_renormalization)
-from chainlite.functions.normalization.decorrelated_batch_normalization import (
-    decorrelated_batch_normalization)
-from chainlite.functions.normalization.decorrelated_batch_normalization import (
-    fixed_decorrelated_batch_normalization)
-from chainlite.functions.normalization.fixed_batch_normalization import fixed_batch_normalization
-from chainlite.functions.normalization.group_normalization import group_normalization
-from chainlite.functions.normalization.layer_normalization import layer_normalization
-from chainlite.functions.normalization.local_response_normalization import (
-    local_response_normalization)
-from chainlite.functions.normalization.normalize import normalize
-from chainlite.functions.pooling.average_pooling_2d import average_pooling_2d
-from chainlite.functions.pooling.average_pooling_nd import average_pooling_1d
-from chainlite.functions.pooling.average_pooling_nd import average_pooling_3d
-from chainlite.functions.pooling.average_pooling_nd import average_pooling_nd
-from chainlite.functions.pooling.max_pooling_2d import max_pooling_2d
-from chainlite.functions.pooling.max_pooling_nd import max_pooling_1d
-from chainlite.functions.pooling.max_pooling_nd import max_pooling_3d
-from chainlite.functions.pooling.roi_average_align_2d import roi_average_align_2d
-from chainlite.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d
-from chainlite.functions.pooling.roi_max_align_2d import roi_max_align_2d
-from chainlite.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d
-from chainlite.functions.pooling.roi_pooling_2d import roi_pooling_2d
-from chainlite.functions.pooling.max_pooling_nd import max_pooling_nd
-from chainlite.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d
-from chainlite.functions.pooling.unpooling_2d import unpooling_2d
-from chainlite.functions.pooling.unpooling_nd import unpooling_1d
-from chainlite.functions.pooling.unpooling_nd import unpooling_3d
-from chainlite.functions.pooling.unpooling_nd import unpooling_nd
-from chainlite.functions.pooling.upsampling_2d import upsampling_2d
-from chainlite.functions.rnn.lstm import lstm
-from chainlite.functions.rnn.n_step_gru import n_step_gru
-from chainlite.functions.rnn.n_step_gru import n_step_bigru
-from chainlite.functions.rnn.n_step_lstm import n_step_lstm
-from chainlite.functions.rnn.n_step_lstm import n_step_bilstm
-from chainlite.functions.rnn.n_step_rnn import n_step_rnn
-from chainlite.functions.rnn.n_step_rnn import n_step_birnn
-from chainlite.functions.rnn.slstm import slstm
-from chainlite.functions.rnn.tree_lstm import tree_lstm
+from chainlite import _lazy
+
+__getattr__, __dir__, __all__ = _lazy.attach(__name__, {
+    'clipped_relu': '.activation.clipped_relu',
+    'crelu': '.activation.crelu',
+    'elu': '.activation.elu',
+    'gelu': '.activation.gelu',
+    'hard_sigmoid': '.activation.hard_sigmoid',
+    'leaky_relu': '.activation.leaky_relu',
+    'log_softmax': '.activation.log_softmax',
+    'maxout': '.activation.maxout',
+    'prelu': '.activation.prelu',
+    'relu': '.activation.relu',
+    'relu6': '.activation.relu6',
+    'rrelu': '.activation.rrelu',
+    'selu': '.activation.selu',
+    'sigmoid': '.activation.sigmoid',
+    'softmax': '.activation.softmax',
+    'softplus': '.activation.softplus',
+    'swish': '.activation.swish',
+    'tanh': '.activation.tanh',
+    'as_strided': '.array.as_strided',
+    'broadcast': '.array.broadcast',
+    'broadcast_to': '.array.broadcast',
+    'cast': '.array.cast',
+    'concat': '.array.concat',
+    'copy': '.array.copy',
+    'depth2space': '.array.depth2space',
+    'diagonal': '.array.diagonal',
+    'dstack': '.array.dstack',
+    'expand_dims': '.array.expand_dims',
+    'flatten': '.array.flatten',
+    'flip': '.array.flip',
+    'fliplr': '.array.fliplr',
+    'flipud': '.array.flipud',
+    'forget': '.array.forget',
+    'get_item': '.array.get_item',
+    'hstack': '.array.hstack',
+    'im2col': '.array.im2col',
+    'moveaxis': '.array.moveaxis',
+    'pad': '.array.pad',
+    'pad_sequence': '.array.pad_sequence',
+    'permutate': '.array.permutate',
+    'repeat': '.array.repeat',
+    'reshape': '.array.reshape',
+    'resize_images': '.array.resize_images',
+    'rollaxis': '.array.rollaxis',
+    'scatter_add': '.array.scatter_add',
+    'select_item': '.array.select_item',
+    'separate': '.array.separate',
+    'space2depth': '.array.space2depth',
+    'spatial_transformer_grid': '.array.spatial_transformer_grid',
+    'spatial_transformer_sampler': '.array.spatial_transformer_sampler',
+    'split_axis': '.array.split_axis',
+    'squeeze': '.array.squeeze',
+    'stack': '.array.stack',
+    'sum_to': '.array.sum_to',
+    'swapaxes': '.array.swapaxes',
+    'tile': '.array.tile',
+    'transpose': '.array.transpose',
+    'transpose_sequence': '.array.transpose_sequence',
+    'vstack': '.array.vstack',
+    'where': '.array.where',
+    'bilinear': '.connection.bilinear',
+    'convolution_2d': '.connection.convolution_2d',
+    'convolution_1d': '.connection.convolution_nd',
+    'convolution_3d': '.connection.convolution_nd',
+    'convolution_nd': '.connection.convolution_nd',
+    'deconvolution_2d': '.connection.deconvolution_2d',
+    'deconvolution_1d': '.connection.deconvolution_nd',
+    'deconvolution_3d': '.connection.deconvolution_nd',
+    'deconvolution_nd': '.connection.deconvolution_nd',
+    'deformable_convolution_2d_sampler': '.connection.deformable_convolution_2d_sampler',
+    'depthwise_convolution_2d': '.connection.depthwise_convolution_2d',
+    'dilated_convolution_2d': '.connection.dilated_convolution_2d',
+    'embed_id': '.connection.embed_id',
+    'linear': '.connection.linear',
+    'local_convolution_2d': '.connection.local_convolution_2d',
+    'shift': '.connection.shift',
+    'accuracy': '.evaluation.accuracy',
+    'binary_accuracy': '.evaluation.binary_accuracy',
+    'classification_summary': '.evaluation.classification_summary',
+    'f1_score': '.evaluation.classification_summary',
+    'fbeta_score': '.evaluation.classification_summary',
+    'precision': '.evaluation.classification_summary',
+    'recall': '.evaluation.classification_summary',
+    'r2_score': '.evaluation.r2_score',
+    'absolute_error': '.loss.absolute_error',
+    'bernoulli_nll': '.loss.bernoulli_nll',
+    'black_out': '.loss.black_out',
+    'contrastive': '.loss.contrastive',
+    'argmax_crf1d': '.loss.crf1d',
+    'crf1d': '.loss.crf1d',
+    'cross_covariance': '.loss.cross_covariance',
+    'connectionist_temporal_classification': '.loss.ctc',
+    'decov': '.loss.decov',
+    'discriminative_margin_based_clustering_loss': '.loss.discriminative_loss',
+    'gaussian_kl_divergence': '.loss.gaussian_kl_divergence',
+    'gaussian_nll': '.loss.gaussian_nll',
+    'hinge': '.loss.hinge',
+    'huber_loss': '.loss.huber_loss',
+    'mean_absolute_error': '.loss.mean_absolute_error',
+    'mean_squared_error': '.loss.mean_squared_error',
+    'negative_sampling': '.loss.negative_sampling',
+    'sigmoid_cross_entropy': '.loss.sigmoid_cross_entropy',
+    'softmax_cross_entropy': '.loss.softmax_cross_entropy',
+    'squared_error': '.loss.squared_error',
+    'triplet': '.loss.triplet',
+    'absolute': '.math.absolute',
+    'add': '.math.add',
+    'arccos': '.math.arccos',
+    'arcsin': '.math.arcsin',
+    'arctan': '.math.arctan',
+    'arctan2': '.math.arctan2',
+    'arctanh': '.math.arctanh',
+    'argmax': '.math.argmax',
+    'argmin': '.math.argmin',
+    'average': '.math.average',
+    'batch_det': '.math.batch_det',
+    'batch_inv': '.math.batch_inv',
+    'batch_l2_norm_squared': '.math.batch_l2_norm_squared',
+    'batch_matmul': '.math.batch_matmul',
+    'bias': '.math.bias',
+    'ceil': '.math.ceil',
+    'cholesky': '.math.cholesky',
+    'clip': '.math.clip',
+    'cos': '.math.cos',
+    'cosh': '.math.cosh',
+    'cumprod': '.math.cumprod',
+    'cumsum': '.math.cumsum',
+    'det': '.math.det',
+    'digamma': '.math.digamma',
+    'einsum': '.math.einsum',
+    'erf': '.math.erf',
+    'erfc': '.math.erfc',
+    'erfcinv': '.math.erfcinv',
+    'erfcx': '.math.erfcx',
+    'erfinv': '.math.erfinv',
+    'exp': '.math.exp',
+    'expm1': '.math.expm1',
+    'fft': '.math.fft',
+    'fix': '.math.fix',
+    'floor': '.math.floor',
+    'fmod': '.math.fmod',
+    'identity': '.math.identity',
+    'ifft': '.math.ifft',
+    'inv': '.math.inv',
+    'lgamma': '.math.lgamma',
+    'linear_interpolate': '.math.linear_interpolate',
+    'log': '.math.log',
+    'log10': '.math.log10',
+    'log1p': '.math.log1p',
+    'log2': '.math.log2',
+    'log_ndtr': '.math.log_ndtr',
+    'logsumexp': '.math.logsumexp',
+    'matmul': '.math.matmul',
+    'max': '.math.max',
+    'maximum': '.math.maximum',
+    'mean': '.math.mean',
+    'min': '.math.min',
+    'minimum': '.math.minimum',
+    'ndtr': '.math.ndtr',
+    'ndtri': '.math.ndtri',
+    'polygamma': '.math.polygamma',
+    'prod': '.math.prod',
+    'rsqrt': '.math.rsqrt',
+    'scale': '.math.scale',
+    'sign': '.math.sign',
+    'sin': '.math.sin',
+    'sinh': '.math.sinh',
+    'sparse_matmul': '.math.sparse_matmul',
+    'sqrt': '.math.sqrt',
+    'square': '.math.square',
+    'squared_difference': '.math.squared_difference',
+    'sum': '.math.sum',
+    'tan': '.math.tan',
+    'tensordot': '.math.tensordot',
+    'zeta': '.math.zeta',
+    'dropout': '.noise.dropout',
+    'gaussian': '.noise.gaussian',
+    'gumbel_softmax': '.noise.gumbel_softmax',
+    'simplified_dropconnect': '.noise.simplified_dropconnect',
+    'zoneout': '.noise.zoneout',
+    'batch_normalization': '.normalization.batch_normalization',
+    'batch_renormalization': '.normalization.batch_renormalization',
+    'fixed_batch_renormalization': '.normalization.batch_renormalization',
+    'decorrelated_batch_normalization': '.normalization.decorrelated_batch_normalization',
+    'fixed_decorrelated_batch_normalization': '.normalization.decorrelated_batch_normalization',
+    'fixed_batch_normalization': '.normalization.fixed_batch_normalization',
+    'group_normalization': '.normalization.group_normalization',
+    'layer_normalization': '.normalization.layer_normalization',
+    'local_response_normalization': '.normalization.local_response_normalization',
+    'normalize': '.normalization.normalize',
+    'average_pooling_2d': '.pooling.average_pooling_2d',
+    'average_pooling_1d': '.pooling.average_pooling_nd',
+    'average_pooling_3d': '.pooling.average_pooling_nd',
+    'average_pooling_nd': '.pooling.average_pooling_nd',
+    'max_pooling_2d': '.pooling.max_pooling_2d',
+    'max_pooling_1d': '.pooling.max_pooling_nd',
+    'max_pooling_3d': '.pooling.max_pooling_nd',
+    'max_pooling_nd': '.pooling.max_pooling_nd',
+    'roi_average_align_2d': '.pooling.roi_average_align_2d',
+    'roi_average_pooling_2d': '.pooling.roi_average_pooling_2d',
+    'roi_max_align_2d': '.pooling.roi_max_align_2d',
+    'roi_max_pooling_2d': '.pooling.roi_max_pooling_2d',
+    'roi_pooling_2d': '.pooling.roi_pooling_2d',
+    'spatial_pyramid_pooling_2d': '.pooling.spatial_pyramid_pooling_2d',
+    'unpooling_2d': '.pooling.unpooling_2d',
+    'unpooling_1d': '.pooling.unpooling_nd',
+    'unpooling_3d': '.pooling.unpooling_nd',
+    'unpooling_nd': '.pooling.unpooling_nd',
+    'upsampling_2d': '.pooling.upsampling_2d',
+    'lstm': '.rnn.lstm',
+    'n_step_bigru': '.rnn.n_step_gru',
+    'n_step_gru': '.rnn.n_step_gru',
+    'n_step_bilstm': '.rnn.n_step_lstm',
+    'n_step_lstm': '.rnn.n_step_lstm',
+    'n_step_birnn': '.rnn.n_step_rnn',
+    'n_step_rnn': '.rnn.n_step_rnn',
+    'slstm': '.rnn.slstm',
+    'tree_lstm': '.rnn.tree_lstm',
+})

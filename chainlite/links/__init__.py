@@ -1,66 +1,70 @@
 """Links: layers with parameters (``chainlite.links as L``).
 
-The Link/Chain machinery and the link library are being built (see the project's issues);
-this package is importable already so that scripts and benchmarks can ``import`` it.
+Each link lives in its own module under a category folder, as in Chainer; this package
+names them all and imports each on first use (see :mod:`chainlite._lazy`).
 """
-from chainlite.links.activation.maxout import Maxout  # noqa: F401
-from chainlite.links.activation.prelu import PReLU  # noqa: F401
-from chainlite.links.activation.simplified_dropconnect import SimplifiedDropconnect  # noqa: F401,E501
-from chainlite.links.activation.swish import Swish  # noqa: F401
-from chainlite.links.connection.bias import Bias  # noqa: F401
-from chainlite.links.connection.bilinear import Bilinear  # noqa: F401
-from chainlite.links.connection.convolution_2d import Convolution2D  # noqa: F401
-from chainlite.links.connection.convolution_nd import Convolution1D  # noqa: F401
-from chainlite.links.connection.convolution_nd import Convolution3D  # noqa: F401
-from chainlite.links.connection.convolution_nd import ConvolutionND  # noqa: F401
-from chainlite.links.connection.deconvolution_2d import Deconvolution2D  # noqa: F401
-from chainlite.links.connection.deconvolution_nd import Deconvolution1D  # noqa: F401
-from chainlite.links.connection.deconvolution_nd import Deconvolution3D  # noqa: F401
-from chainlite.links.connection.deconvolution_nd import DeconvolutionND  # noqa: F401
-from chainlite.links.connection.deformable_convolution_2d import DeformableConvolution2D  # noqa: F401,E501
-from chainlite.links.connection.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401,E501
-from chainlite.links.connection.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401
-from chainlite.links.connection.embed_id import EmbedID  # noqa: F401
-from chainlite.links.connection.highway import Highway  # noqa: F401
-from chainlite.links.connection.inception import Inception  # noqa: F401
-from chainlite.links.connection.inceptionbn import InceptionBN  # noqa: F401
-from chainlite.links.connection.linear import Linear  # noqa: F401
-from chainlite.links.connection.local_convolution_2d import LocalConvolution2D  # noqa: F401,E501
-from chainlite.links.connection.mlp_convolution_2d import MLPConvolution2D  # noqa: F401
-from chainlite.links.connection.parameter import Parameter  # noqa: F401
-from chainlite.links.connection.scale import Scale  # noqa: F401
-from chainlite.links.loss.black_out import BlackOut  # noqa: F401
-from chainlite.links.loss.crf1d import CRF1d  # noqa: F401
-from chainlite.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # noqa: F401,E501
-from chainlite.links.loss.negative_sampling import NegativeSampling  # noqa: F401
-from chainlite.links.model.classifier import Classifier  # noqa: F401
-from chainlite.links.model.vision.googlenet import GoogLeNet  # noqa: F401
-from chainlite.links.model.vision.resnet import ResNet101Layers  # noqa: F401
-from chainlite.links.model.vision.resnet import ResNet152Layers  # noqa: F401
-from chainlite.links.model.vision.resnet import ResNet50Layers  # noqa: F401
-from chainlite.links.model.vision.vgg import VGG16Layers  # noqa: F401
-from chainlite.links.model.vision.vgg import VGG19Layers  # noqa: F401
-from chainlite.links.normalization.batch_normalization import BatchNormalization  # noqa: F401
-from chainlite.links.normalization.batch_renormalization import BatchRenormalization  # noqa: F401,E501
-from chainlite.links.normalization.decorrelated_batch_normalization import DecorrelatedBatchNormalization  # noqa: F401,E501
-from chainlite.links.normalization.group_normalization import GroupNormalization  # noqa: F401
-from chainlite.links.normalization.layer_normalization import LayerNormalization  # noqa: F401
-from chainlite.links.rnn.gru import GRU  # noqa: F401
-from chainlite.links.rnn.gru import StatefulGRU  # noqa: F401
-from chainlite.links.rnn.gru import StatelessGRU  # noqa: F401
-from chainlite.links.rnn.lstm import LSTM  # noqa: F401
-from chainlite.links.rnn.lstm import StatelessLSTM  # noqa: F401
-from chainlite.links.rnn.mgu import StatefulMGU  # noqa: F401
-from chainlite.links.rnn.mgu import StatelessMGU  # noqa: F401
-from chainlite.links.rnn.n_step_gru import NStepBiGRU  # noqa: F401
-from chainlite.links.rnn.n_step_gru import NStepGRU  # noqa: F401
-from chainlite.links.rnn.n_step_lstm import NStepBiLSTM  # noqa: F401
-from chainlite.links.rnn.n_step_lstm import NStepLSTM  # noqa: F401
-from chainlite.links.rnn.n_step_rnn import NStepBiRNNReLU  # noqa: F401
-from chainlite.links.rnn.n_step_rnn import NStepBiRNNTanh  # noqa: F401
-from chainlite.links.rnn.n_step_rnn import NStepRNNReLU  # noqa: F401
-from chainlite.links.rnn.n_step_rnn import NStepRNNTanh  # noqa: F401
-from chainlite.links.rnn.peephole import StatefulPeepholeLSTM  # noqa: F401
-from chainlite.links.rnn.tree_lstm import ChildSumTreeLSTM  # noqa: F401
-from chainlite.links.rnn.tree_lstm import NaryTreeLSTM  # noqa: F401
-from chainlite.links.rnn.zoneoutlstm import StatefulZoneoutLSTM  # noqa: F401
+from chainlite import _lazy
+
+__getattr__, __dir__, __all__ = _lazy.attach(__name__, {
+    'Maxout': '.activation.maxout',
+    'PReLU': '.activation.prelu',
+    'SimplifiedDropconnect': '.activation.simplified_dropconnect',
+    'Swish': '.activation.swish',
+    'Bias': '.connection.bias',
+    'Bilinear': '.connection.bilinear',
+    'Convolution2D': '.connection.convolution_2d',
+    'Convolution1D': '.connection.convolution_nd',
+    'Convolution3D': '.connection.convolution_nd',
+    'ConvolutionND': '.connection.convolution_nd',
+    'Deconvolution2D': '.connection.deconvolution_2d',
+    'Deconvolution1D': '.connection.deconvolution_nd',
+    'Deconvolution3D': '.connection.deconvolution_nd',
+    'DeconvolutionND': '.connection.deconvolution_nd',
+    'DeformableConvolution2D': '.connection.deformable_convolution_2d',
+    'DepthwiseConvolution2D': '.connection.depthwise_convolution_2d',
+    'DilatedConvolution2D': '.connection.dilated_convolution_2d',
+    'EmbedID': '.connection.embed_id',
+    'Highway': '.connection.highway',
+    'Inception': '.connection.inception',
+    'InceptionBN': '.connection.inceptionbn',
+    'Linear': '.connection.linear',
+    'LocalConvolution2D': '.connection.local_convolution_2d',
+    'MLPConvolution2D': '.connection.mlp_convolution_2d',
+    'Parameter': '.connection.parameter',
+    'Scale': '.connection.scale',
+    'BlackOut': '.loss.black_out',
+    'CRF1d': '.loss.crf1d',
+    'BinaryHierarchicalSoftmax': '.loss.hierarchical_softmax',
+    'NegativeSampling': '.loss.negative_sampling',
+    'Classifier': '.model.classifier',
+    'GoogLeNet': '.model.vision.googlenet',
+    'ResNet101Layers': '.model.vision.resnet',
+    'ResNet152Layers': '.model.vision.resnet',
+    'ResNet50Layers': '.model.vision.resnet',
+    'VGG16Layers': '.model.vision.vgg',
+    'VGG19Layers': '.model.vision.vgg',
+    'BatchNormalization': '.normalization.batch_normalization',
+    'BatchRenormalization': '.normalization.batch_renormalization',
+    'DecorrelatedBatchNormalization': '.normalization.decorrelated_batch_normalization',
+    'GroupNormalization': '.normalization.group_normalization',
+    'LayerNormalization': '.normalization.layer_normalization',
+    'GRU': '.rnn.gru',
+    'StatefulGRU': '.rnn.gru',
+    'StatelessGRU': '.rnn.gru',
+    'LSTM': '.rnn.lstm',
+    'StatelessLSTM': '.rnn.lstm',
+    'StatefulMGU': '.rnn.mgu',
+    'StatelessMGU': '.rnn.mgu',
+    'NStepBiGRU': '.rnn.n_step_gru',
+    'NStepGRU': '.rnn.n_step_gru',
+    'NStepBiLSTM': '.rnn.n_step_lstm',
+    'NStepLSTM': '.rnn.n_step_lstm',
+    'NStepBiRNNReLU': '.rnn.n_step_rnn',
+    'NStepBiRNNTanh': '.rnn.n_step_rnn',
+    'NStepRNNReLU': '.rnn.n_step_rnn',
+    'NStepRNNTanh': '.rnn.n_step_rnn',
+    'StatefulPeepholeLSTM': '.rnn.peephole',
+    'ChildSumTreeLSTM': '.rnn.tree_lstm',
+    'NaryTreeLSTM': '.rnn.tree_lstm',
+    'StatefulZoneoutLSTM': '.rnn.zoneoutlstm',
+})
