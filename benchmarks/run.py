@@ -34,7 +34,7 @@ import time  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = ('op_overhead', 'deep_chain', 'double_backward', 'matmul_chain', 'array_ops',
          'activations', 'conv2d', 'max_pooling_2d', 'batch_normalization',
-         'softmax_cross_entropy', 'adam_update', 'jvp_mlp', 'static_mlp')
+         'softmax_cross_entropy', 'adam_update', 'jvp_mlp', 'static_mlp', 'resnet_step')
 # A timed sample repeats a closure until it has run at least this long, so that fast
 # closures are not measured at the timer's resolution.
 MIN_SAMPLE_S = 0.05

@@ -92,14 +92,21 @@ class ConvolutionND(function_node.FunctionNode):
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
+        # The filter gradient first: it reads (and then drops) the patch matrix kept by
+        # forward before the input gradient allocates a patch-sized array of its own, so
+        # the two never coexist. A lower peak also spares the allocator from handing the
+        # memory back to the system and faulting it in again at the next step.
+        gW = None
+        if 1 in indexes:
+            gW = cast.cast_to(
+                _ConvolutionNDGradW(self, W.shape[2:], self._col).apply((x, gy))[0], W.dtype)
+        self._col = None
         if 0 in indexes:
             ret.append(deconvolution_nd.DeconvolutionND(
                 self.ndim, self.stride, self.pad, x.shape[2:], self.dilate,
                 self.groups).apply((gy, W))[0])
-        if 1 in indexes:
-            ret.append(cast.cast_to(
-                _ConvolutionNDGradW(self, W.shape[2:], self._col).apply((x, gy))[0], W.dtype))
-        self._col = None
+        if gW is not None:
+            ret.append(gW)
         if 2 in indexes:
             ret.append(cast.cast_to(spatial_sum(gy), self.inputs[2].dtype))
         return tuple(ret)

@@ -133,6 +133,18 @@ class Windows:
         return tuple(self.stride) == tuple(self.ksize)
 
 
+def _zeros_like_layout(shape, dtype, ref):
+    # Zeros of ``shape`` laid out batch-last, (c, d_1..d_N, n) in memory, when ``ref`` is
+    # (the forward input's layout, which the gradient should share); C order otherwise.
+    xp = backend.get_array_module(ref)
+    nd = ref.ndim
+    if nd > 2 and not ref.flags.c_contiguous and ref.transpose(
+            tuple(range(1, nd)) + (0,)).flags.c_contiguous:
+        buf = xp.zeros(shape[1:] + shape[:1], dtype)
+        return buf.transpose((nd - 1,) + tuple(range(nd - 1)))
+    return xp.zeros(shape, dtype)
+
+
 def max_with_indexes(x, win):
     """The maximum of every window and its offset (the first one on ties).
 
@@ -148,9 +160,12 @@ def max_with_indexes(x, win):
         y = xp.take_along_axis(col, indexes[..., None], axis=-1)[..., 0]
         return y, indexes
     views = win.offsets()
-    y = padded[next(views)].copy()
+    # The result keeps the input's memory layout (a convolution's output is batch-last), so
+    # that the passes below, the activation gradient and the next convolution need no
+    # transposing copies.
+    y = padded[next(views)].copy(order='K')
     index_type = xp.min_scalar_type(-win.size).type  # int8 up to 128 offsets
-    indexes = xp.zeros(y.shape, index_type)
+    indexes = xp.zeros_like(y, dtype=index_type)
     for k, index in enumerate(views, 1):
         v = padded[index]
         # A later offset wins only if strictly greater: the first maximum keeps its index.
@@ -185,7 +200,7 @@ def scatter(g, indexes, win):
         xp.put_along_axis(col, indexes[..., None].astype(xp.intp, copy=False), g[..., None],
                           axis=-1)
         return win.crop(win._tiled(col))
-    out = xp.zeros((n, c) + win.padded_shape, g.dtype)
+    out = _zeros_like_layout((n, c) + win.padded_shape, g.dtype, indexes)
     for k, index in enumerate(win.offsets()):
         if win.overlap:
             out[index] += g * (indexes == k)
