@@ -21,6 +21,9 @@ from chainlite.datasets.cifar import get_cifar100  # noqa: F401
 from chainlite.datasets.digits import get_digits  # noqa: F401
 from chainlite.datasets.fashion_mnist import get_fashion_mnist  # noqa: F401
 from chainlite.datasets.fashion_mnist import get_fashion_mnist_labels  # noqa: F401
+from chainlite.datasets.kuzushiji_mnist import get_kuzushiji_mnist  # noqa: F401
+from chainlite.datasets.kuzushiji_mnist import get_kuzushiji_mnist_labels  # noqa: F401
 from chainlite.datasets.mnist import get_mnist  # noqa: F401
 from chainlite.datasets.ptb import get_ptb_words  # noqa: F401
 from chainlite.datasets.ptb import get_ptb_words_vocabulary  # noqa: F401
+from chainlite.datasets.svhn import get_svhn  # noqa: F401

@@ -106,12 +106,25 @@ class TextDataset(dataset_mixin.DatasetMixin):
         self._fps = fps
 
     def close(self) -> None:
-        """Closes the files (reading an example afterwards raises :class:`ValueError`)."""
+        """Closes the files (reading an example afterwards raises :class:`ValueError`).
+
+        Every file is closed even if closing one fails; the first error is raised afterwards.
+        """
+        error = None
         for fp in getattr(self, '_fps', ()):
-            fp.close()
+            try:
+                fp.close()
+            except Exception as e:
+                if error is None:
+                    error = e
+        if error is not None:
+            raise error
 
     def __del__(self) -> None:
-        self.close()
+        try:
+            self.close()
+        except Exception:
+            pass  # nothing can handle an error raised while the dataset is collected
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()

@@ -122,6 +122,25 @@ def test_close(files):
         ds[0]
 
 
+class _FailingFile:
+    closed = False
+
+    def close(self):
+        raise OSError('disk gone')
+
+
+def test_close_closes_every_file_then_raises_the_first_error(files):
+    path = files('a.txt', 'p\n')
+    ds = TextDataset([path, path, path])
+    first, last = ds._fps[0], ds._fps[2]
+    ds._fps[1].close()
+    ds._fps[1] = _FailingFile()
+    with pytest.raises(OSError, match='disk gone'):
+        ds.close()
+    assert first.closed and last.closed
+    del ds  # collecting it closes again: the error is not raised from __del__
+
+
 def test_errors(files):
     with pytest.raises(ValueError, match='at least one text file'):
         TextDataset([])
