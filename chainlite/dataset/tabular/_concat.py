@@ -63,11 +63,14 @@ class _Concat(TabularDataset):
                 k1 = min(len(span), (span.start - lo) // -step + 1)
             if k0 >= k1:
                 continue
-            sub = span[k0:k1]
-            stop = sub.stop - lo
-            if stop < 0:
-                stop = None
-            pieces.append((k0, d.get_examples(slice(sub.start - lo, stop, step), key_indices)))
+            # start at the first row inside d; stop where the slice stops, clipped to d
+            first = span[k0] - lo
+            if step > 0:
+                stop = min(span.stop - lo, len(d))
+            else:
+                stop = span.stop - lo
+                stop = None if stop < 0 else stop
+            pieces.append((k0, d.get_examples(slice(first, stop, step), key_indices)))
         pieces.sort(key=lambda p: p[0])
         return [p[1] for p in pieces]
 
