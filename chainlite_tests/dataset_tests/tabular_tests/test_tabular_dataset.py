@@ -7,37 +7,6 @@ from chainlite.dataset import TabularDataset
 from chainlite.dataset import tabular
 
 
-class Table(TabularDataset):
-    """A 3-column table ``values[r, c] = 10 * r + c`` that logs every get_examples call."""
-
-    def __init__(self, n=6, keys=('p', 'q', 'r'), mode=tuple, arrays=False):
-        self.values = numpy.arange(n)[:, None] * 10 + numpy.arange(len(keys))[None, :]
-        self._keys = keys
-        self._mode = mode
-        self.arrays = arrays
-        self.calls = []
-
-    def __len__(self):
-        return len(self.values)
-
-    @property
-    def keys(self):
-        return self._keys
-
-    @property
-    def mode(self):
-        return self._mode
-
-    def get_examples(self, indices, key_indices):
-        self.calls.append((indices, key_indices))
-        block = self.values if indices is None else self.values[indices]
-        if key_indices is not None:
-            block = block[:, list(key_indices)]
-        if self.arrays:
-            return tuple(block.T)
-        return tuple([int(v) for v in col] for col in block.T)
-
-
 def test_is_a_dataset_mixin_and_exported():
     assert issubclass(TabularDataset, DatasetMixin)
     assert tabular.TabularDataset is TabularDataset
@@ -47,21 +16,21 @@ def test_is_a_dataset_mixin_and_exported():
     (tuple, (20, 21, 22)),
     (dict, {'p': 20, 'q': 21, 'r': 22}),
 ])
-def test_get_example_follows_mode(mode, expected):
-    t = Table(mode=mode)
+def test_get_example_follows_mode(mode, expected, table_cls):
+    t = table_cls(mode=mode)
     assert t[2] == expected
     assert t.get_example(2) == expected
     assert t.calls[-1] == ([2], None)
 
 
-def test_single_column_mode_none_gives_bare_values():
-    t = Table(keys=('p',), mode=None)
+def test_single_column_mode_none_gives_bare_values(table_cls):
+    t = table_cls(keys=('p',), mode=None)
     assert t[3] == 30
     assert t.fetch() == [0, 10, 20, 30, 40, 50]
 
 
-def test_negative_and_list_indexing_and_iteration():
-    t = Table()
+def test_negative_and_list_indexing_and_iteration(table_cls):
+    t = table_cls()
     assert t[-1] == (50, 51, 52)
     assert t[[4, 0]] == [(40, 41, 42), (0, 1, 2)]
     assert t[1:6:2] == [(10, 11, 12), (30, 31, 32), (50, 51, 52)]
@@ -70,16 +39,16 @@ def test_negative_and_list_indexing_and_iteration():
         t[6]
 
 
-def test_fetch_is_column_major_and_reads_everything_once():
-    t = Table(mode=dict)
+def test_fetch_is_column_major_and_reads_everything_once(table_cls):
+    t = table_cls(mode=dict)
     out = t.fetch()
     assert out == {'p': [0, 10, 20, 30, 40, 50], 'q': [1, 11, 21, 31, 41, 51],
                    'r': [2, 12, 22, 32, 42, 52]}
     assert t.calls == [(None, None)]
 
 
-def test_convert_makes_arrays_and_keeps_arrays():
-    t = Table()
+def test_convert_makes_arrays_and_keeps_arrays(table_cls):
+    t = table_cls()
     out = t.convert(t.fetch())
     assert isinstance(out, tuple) and len(out) == 3
     assert all(isinstance(c, numpy.ndarray) for c in out)
@@ -90,8 +59,8 @@ def test_convert_makes_arrays_and_keeps_arrays():
     numpy.testing.assert_array_equal(d['a'], [1, 2])
 
 
-def test_astuple_asdict_views():
-    t = Table()
+def test_astuple_asdict_views(table_cls):
+    t = table_cls()
     d = t.asdict()
     assert d.mode is dict and d.keys == t.keys and len(d) == 6
     assert d[1] == {'p': 10, 'q': 11, 'r': 12}
@@ -99,8 +68,8 @@ def test_astuple_asdict_views():
     assert back.mode is tuple and back[1] == (10, 11, 12)
 
 
-def test_with_converter_unpacks_by_mode():
-    t = Table()
+def test_with_converter_unpacks_by_mode(table_cls):
+    t = table_cls()
     conv = t.with_converter(lambda p, q, r: p[0] + q[0] + r[0])
     assert conv.convert(conv.fetch()) == 0 + 1 + 2
     dconv = t.asdict().with_converter(lambda **cols: sorted(cols))
