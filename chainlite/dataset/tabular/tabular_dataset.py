@@ -1,7 +1,8 @@
 """TabularDataset: a dataset whose examples all have the same named columns."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy
 
@@ -144,17 +145,17 @@ class TabularDataset(DatasetMixin):
         from chainlite.dataset.tabular import _slice
         return _slice._SliceHelper(self)
 
-    def astuple(self) -> 'TabularDataset':
+    def astuple(self) -> TabularDataset:
         """Returns a view of this dataset whose examples are tuples."""
         from chainlite.dataset.tabular import _asmode
         return _asmode._Astuple(self)
 
-    def asdict(self) -> 'TabularDataset':
+    def asdict(self) -> TabularDataset:
         """Returns a view of this dataset whose examples are dicts keyed by :attr:`keys`."""
         from chainlite.dataset.tabular import _asmode
         return _asmode._Asdict(self)
 
-    def concat(self, *datasets: 'TabularDataset') -> 'TabularDataset':
+    def concat(self, *datasets: TabularDataset) -> TabularDataset:
         """Stacks this dataset and ``datasets`` one after another (rows).
 
         Args:
@@ -169,7 +170,7 @@ class TabularDataset(DatasetMixin):
         from chainlite.dataset.tabular import _concat
         return _concat._Concat(self, *datasets)
 
-    def join(self, *datasets: 'TabularDataset') -> 'TabularDataset':
+    def join(self, *datasets: TabularDataset) -> TabularDataset:
         """Puts this dataset's columns and those of ``datasets`` side by side.
 
         Args:
@@ -185,7 +186,7 @@ class TabularDataset(DatasetMixin):
         from chainlite.dataset.tabular import _join
         return _join._Join(self, *datasets)
 
-    def transform(self, keys: Any, transform: Callable) -> 'TabularDataset':
+    def transform(self, keys: Any, transform: Callable) -> TabularDataset:
         """Maps every example through ``transform``, lazily.
 
         ``transform`` receives the example's values as positional arguments (mode ``tuple``
@@ -202,7 +203,7 @@ class TabularDataset(DatasetMixin):
         from chainlite.dataset.tabular import _transform
         return _transform._Transform(self, keys, transform)
 
-    def transform_batch(self, keys: Any, transform_batch: Callable) -> 'TabularDataset':
+    def transform_batch(self, keys: Any, transform_batch: Callable) -> TabularDataset:
         """Maps blocks of examples through ``transform_batch``, lazily.
 
         Like :meth:`transform` but ``transform_batch`` receives whole columns (for the rows
@@ -218,7 +219,7 @@ class TabularDataset(DatasetMixin):
         from chainlite.dataset.tabular import _transform
         return _transform._TransformBatch(self, keys, transform_batch)
 
-    def with_converter(self, converter: Callable) -> 'TabularDataset':
+    def with_converter(self, converter: Callable) -> TabularDataset:
         """Returns a view of this dataset whose :meth:`convert` calls ``converter``.
 
         ``converter`` receives the columns as positional arguments (a tuple), keyword

@@ -2,8 +2,7 @@
 import numpy
 import pytest
 
-from chainlite.dataset import TabularDataset
-from chainlite.dataset import tabular
+from chainlite.dataset import TabularDataset, tabular
 
 
 def test_single_list_and_array():

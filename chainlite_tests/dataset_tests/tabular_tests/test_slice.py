@@ -3,7 +3,6 @@ import numpy
 import pytest
 
 
-
 def rows(view):
     return list(view)
 

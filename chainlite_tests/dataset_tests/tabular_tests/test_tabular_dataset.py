@@ -2,9 +2,7 @@
 import numpy
 import pytest
 
-from chainlite.dataset import DatasetMixin
-from chainlite.dataset import TabularDataset
-from chainlite.dataset import tabular
+from chainlite.dataset import DatasetMixin, TabularDataset, tabular
 
 
 def test_is_a_dataset_mixin_and_exported():

@@ -3,7 +3,6 @@ import numpy
 import pytest
 
 
-
 def test_transform_tuple_in_tuple_out(table_cls):
     t = table_cls(n=3)
     v = t.transform(('sum', 'diff'), lambda p, q, r: (p + q + r, r - p))
