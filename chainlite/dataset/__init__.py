@@ -14,3 +14,5 @@ from chainlite.dataset.download import cached_download  # noqa: F401
 from chainlite.dataset.download import get_dataset_directory  # noqa: F401
 from chainlite.dataset.download import get_dataset_root  # noqa: F401
 from chainlite.dataset.download import set_dataset_root  # noqa: F401
+from chainlite.dataset import tabular  # noqa: F401
+from chainlite.dataset.tabular import TabularDataset  # noqa: F401
