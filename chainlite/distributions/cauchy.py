@@ -8,13 +8,12 @@ from typing import Any
 
 import numpy
 
-from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
 
 
-class Cauchy(distribution.Distribution):
+class Cauchy(utils.LocScale):
     """Cauchy distribution: density ``1 / (pi scale (1 + ((x - loc) / scale)^2))``.
 
     Its mean and variance are undefined: reading them warns and gives NaN, as in Chainer.
@@ -30,36 +29,6 @@ class Cauchy(distribution.Distribution):
         >>> D.Cauchy(np.array(0.0), np.array(1.0)).cdf(np.array(1.0)).array
         array(0.75)
     """
-
-    def __init__(self, loc: Any, scale: Any) -> None:
-        self.__loc = loc
-        self.__scale = scale
-
-    @functools.cached_property
-    def loc(self) -> variable.Variable:
-        """The location."""
-        return variable.as_variable(self.__loc)
-
-    @functools.cached_property
-    def scale(self) -> variable.Variable:
-        """The scale."""
-        return variable.as_variable(self.__scale)
-
-    @property
-    def batch_shape(self) -> tuple:
-        return self.loc.shape
-
-    @property
-    def event_shape(self) -> tuple:
-        return ()
-
-    @property
-    def params(self) -> dict:
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self) -> str:
-        return 'real'
 
     def _undefined_moment(self, name: str) -> variable.Variable:
         warnings.warn('%s of the Cauchy distribution is undefined.' % name, RuntimeWarning)

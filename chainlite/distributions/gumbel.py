@@ -15,7 +15,7 @@ from chainlite.distributions import utils
 _EULER = 0.57721566490153286060651209008240243104215933593992
 
 
-class Gumbel(distribution.Distribution):
+class Gumbel(utils.LocScale):
     """Gumbel distribution: cdf ``exp(-exp(-(x - loc) / scale))``; reparameterized sampling.
 
     Args:
@@ -29,39 +29,9 @@ class Gumbel(distribution.Distribution):
         0.3679
     """
 
-    def __init__(self, loc: Any, scale: Any) -> None:
-        self.__loc = loc
-        self.__scale = scale
-
-    @functools.cached_property
-    def loc(self) -> variable.Variable:
-        """The location."""
-        return variable.as_variable(self.__loc)
-
-    @functools.cached_property
-    def scale(self) -> variable.Variable:
-        """The scale."""
-        return variable.as_variable(self.__scale)
-
     @functools.cached_property
     def _log_scale(self) -> variable.Variable:
         return F.log(self.scale)
-
-    @property
-    def batch_shape(self) -> tuple:
-        return self.loc.shape
-
-    @property
-    def event_shape(self) -> tuple:
-        return ()
-
-    @property
-    def params(self) -> dict:
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self) -> str:
-        return 'real'
 
     @functools.cached_property
     def mean(self) -> variable.Variable:

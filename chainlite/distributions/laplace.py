@@ -56,7 +56,7 @@ def _laplace_icdf(x: Any) -> variable.Variable:
     return LaplaceICDF().apply((x,))[0]
 
 
-class Laplace(distribution.Distribution):
+class Laplace(utils.LocScale):
     """Laplace distribution: density ``exp(-|x - loc| / scale) / (2 scale)``.
 
     Sampling is reparameterized.
@@ -71,36 +71,6 @@ class Laplace(distribution.Distribution):
         >>> D.Laplace(np.array(0.0), np.array(1.0)).cdf(np.array(0.0)).array
         array(0.5)
     """
-
-    def __init__(self, loc: Any, scale: Any) -> None:
-        self.__loc = loc
-        self.__scale = scale
-
-    @functools.cached_property
-    def loc(self) -> variable.Variable:
-        """The location."""
-        return variable.as_variable(self.__loc)
-
-    @functools.cached_property
-    def scale(self) -> variable.Variable:
-        """The scale."""
-        return variable.as_variable(self.__scale)
-
-    @property
-    def batch_shape(self) -> tuple:
-        return self.loc.shape
-
-    @property
-    def event_shape(self) -> tuple:
-        return ()
-
-    @property
-    def params(self) -> dict:
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self) -> str:
-        return 'real'
 
     @functools.cached_property
     def mean(self) -> variable.Variable:

@@ -1,12 +1,15 @@
-"""Helpers shared by several distributions: ``x log x`` that is 0 at 0, and support masks."""
+"""Helpers shared by several distributions: ``x log x`` that is 0 at 0, support masks, and the
+location-scale base class."""
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any
 
 import numpy
 
 from chainlite import backend
+from chainlite import distribution
 from chainlite import function_node
 from chainlite import functions as F
 from chainlite import variable
@@ -62,3 +65,43 @@ def _mask(condition: Any, value: variable.Variable, fill: float) -> variable.Var
 def _random_dtype(dtype: Any) -> Any:
     # Samples follow the parameters' float dtype.
     return dtype if numpy.dtype(dtype).kind == 'f' else numpy.float32
+
+
+class LocScale(distribution.Distribution):
+    """A scalar distribution over the reals given by ``loc`` and ``scale`` (Cauchy, Gumbel,
+    Laplace): the parameters as Variables, the shapes, ``params`` and ``support``.
+
+    Args:
+        loc: The location (array or Variable).
+        scale: The scale (array or Variable), broadcastable to ``loc``.
+    """
+
+    def __init__(self, loc: Any, scale: Any) -> None:
+        self._loc = loc
+        self._scale = scale
+
+    @functools.cached_property
+    def loc(self) -> variable.Variable:
+        """The location."""
+        return variable.as_variable(self._loc)
+
+    @functools.cached_property
+    def scale(self) -> variable.Variable:
+        """The scale."""
+        return variable.as_variable(self._scale)
+
+    @property
+    def batch_shape(self) -> tuple:
+        return self.loc.shape
+
+    @property
+    def event_shape(self) -> tuple:
+        return ()
+
+    @property
+    def params(self) -> dict:
+        return {'loc': self.loc, 'scale': self.scale}
+
+    @property
+    def support(self) -> str:
+        return 'real'
