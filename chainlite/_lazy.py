@@ -74,7 +74,7 @@ def type_checking_imports(package: str, exports: dict[str, str]) -> list[str]:
         exports: The same mapping as given to :func:`attach`.
 
     Returns:
-        One ``from ... import name as name`` line per exported name, sorted (the modules
+        One ``from ... import name as name`` statement per exported name, sorted (the modules
         are imported to tell a module from an object of the same name).
     """
     lines = []
@@ -85,7 +85,10 @@ def type_checking_imports(package: str, exports: dict[str, str]) -> list[str]:
             parent, _, last = module.rpartition('.')
             if last == name:
                 module = parent
-        lines.append('    from %s import %s as %s' % (module, name, name))
+        line = '    from %s import %s as %s' % (module, name, name)
+        if len(line) > 100:
+            line = '    from %s import (\n        %s as %s)' % (module, name, name)
+        lines.append(line)
     return sorted(lines)
 
 

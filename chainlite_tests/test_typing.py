@@ -43,8 +43,8 @@ def test_lazy_packages_show_their_names_to_type_checkers(package):
     with open(module.__file__, encoding='utf-8') as f:
         source = f.read()
     start = source.index(_lazy._BEGIN) + len(_lazy._BEGIN)
-    block = source[start:source.find('\n\n', start)].strip('\n').splitlines()
-    assert block == _lazy.type_checking_imports(package, module._EXPORTS), (
+    block = source[start:source.find('\n\n', start)].strip('\n')
+    assert block == '\n'.join(_lazy.type_checking_imports(package, module._EXPORTS)), (
         'run: python -m chainlite._lazy')
 
 
