@@ -9,7 +9,10 @@ communication are timed). With N processes each rank takes 100 / N examples and
 
     python benchmarks/data_parallel.py                 # 1 and 2 processes
     python benchmarks/data_parallel.py --steps 50 --processes 1,2,4
+    python benchmarks/data_parallel.py --weak          # each process on a batch of 100
 
+With ``--weak`` every process takes the whole batch (ChainerMN's examples keep the batch per
+process: ``--batchsize`` is per worker), so N processes train N times more examples per step.
 The table shows examples per second, the speedup over one process, and the share of each
 step spent in the gradient allreduce (packing, ``MPI_Allreduce``, unpacking).
 """
@@ -44,7 +47,9 @@ def worker(args) -> None:
     optimizer = distributed.create_multi_node_optimizer(
         chainlite.optimizers.Adam(), comm, double_buffering=args.double_buffering)
     optimizer.setup(model)
-    local = args.batch // comm.size
+    # Strong scaling splits the global batch over the ranks; weak scaling (--weak) gives every
+    # rank the whole batch, so N ranks train on N times more examples per step.
+    local = args.batch if args.weak else args.batch // comm.size
     rng = np.random.RandomState(comm.rank)
     x = rng.rand(local, 784).astype(np.float32)
     t = rng.randint(0, 10, local).astype(np.int32)
@@ -75,8 +80,9 @@ def worker(args) -> None:
     # CPU time per step of the busiest rank: on a machine that other jobs share, what each
     # process would take with a core of its own (MPI waits spin, so they count).
     cpu = max(comm.allreduce_obj([cpu]))
-    result = {'processes': comm.size, 'batch': args.batch, 'step_ms': 1e3 * wall / args.steps,
-              'examples_per_s': args.batch * args.steps / wall,
+    batch = local * comm.size
+    result = {'processes': comm.size, 'batch': batch, 'step_ms': 1e3 * wall / args.steps,
+              'examples_per_s': batch * args.steps / wall,
               'cpu_step_ms': 1e3 * cpu / args.steps,
               'allreduce_share': reduce_time / wall,
               'double_buffering': args.double_buffering}
@@ -91,6 +97,8 @@ def run(n: int, args, double_buffering: bool = False) -> dict:
     command += [sys.executable, os.path.abspath(__file__), '--worker', '--steps',
                 str(args.steps), '--rounds', str(args.rounds), '--batch', str(args.batch),
                 '--communicator', args.communicator]
+    if args.weak:
+        command.append('--weak')
     if double_buffering:
         command.append('--double-buffering')
     proc = subprocess.run(command, capture_output=True, text=True, timeout=1800)
@@ -105,7 +113,10 @@ def main() -> int:
     p.add_argument('--processes', default='1,2', help='process counts (default 1,2)')
     p.add_argument('--steps', type=int, default=20, help='steps per timed round')
     p.add_argument('--rounds', type=int, default=3, help='timed rounds (the median is shown)')
-    p.add_argument('--batch', type=int, default=100, help='global batch size')
+    p.add_argument('--batch', type=int, default=100,
+                   help='global batch size (per process with --weak)')
+    p.add_argument('--weak', action='store_true',
+                   help='weak scaling: every process takes --batch examples per step')
     p.add_argument('--communicator', default='naive')
     p.add_argument('--double-buffering', action='store_true',
                    help='also time 2+ processes with double_buffering=True')
