@@ -187,11 +187,11 @@ def concat_examples_func(batch: Any, device: Any = None, padding: Any = None) ->
                      for i, pad in enumerate(paddings))
     if isinstance(first, dict):
         if isinstance(padding, dict):
-            paddings = padding
+            key_paddings = padding
         else:
-            paddings = dict.fromkeys(first, padding)
+            key_paddings = dict.fromkeys(first, padding)
         return {key: to_device(device, _concat_arrays([example[key] for example in batch],
-                                                      paddings.get(key)))
+                                                      key_paddings.get(key)))
                 for key in first}
     return to_device(device, _concat_arrays(batch, padding))
 

@@ -56,7 +56,7 @@ def retrieve_idx_pair(dataset_name: str, npz_name: str, mirrors: Sequence[str],
         if len(images) != len(labels):
             raise RuntimeError('%s: %d images but %d labels: wrong pair of IDX files'
                                % (dataset_name, len(images), len(labels)))
-        raw = {'x': images.reshape(len(images), -1), 'y': labels.reshape(-1)}
+        raw: dict[str, Any] = {'x': images.reshape(len(images), -1), 'y': labels.reshape(-1)}
         numpy.savez_compressed(path, **raw)
         return raw
 

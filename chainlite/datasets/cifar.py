@@ -114,13 +114,14 @@ def _get_cifar(name: str, caller: str, withlabel: bool, ndim: int, scale: float,
         archive = download.cached_download([m + archive_name for m in CIFAR_MIRRORS],
                                            CIFAR_SHA256.get(archive_name))
         with tarfile.open(archive, 'r:gz') as tar:
-            train = [_read_records(tar, m, label_bytes) for m in train_members]
+            train_parts = [_read_records(tar, m, label_bytes) for m in train_members]
             test = _read_records(tar, test_member, label_bytes)
-        train = numpy.concatenate(train)
+        train = numpy.concatenate(train_parts)
         raw = {'train_x': train[:, label_bytes:], 'train_y': train[:, label_column],
                'test_x': test[:, label_bytes:], 'test_y': test[:, label_column]}
         raw = {key: numpy.ascontiguousarray(value) for key, value in raw.items()}
-        numpy.savez_compressed(path, **raw)
+        arrays: dict[str, Any] = raw
+        numpy.savez_compressed(path, **arrays)
         return raw
 
     root = download.get_dataset_directory(os.path.join('pfnet', 'chainer', 'cifar'))
@@ -137,7 +138,7 @@ def _read_records(tar: tarfile.TarFile, member: str, label_bytes: int) -> numpy.
     except KeyError:
         f = None
     if f is None:
-        raise ValueError('%s: no regular file %r in the archive' % (tar.name, member))
+        raise ValueError('%s: no regular file %r in the archive' % (str(tar.name), member))
     with f:
         data = f.read()
     record = label_bytes + _PIXELS

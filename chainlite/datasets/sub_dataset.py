@@ -7,11 +7,14 @@ Chainer does, so a seed gives the same subsets in both.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from typing import Any, Sequence, Union
 
 import numpy
 
 from chainlite.dataset import dataset_mixin
+
+Order = Union[Sequence[int], numpy.ndarray, None]
+"""A permutation of a dataset's indices (a sequence or an integer array), or None."""
 
 
 class SubDataset(dataset_mixin.DatasetMixin):
@@ -37,7 +40,7 @@ class SubDataset(dataset_mixin.DatasetMixin):
     """
 
     def __init__(self, dataset: Any, start: int, finish: int,
-                 order: Sequence[int] | None = None) -> None:
+                 order: Order = None) -> None:
         if start < 0 or finish > len(dataset) or start > finish:
             raise ValueError('SubDataset: the part [%d, %d) overruns the base dataset of '
                              'length %d' % (start, finish, len(dataset)))
@@ -65,7 +68,7 @@ class SubDataset(dataset_mixin.DatasetMixin):
 
 
 def split_dataset(dataset: Any, split_at: int,
-                  order: Sequence[int] | None = None) -> tuple[SubDataset, SubDataset]:
+                  order: Order = None) -> tuple[SubDataset, SubDataset]:
     """Splits a dataset in two at an index.
 
     Args:
@@ -130,7 +133,7 @@ def _check_n(n: Any, name: str, caller: str) -> None:
 
 
 def split_dataset_n(dataset: Any, n: int,
-                    order: Sequence[int] | None = None) -> list[SubDataset]:
+                    order: Order = None) -> list[SubDataset]:
     """Splits a dataset into ``n`` parts of ``len(dataset) // n`` examples each.
 
     The last ``len(dataset) % n`` examples (of ``order``) belong to no part.
@@ -187,7 +190,7 @@ def _n_folds_argument(n_folds: Any, kwargs: dict, caller: str) -> int:
 
 
 def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
-                                  order: Sequence[int] | None = None,
+                                  order: Order = None,
                                   **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
     """Makes the ``n_folds`` training/test splits of k-fold cross validation.
 
@@ -219,13 +222,13 @@ def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
     if n_folds > whole_size:
         raise ValueError('get_cross_validation_datasets: n_folds (%d) exceeds the dataset size '
                          '(%d)' % (n_folds, whole_size))
-    order = numpy.arange(whole_size) if order is None else numpy.asarray(order)
+    indices = numpy.arange(whole_size) if order is None else numpy.asarray(order)
     borders = [whole_size * i // n_folds for i in range(n_folds + 1)]
     splits = []
     for fold in reversed(range(n_folds)):
         begin, end = borders[fold], borders[fold + 1]
         # The training indices wrap around from the end of the test fold to its start.
-        fold_order = numpy.concatenate([order[end:], order[:begin], order[begin:end]])
+        fold_order = numpy.concatenate([indices[end:], indices[:begin], indices[begin:end]])
         splits.append(split_dataset(dataset, whole_size - (end - begin), fold_order))
     return splits
 

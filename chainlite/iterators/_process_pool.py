@@ -16,7 +16,7 @@ import queue
 import signal
 import traceback
 from multiprocessing import connection
-from typing import Any, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 import numpy
 
@@ -39,7 +39,7 @@ def _shareable(value: Any) -> bool:
     return type(value) is numpy.ndarray and not value.dtype.hasobject
 
 
-def _map_top_level(example: Any, fn) -> Any:
+def _map_top_level(example: Any, fn: Callable[[Any], Any]) -> Any:
     kind = type(example)
     if kind is tuple or kind is list:
         return kind(fn(v) for v in example)

@@ -58,7 +58,7 @@ def advance(state: IteratorState, batch_size: int, repeat: bool,
     is_new_epoch = False
     while end >= size:
         pieces.append(take(position, size))
-        if order is not None:
+        if order is not None and order_sampler is not None:  # (without a sampler: kept)
             next_order = order_sampler(order, position)
             if len(next_order) != len(order):
                 raise ValueError(

@@ -58,7 +58,7 @@ def scatter_dataset(dataset: Any, comm: Any, root: int = 0, shuffle: bool = Fals
 
 
 def scatter_index(n_total_samples: int, comm: Any, root: int = 0, *,
-                  force_equal_length: bool = True) -> tuple:
+                  force_equal_length: bool = True) -> tuple[int, int]:
     """Returns this rank's ``(begin, end)`` slice of ``n_total_samples`` examples.
 
     The core of :func:`scatter_dataset`, for datasets every rank can load itself: only the
@@ -80,7 +80,7 @@ def scatter_index(n_total_samples: int, comm: Any, root: int = 0, *,
             mine = chainlite.datasets.SubDataset(dataset, b, e)
     """
     if comm.rank == root:
-        mine = None
+        mine = (0, 0)
         for i, b, e in _scatter_index(int(n_total_samples), comm.size, force_equal_length):
             if i == root:
                 mine = (b, e)

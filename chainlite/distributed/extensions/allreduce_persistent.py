@@ -1,11 +1,14 @@
 """Averaging a model's persistent values (batch-norm statistics) over the ranks."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite.training import extension
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 def _namedpersistents(model: Any) -> list:
@@ -39,7 +42,7 @@ class AllreducePersistent(extension.Extension):
         self.model = model
         self.comm = comm
 
-    def __call__(self, trainer: Any = None) -> None:
+    def __call__(self, trainer: Trainer | None = None) -> None:
         """Averages the persistents (every rank must call it)."""
         for _, value in _namedpersistents(self.model):
             if isinstance(value, numpy.ndarray) and value.dtype.kind == 'f':

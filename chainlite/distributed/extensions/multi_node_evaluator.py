@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import copy
 import types
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite import backend
 from chainlite import configuration
 from chainlite.dataset import convert
 from chainlite.training import extension
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 def create_multi_node_evaluator(actual_evaluator: Any, communicator: Any) -> Any:
@@ -86,7 +89,7 @@ class GenericMultiNodeEvaluator(extension.Extension):
         self.root = root
         self._progress_hook = progress_hook
 
-    def __call__(self, trainer: Any = None) -> Any:
+    def __call__(self, trainer: Trainer | None = None) -> Any:
         """Evaluates on every rank; returns :meth:`aggregate`'s result on root, else None."""
         if hasattr(self.iterator, 'reset'):
             self.iterator.reset()

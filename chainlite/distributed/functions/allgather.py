@@ -13,13 +13,14 @@ class AllGather(function_node.FunctionNode):
     def __init__(self, comm: Any) -> None:
         self.comm = comm
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         ys = self.comm.allgather(x)
         self._specs = [(y.shape, y.dtype) for y in ys]
         return ys
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.alltoall import AllToAll
         gys = tuple(_delegate.zeros_for(s, d) if g is None else g
                     for g, (s, d) in zip(grad_outputs, self._specs))

@@ -13,12 +13,13 @@ class AllToAll(function_node.FunctionNode):
     def __init__(self, comm: Any) -> None:
         self.comm = comm
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         ys = self.comm.alltoall(inputs)
         self._specs = [(y.shape, y.dtype) for y in ys]
         return ys
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         gys = tuple(_delegate.zeros_for(s, d) if g is None else g
                     for g, (s, d) in zip(grad_outputs, self._specs))
         return AllToAll(self.comm).apply(gys)

@@ -20,11 +20,12 @@ class _AllReduceSum(function_node.FunctionNode):
     def __init__(self, comm: Any) -> None:
         self.comm = comm
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         return self.comm.allreduce(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         gy, = grad_outputs
         return _AllReduceSum(self.comm).apply((gy,))
 

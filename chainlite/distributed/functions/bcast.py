@@ -14,7 +14,7 @@ class Bcast(function_node.FunctionNode):
         self.comm = comm
         self.root = root
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         if self.comm.rank == self.root:
             y = self.comm.bcast(x, self.root).copy()
@@ -23,7 +23,8 @@ class Bcast(function_node.FunctionNode):
         self._spec = (y.shape, y.dtype)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.gather import Gather
         gy, = grad_outputs
         if gy is None:

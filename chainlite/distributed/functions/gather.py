@@ -14,7 +14,7 @@ class Gather(function_node.FunctionNode):
         self.comm = comm
         self.root = root
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         ys = self.comm.gather(x, self.root)
         if self.comm.rank != self.root:
@@ -22,7 +22,8 @@ class Gather(function_node.FunctionNode):
         self._specs = [(y.shape, y.dtype) for y in ys]
         return ys
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.scatter import Scatter
         node = Scatter(self.comm, self.root)
         if self.comm.rank == self.root:

@@ -13,12 +13,13 @@ from chainlite.distributed.functions import _delegate
 class PseudoConnect(function_node.FunctionNode):
     """Passes ``inputs[1:]`` through; backward also gives the delegate a zero gradient."""
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         delegate = inputs[0]
         self._delegate = (delegate.shape, delegate.dtype)
         return tuple(inputs[1:])
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         shape, dtype = self._delegate
         return (variable.Variable(numpy.zeros(shape, dtype), requires_grad=False),) + tuple(
             grad_outputs)

@@ -19,13 +19,14 @@ class Recv(function_node.FunctionNode):
     def label(self) -> str:
         return 'Recv (peer_rank: %d)' % self.peer_rank
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         data = self.comm.recv(self.peer_rank, self.peer_tag)
         ys = data if isinstance(data, tuple) else (data,)
         self._specs = [(y.shape, y.dtype) for y in ys]
         return ys
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.pseudo_connect import PseudoConnect
         from chainlite.distributed.functions.send import Send
         gys = tuple(_delegate.zeros_for(s, d) if g is None else g
@@ -33,7 +34,9 @@ class Recv(function_node.FunctionNode):
         sent, = Send(self.comm, self.peer_rank, self.peer_tag).apply(
             gys + (_delegate.dummy(),))
         grads = []
-        for x in self.inputs:
+        inputs = self.inputs
+        assert inputs is not None  # set by apply, before any backward
+        for x in inputs:
             zero = _delegate.zeros_for(x.shape, x.dtype)
             grads.append(PseudoConnect().apply((sent, zero))[0])
         return tuple(grads)

@@ -14,7 +14,7 @@ class Scatter(function_node.FunctionNode):
         self.comm = comm
         self.root = root
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         if self.comm.rank == self.root:
             y = self.comm.scatter(inputs, self.root)
         else:
@@ -22,7 +22,8 @@ class Scatter(function_node.FunctionNode):
         self._spec = (y.shape, y.dtype)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.gather import Gather
         g, = grad_outputs
         if g is None:

@@ -19,18 +19,21 @@ class Send(function_node.FunctionNode):
     def label(self) -> str:
         return 'Send (peer_rank: %d)' % self.peer_rank
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         xs = inputs[:-1]
         self.comm.send(xs[0] if len(xs) == 1 else xs, self.peer_rank, self.peer_tag)
         return _delegate.empty(),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.recv import Recv
         g, = grad_outputs
         if g is None:
             g = _delegate.dummy()
         gxs = Recv(self.comm, self.peer_rank, self.peer_tag).apply((g,))
-        return tuple(gxs) + (_delegate.zeros_for((0,), self.inputs[-1].dtype),)
+        inputs = self.inputs
+        assert inputs is not None  # set by apply, before any backward
+        return tuple(gxs) + (_delegate.zeros_for((0,), inputs[-1].dtype),)
 
 
 def send(x: Any, communicator: Any, rank: int, tag: int = 0) -> Any:

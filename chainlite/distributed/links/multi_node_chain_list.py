@@ -76,7 +76,7 @@ class MultiNodeChainList(link.ChainList):
             ``backward()``.
         """
         comm = self._comm
-        own = collections.deque()  # outputs this rank sends to itself
+        own: collections.deque[Any] = collections.deque()  # outputs this rank sends to itself
         y = None
         delegate = None
         for i, (f, (rank_in, rank_out)) in enumerate(zip(self._children, self._rank_inouts)):
@@ -85,8 +85,8 @@ class MultiNodeChainList(link.ChainList):
                     x = f(*inputs)
                 else:
                     # Backward must still reach the earlier components.
-                    xs = pseudo_connect(delegate, *inputs)
-                    x = f(*xs)
+                    connected = pseudo_connect(delegate, *inputs)
+                    x = f(*connected)
             else:
                 xs = []
                 for r in rank_in:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 import math
 import warnings
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite import backend
 from chainlite import configuration
@@ -13,6 +13,9 @@ from chainlite import reporter as reporter_module
 from chainlite.dataset import convert
 from chainlite.training import extension
 from chainlite.training.extensions import _progress
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class Evaluator(extension.Extension):
@@ -121,7 +124,8 @@ class Evaluator(extension.Extension):
         """Returns a dictionary of all target links."""
         return dict(self._targets)
 
-    def __call__(self, trainer: Any = None) -> dict:
+    # Chainer's Evaluator returns the results (an Extension returns nothing).
+    def __call__(self, trainer: Trainer | None = None) -> dict[str, Any]:  # type: ignore[override]
         """Evaluates the targets and reports the results to the current reporter.
 
         The targets report to a reporter of the evaluator's own, where each is known as
@@ -209,7 +213,7 @@ class _EvaluationProgress:
         self._total: Optional[int] = None
         dataset, batch_size = getattr(iterator, 'dataset', None), getattr(iterator, 'batch_size',
                                                                          None)
-        if batch_size and hasattr(dataset, '__len__'):
+        if batch_size and dataset is not None and hasattr(dataset, '__len__'):
             self._total = math.ceil(len(dataset) / batch_size)
         self._speed.add(0, 0.0)
         self._last_tenth = 0

@@ -1,7 +1,7 @@
 """ParameterStatistics: summary statistics of parameters and gradients, reported over time."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy
 
@@ -9,6 +9,10 @@ from chainlite import backend
 from chainlite import reporter
 from chainlite.training import extension
 from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
+    from chainlite.training.triggers import TriggerSpec
 
 
 def _xp(x: Any) -> Any:
@@ -75,7 +79,7 @@ class ParameterStatistics(extension.Extension):
 
     def __init__(self, links: Any, statistics: Union[str, dict, None] = 'default',
                  report_params: bool = True, report_grads: bool = True,
-                 prefix: Optional[str] = None, trigger: Any = (1, 'epoch'),
+                 prefix: Optional[str] = None, trigger: TriggerSpec = (1, 'epoch'),
                  skip_nan_params: bool = False) -> None:
         if not isinstance(links, (list, tuple)):
             links = links,
@@ -95,7 +99,7 @@ class ParameterStatistics(extension.Extension):
         self._summary = reporter.DictSummary()
         self._skip_nan_params = skip_nan_params
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Adds the current statistics to the summary; reports the means when the trigger
         fires."""
         statistics = {}
@@ -111,7 +115,7 @@ class ParameterStatistics(extension.Extension):
                     array = array.ravel()
                     has_nan = self._skip_nan_params and bool(_xp(array).isnan(array).any())
                     for function_name, function in self._statistics.items():
-                        value = numpy.nan if has_nan else function(array)
+                        value: Any = numpy.nan if has_nan else function(array)
                         key = self.report_key_template.format(
                             prefix=prefix, link_name=link_name, param_name=param_name,
                             attr_name=attr_name, function_name=function_name)

@@ -1,9 +1,12 @@
 """Extensions putting a value (e.g. the learning rate) into the trainer's observation."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from chainlite.training import extension
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 def observe_value(observation_key: str, target_func: Callable[[Any], Any]) -> Callable:
@@ -29,7 +32,7 @@ def observe_value(observation_key: str, target_func: Callable[[Any], Any]) -> Ca
         ({'epoch_x2': 6}, (1, 'epoch'))
     """
     @extension.make_extension(trigger=(1, 'epoch'), priority=extension.PRIORITY_WRITER)
-    def _observe_value(trainer: Any) -> None:
+    def _observe_value(trainer: Trainer) -> None:
         trainer.observation[observation_key] = target_func(trainer)
 
     return _observe_value

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite import backend
 from chainlite import configuration
 from chainlite.dataset import convert
 from chainlite.training.updaters import standard_updater
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class ParallelUpdater(standard_updater.StandardUpdater):
@@ -78,7 +81,7 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         self._devices = devices
         self._models = models
 
-    def connect_trainer(self, trainer: Any) -> None:
+    def connect_trainer(self, trainer: Trainer) -> None:
         """Registers the models other than the main one as observers of the trainer."""
         main_target = self.get_optimizer('main').target
         for name, model in self._models.items():
