@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tarfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -18,6 +18,9 @@ from chainlite import configuration
 from chainlite.dataset import download
 from chainlite.datasets import _mnist_helper
 from chainlite.datasets import tuple_dataset
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 CIFAR_MIRRORS = (
     'https://www.cs.toronto.edu/~kriz/',
@@ -42,7 +45,7 @@ _LAYOUTS = {
 
 
 def get_cifar10(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
-                dtype: Any = None) -> tuple:
+                dtype: DTypeSpec = None) -> tuple:
     """Returns the CIFAR-10 training set (50,000 images) and test set (10,000 images).
 
     `CIFAR-10 <https://www.cs.toronto.edu/~kriz/cifar.html>`_ holds 32x32 colour images in
@@ -74,7 +77,7 @@ def get_cifar10(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
 
 
 def get_cifar100(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
-                 dtype: Any = None) -> tuple:
+                 dtype: DTypeSpec = None) -> tuple:
     """Returns the CIFAR-100 training set (50,000 images) and test set (10,000 images).
 
     `CIFAR-100 <https://www.cs.toronto.edu/~kriz/cifar.html>`_ holds 32x32 colour images in

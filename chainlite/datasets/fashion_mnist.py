@@ -6,12 +6,15 @@ HTTP only; the SHA-256 check is what makes it safe as a fallback.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
 from chainlite import configuration
 from chainlite.datasets import _mnist_helper
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 FASHION_MNIST_MIRRORS = (
     'https://raw.githubusercontent.com/zalandoresearch/fashion-mnist/master/data/fashion/',
@@ -47,7 +50,7 @@ def get_fashion_mnist_labels() -> list:
 
 
 def get_fashion_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1.,
-                      dtype: Any = None, label_dtype: Any = numpy.int32,
+                      dtype: DTypeSpec = None, label_dtype: DTypeSpec = numpy.int32,
                       rgb_format: bool = False) -> tuple:
     """Returns the Fashion-MNIST training set (60,000 images) and test set (10,000 images).
 

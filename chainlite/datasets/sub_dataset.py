@@ -7,11 +7,14 @@ Chainer does, so a seed gives the same subsets in both.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence, Union
+from typing import TYPE_CHECKING, Any, Sequence, Union
 
 import numpy
 
 from chainlite.dataset import dataset_mixin
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 Order = Union[Sequence[int], numpy.ndarray, None]
 """A permutation of a dataset's indices (a sequence or an integer array), or None."""
@@ -39,7 +42,7 @@ class SubDataset(dataset_mixin.DatasetMixin):
         (2, 12, 11, [12, 11])
     """
 
-    def __init__(self, dataset: Any, start: int, finish: int,
+    def __init__(self, dataset: DatasetLike, start: int, finish: int,
                  order: Order = None) -> None:
         if start < 0 or finish > len(dataset) or start > finish:
             raise ValueError('SubDataset: the part [%d, %d) overruns the base dataset of '
@@ -67,7 +70,7 @@ class SubDataset(dataset_mixin.DatasetMixin):
         return self._dataset[index]
 
 
-def split_dataset(dataset: Any, split_at: int,
+def split_dataset(dataset: DatasetLike, split_at: int,
                   order: Order = None) -> tuple[SubDataset, SubDataset]:
     """Splits a dataset in two at an index.
 
@@ -102,7 +105,7 @@ def split_dataset(dataset: Any, split_at: int,
             SubDataset(dataset, split_at, n_examples, order))
 
 
-def split_dataset_random(dataset: Any, first_size: int,
+def split_dataset_random(dataset: DatasetLike, first_size: int,
                          seed: int | None = None) -> tuple[SubDataset, SubDataset]:
     """Splits a dataset in two at random.
 
@@ -132,7 +135,7 @@ def _check_n(n: Any, name: str, caller: str) -> None:
         raise ValueError('%s: %s must be positive, got %d' % (caller, name, n))
 
 
-def split_dataset_n(dataset: Any, n: int,
+def split_dataset_n(dataset: DatasetLike, n: int,
                     order: Order = None) -> list[SubDataset]:
     """Splits a dataset into ``n`` parts of ``len(dataset) // n`` examples each.
 
@@ -156,7 +159,8 @@ def split_dataset_n(dataset: Any, n: int,
     return [SubDataset(dataset, size * i, size * (i + 1), order) for i in range(n)]
 
 
-def split_dataset_n_random(dataset: Any, n: int, seed: int | None = None) -> list[SubDataset]:
+def split_dataset_n_random(dataset: DatasetLike, n: int,
+                           seed: int | None = None) -> list[SubDataset]:
     """Splits a dataset into ``n`` parts of ``len(dataset) // n`` random examples each.
 
     Args:
@@ -189,7 +193,7 @@ def _n_folds_argument(n_folds: Any, kwargs: dict, caller: str) -> int:
     return n_folds
 
 
-def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
+def get_cross_validation_datasets(dataset: DatasetLike, n_folds: int | None = None,
                                   order: Order = None,
                                   **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
     """Makes the ``n_folds`` training/test splits of k-fold cross validation.
@@ -233,7 +237,7 @@ def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
     return splits
 
 
-def get_cross_validation_datasets_random(dataset: Any, n_folds: int | None = None,
+def get_cross_validation_datasets_random(dataset: DatasetLike, n_folds: int | None = None,
                                          seed: int | None = None,
                                          **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
     """Makes the splits of k-fold cross validation over a random permutation.

@@ -8,12 +8,15 @@ consumed exactly as Chainer consumes it.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 import numpy
 
 from chainlite.dataset import iterator
 from chainlite.iterators import order_samplers
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class IteratorState(NamedTuple):
@@ -94,7 +97,7 @@ class SweepIterator(iterator.Iterator):
     _state: IteratorState
     _previous_epoch_detail: float = -1.  # -1 for None: some serializers cannot store None
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool,
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool,
                  shuffle: Optional[bool], order_sampler: Optional[Callable]) -> None:
         name = type(self).__name__
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, numpy.integer)):

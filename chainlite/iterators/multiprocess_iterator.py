@@ -9,12 +9,15 @@ import time
 import warnings
 import weakref
 from multiprocessing import sharedctypes
-from typing import Any, Callable, Optional, cast
+from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 import numpy
 
 from chainlite.iterators import _process_pool
 from chainlite.iterators import _sweep
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class _Batch:
@@ -93,7 +96,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
     _buffer: Optional[numpy.ndarray] = None
     _shared: Any = None
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool = True,
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
                  shuffle: Optional[bool] = None, n_processes: Optional[int] = None,
                  n_prefetch: int = 1, shared_mem: Optional[int] = None,
                  order_sampler: Optional[Callable] = None,

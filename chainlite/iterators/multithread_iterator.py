@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import weakref
 from multiprocessing import pool as pool_module
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite.iterators import _sweep
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class MultithreadIterator(_sweep.SweepIterator):
@@ -45,7 +48,7 @@ class MultithreadIterator(_sweep.SweepIterator):
     _finalizer: Optional[weakref.finalize] = None
     _next: Any = None
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool = True,
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
                  shuffle: Optional[bool] = None, n_threads: int = 1,
                  order_sampler: Optional[Callable] = None) -> None:
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)

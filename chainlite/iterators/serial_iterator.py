@@ -1,9 +1,12 @@
 """SerialIterator: reads the examples of each batch one after another in the calling thread."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite.iterators import _sweep
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class SerialIterator(_sweep.SweepIterator):
@@ -47,7 +50,7 @@ class SerialIterator(_sweep.SweepIterator):
         [[0, 1], [2, 3], [4]]
     """
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool = True,
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
                  shuffle: Optional[bool] = None, order_sampler: Optional[Callable] = None
                  ) -> None:
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)

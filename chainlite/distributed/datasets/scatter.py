@@ -1,18 +1,21 @@
 """Splitting a dataset among the ranks."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
 from chainlite.datasets import sub_dataset
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class DataSizeError(RuntimeError):
     """Raised when a dataset is too large to be scattered."""
 
 
-def scatter_dataset(dataset: Any, comm: Any, root: int = 0, shuffle: bool = False,
+def scatter_dataset(dataset: DatasetLike, comm: Any, root: int = 0, shuffle: bool = False,
                     seed: Optional[int] = None, max_buf_len: int = 256 * 1024 * 1024,
                     *, force_equal_length: bool = True) -> Any:
     """Gives every rank its part of root's dataset.

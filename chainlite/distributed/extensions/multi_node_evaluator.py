@@ -11,6 +11,7 @@ from chainlite.dataset import convert
 from chainlite.training import extension
 
 if TYPE_CHECKING:
+    from chainlite.types import DeviceSpec
     from chainlite.training.trainer import Trainer
 
 
@@ -75,7 +76,7 @@ class GenericMultiNodeEvaluator(extension.Extension):
     priority = extension.PRIORITY_WRITER
     name = None
 
-    def __init__(self, comm: Any, iterator: Any, target: Any, device: Any = None,
+    def __init__(self, comm: Any, iterator: Any, target: Any, device: DeviceSpec = None,
                  converter: Callable = convert.concat_examples, root: int = 0,
                  progress_hook: Optional[Callable] = None) -> None:
         if not 0 <= root < comm.size:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainlite import link
 from chainlite import variable
 from chainlite.distributed.functions.batch_normalization import multi_node_batch_normalization
 from chainlite.functions.normalization import fixed_batch_normalization
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 
 def _check_backend(comm: Any, communication_backend: str) -> str:
@@ -51,7 +54,7 @@ class MultiNodeBatchNormalization(link.Link):
     """
 
     def __init__(self, size: Any, comm: Any, decay: float = 0.9, eps: float = 2e-5,
-                 dtype: Any = None, use_gamma: bool = True, use_beta: bool = True,
+                 dtype: DTypeSpec = None, use_gamma: bool = True, use_beta: bool = True,
                  initial_gamma: Any = None, initial_beta: Any = None,
                  communication_backend: str = 'auto') -> None:
         super().__init__()

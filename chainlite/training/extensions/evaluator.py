@@ -15,6 +15,9 @@ from chainlite.training import extension
 from chainlite.training.extensions import _progress
 
 if TYPE_CHECKING:
+    from chainlite.link import Link
+    from chainlite.dataset.iterator import Iterator
+    from chainlite.types import DeviceSpec
     from chainlite.training.trainer import Trainer
 
 
@@ -77,10 +80,13 @@ class Evaluator(extension.Extension):
     priority = extension.PRIORITY_WRITER
     name: Optional[str] = None
 
-    def __init__(self, iterator: Any, target: Any,
-                 converter: Callable = convert.concat_examples, device: Any = None,
+    def __init__(self, iterator: Iterator | dict[str, Iterator],
+                 target: Link | dict[str, Link],
+                 converter: Callable[..., Any] = convert.concat_examples,
+                 device: DeviceSpec = None,
                  eval_hook: Optional[Callable[['Evaluator'], Any]] = None,
-                 eval_func: Optional[Callable] = None, *, progress_bar: bool = False) -> None:
+                 eval_func: Optional[Callable[..., Any]] = None, *,
+                 progress_bar: bool = False) -> None:
         if device is not None:
             device = backend.get_device(device)
         if not isinstance(iterator, dict):
@@ -108,19 +114,19 @@ class Evaluator(extension.Extension):
                     'last batch may hold examples of the next epoch. Create it with '
                     'repeat=False.' % name, UserWarning, stacklevel=2)
 
-    def get_iterator(self, name: str) -> Any:
+    def get_iterator(self, name: str) -> Iterator:
         """Returns the iterator registered under ``name``."""
         return self._iterators[name]
 
-    def get_all_iterators(self) -> dict:
+    def get_all_iterators(self) -> dict[str, Iterator]:
         """Returns a dictionary of all iterators."""
         return dict(self._iterators)
 
-    def get_target(self, name: str) -> Any:
+    def get_target(self, name: str) -> Link:
         """Returns the target link registered under ``name``."""
         return self._targets[name]
 
-    def get_all_targets(self) -> dict:
+    def get_all_targets(self) -> dict[str, Link]:
         """Returns a dictionary of all target links."""
         return dict(self._targets)
 
@@ -149,7 +155,7 @@ class Evaluator(extension.Extension):
         reporter_module.report(result)
         return result
 
-    def evaluate(self) -> dict:
+    def evaluate(self) -> dict[str, Any]:
         """Sweeps the ``'main'`` iterator once and returns the means of the reported values.
 
         It must run with a current reporter (:meth:`__call__` sets one up). ``eval_func``

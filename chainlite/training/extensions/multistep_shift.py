@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from chainlite.training.extensions import _shift
 
 if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
     from chainlite.training.trainer import Trainer
 
 
@@ -40,7 +41,7 @@ class MultistepShift(_shift.OptimizerShift):
     """
 
     def __init__(self, attr: str, gamma: float, step_value: Sequence[int],
-                 init: Optional[float], optimizer: Any = None) -> None:
+                 init: Optional[float], optimizer: Optional[Optimizer] = None) -> None:
         super().__init__(attr, init, optimizer)
         self._gamma = gamma
         self._step_value = tuple(step_value)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from chainlite.training.extensions import _shift
 
 if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
     from chainlite.training.trainer import Trainer
 
 
@@ -43,7 +44,7 @@ class WarmupShift(_shift.OptimizerShift):
     """
 
     def __init__(self, attr: str, warmup_start: Optional[float], warmup_iter: int,
-                 init: Optional[float] = None, optimizer: Any = None) -> None:
+                 init: Optional[float] = None, optimizer: Optional[Optimizer] = None) -> None:
         if not warmup_iter > 0:
             raise ValueError('WarmupShift: warmup_iter must be positive, got %r'
                              % (warmup_iter,))
