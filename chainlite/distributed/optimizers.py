@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import atexit
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import numpy
 
 from chainlite.distributed.communicators import _packing
+
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 def _param_layout(target: Any) -> list:
@@ -19,7 +22,8 @@ class _MultiNodeOptimizer:
     Every attribute not defined here is the wrapped optimizer's (read and written through).
     """
 
-    def __init__(self, actual_optimizer: Any, communicator: Any, zero_fill: bool) -> None:
+    def __init__(self, actual_optimizer: Any, communicator: CommunicatorBase,
+                 zero_fill: bool) -> None:
         object.__setattr__(self, 'communicator', communicator)
         object.__setattr__(self, 'actual_optimizer', actual_optimizer)
         object.__setattr__(self, 'zero_fill', zero_fill)
@@ -86,7 +90,8 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
     ``MPI_Iallreduce``: communication overlaps the next forward and backward.
     """
 
-    def __init__(self, actual_optimizer: Any, communicator: Any, zero_fill: bool) -> None:
+    def __init__(self, actual_optimizer: Any, communicator: CommunicatorBase,
+                 zero_fill: bool) -> None:
         object.__setattr__(self, '_pending', None)
         object.__setattr__(self, '_buffers', [_packing.Buffers(), _packing.Buffers()])
         super().__init__(actual_optimizer, communicator, zero_fill)
@@ -137,7 +142,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             object.__setattr__(self, '_pending', None)
 
 
-def create_multi_node_optimizer(actual_optimizer: Any, communicator: Any,
+def create_multi_node_optimizer(actual_optimizer: Any, communicator: CommunicatorBase,
                                 double_buffering: bool = False,
                                 zero_fill: bool = True) -> Any:
     """Wraps an optimizer for data-parallel training over the ranks of ``communicator``.

@@ -8,6 +8,7 @@ import numpy
 from chainlite.datasets import sub_dataset
 
 if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
     from chainlite.dataset.dataset_mixin import DatasetLike
 
 
@@ -15,7 +16,8 @@ class DataSizeError(RuntimeError):
     """Raised when a dataset is too large to be scattered."""
 
 
-def scatter_dataset(dataset: DatasetLike, comm: Any, root: int = 0, shuffle: bool = False,
+def scatter_dataset(dataset: DatasetLike, comm: CommunicatorBase, root: int = 0,
+                    shuffle: bool = False,
                     seed: Optional[int] = None, max_buf_len: int = 256 * 1024 * 1024,
                     *, force_equal_length: bool = True) -> Any:
     """Gives every rank its part of root's dataset.
@@ -60,7 +62,7 @@ def scatter_dataset(dataset: DatasetLike, comm: Any, root: int = 0, shuffle: boo
     return sub_dataset.SubDataset(dataset, b, e, order)
 
 
-def scatter_index(n_total_samples: int, comm: Any, root: int = 0, *,
+def scatter_index(n_total_samples: int, comm: CommunicatorBase, root: int = 0, *,
                   force_equal_length: bool = True) -> tuple[int, int]:
     """Returns this rank's ``(begin, end)`` slice of ``n_total_samples`` examples.
 

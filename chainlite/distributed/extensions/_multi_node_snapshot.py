@@ -9,10 +9,11 @@ from chainlite.training import extension
 from chainlite.training.extensions import _snapshot
 
 if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
     from chainlite.training.trainer import Trainer
 
 
-def multi_node_snapshot(comm: Any, snapshot: Any, replica_sets: Any) -> Any:
+def multi_node_snapshot(comm: CommunicatorBase, snapshot: Any, replica_sets: Any) -> Any:
     """Wraps a snapshot extension for a multi-process run.
 
     Ranks whose snapshot targets are identical form a replica set; only its lowest rank
@@ -62,7 +63,7 @@ def _parse_replica_sets(replica_sets: Any, size: int) -> list:
 
 class _MultiNodeSnapshot(extension.Extension):
 
-    def __init__(self, comm: Any, snapshot: Any, replica_sets: Any) -> None:
+    def __init__(self, comm: CommunicatorBase, snapshot: Any, replica_sets: Any) -> None:
         self.comm = comm
         self.snapshot = snapshot
         self.trigger = getattr(snapshot, 'trigger', (1, 'epoch'))

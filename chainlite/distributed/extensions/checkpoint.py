@@ -10,10 +10,11 @@ from chainlite.serializers import npz
 from chainlite.training import extension
 
 if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
     from chainlite.training.trainer import Trainer
 
 
-def create_multi_node_checkpointer(name: str, comm: Any, cp_interval: int = 5,
+def create_multi_node_checkpointer(name: str, comm: CommunicatorBase, cp_interval: int = 5,
                                    gc_interval: int = 5, path: Optional[str] = None) -> Any:
     """Creates a checkpointer: each rank saves ``<name>.<rank>.<iteration>`` files.
 
@@ -49,7 +50,7 @@ def create_multi_node_checkpointer(name: str, comm: Any, cp_interval: int = 5,
 
 class _MultiNodeCheckpointer(extension.Extension):
 
-    def __init__(self, name: str, comm: Any, cp_interval: int, gc_interval: int,
+    def __init__(self, name: str, comm: CommunicatorBase, cp_interval: int, gc_interval: int,
                  path: Optional[str]) -> None:
         if not name or '.' in name:
             raise ValueError('create_multi_node_checkpointer: name must be a non-empty string '
@@ -130,7 +131,7 @@ class _MultiNodeCheckpointer(extension.Extension):
     def _sync_file_list(self, remove_remainder: bool = False) -> None:
         gathered = self.comm.gather_obj(self._iterations(self.files, self.comm.rank))
         common: Any = None
-        if self.comm.rank == 0:
+        if self.comm.rank == 0 and gathered is not None:
             common = set(gathered[0])
             for iterations in gathered[1:]:
                 common &= set(iterations)

@@ -7,6 +7,7 @@ from chainlite.distributed.extensions import observation_aggregator
 from chainlite.training.triggers import early_stopping_trigger
 
 if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
     from chainlite.training.trainer import Trainer
     from chainlite.training.triggers import TriggerSpec
 
@@ -31,7 +32,7 @@ class MultiNodeEarlyStoppingTrigger:
         kwargs: ``patients``.
     """
 
-    def __init__(self, comm: Any, *, check_trigger: TriggerSpec = (1, 'epoch'),
+    def __init__(self, comm: CommunicatorBase, *, check_trigger: TriggerSpec = (1, 'epoch'),
                  monitor: str = 'main/loss', patience: Optional[int] = None,
                  mode: str = 'auto', verbose: bool = False,
                  max_trigger: TriggerSpec = (100, 'epoch'),

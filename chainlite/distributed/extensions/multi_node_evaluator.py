@@ -11,11 +11,12 @@ from chainlite.dataset import convert
 from chainlite.training import extension
 
 if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
     from chainlite.types import DeviceSpec
     from chainlite.training.trainer import Trainer
 
 
-def create_multi_node_evaluator(actual_evaluator: Any, communicator: Any) -> Any:
+def create_multi_node_evaluator(actual_evaluator: Any, communicator: CommunicatorBase) -> Any:
     """Makes an evaluator report the mean over the ranks of each rank's results.
 
     Each rank evaluates its own part of the test set (see
@@ -76,7 +77,8 @@ class GenericMultiNodeEvaluator(extension.Extension):
     priority = extension.PRIORITY_WRITER
     name = None
 
-    def __init__(self, comm: Any, iterator: Any, target: Any, device: DeviceSpec = None,
+    def __init__(self, comm: CommunicatorBase, iterator: Any, target: Any,
+                 device: DeviceSpec = None,
                  converter: Callable = convert.concat_examples, root: int = 0,
                  progress_hook: Optional[Callable] = None) -> None:
         if not 0 <= root < comm.size:
@@ -145,7 +147,7 @@ class GenericMultiNodeEvaluator(extension.Extension):
                     self._progress_hook(batch)
             gathered = self.comm.gather_obj(result, root=self.root)
             done = None
-            if self.comm.rank == self.root:
+            if self.comm.rank == self.root and gathered is not None:
                 valid = [r for r in gathered if r is not None]
                 yield from valid
                 done = not valid

@@ -8,6 +8,7 @@ from chainlite.training import extension
 from chainlite.training import triggers
 
 if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
     from chainlite.training.trainer import Trainer
     from chainlite.training.triggers import TriggerSpec
 
@@ -38,7 +39,8 @@ class ObservationAggregator(extension.Extension):
     priority = extension.PRIORITY_EDITOR
     name = None
 
-    def __init__(self, comm: Any, original_key: str, aggregated_key: Optional[str] = None,
+    def __init__(self, comm: CommunicatorBase, original_key: str,
+                 aggregated_key: Optional[str] = None,
                  *, comm_trigger: TriggerSpec = (1, 'iteration'),
                  aggregator: Optional[Callable] = None) -> None:
         self.comm = comm
@@ -60,7 +62,8 @@ class ObservationAggregator(extension.Extension):
             return None
         gathered = self.comm.gather_obj(self.observation_history)
         self.observation_history = []
-        summary = self.aggregator(gathered) if self.comm.rank == 0 else None
+        summary = (self.aggregator(gathered) if self.comm.rank == 0 and gathered is not None
+                   else None)
         return self.comm.bcast_obj(summary)
 
     def __call__(self, trainer: Trainer) -> None:

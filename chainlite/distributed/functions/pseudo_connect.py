@@ -1,13 +1,17 @@
 """Joining a delegate variable to the variables a graph component outputs."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
 from chainlite import function_node
 from chainlite import variable
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class PseudoConnect(function_node.FunctionNode):
@@ -25,7 +29,8 @@ class PseudoConnect(function_node.FunctionNode):
             grad_outputs)
 
 
-def pseudo_connect(delegate_variable: Any, *actual_variables: Any) -> tuple:
+def pseudo_connect(delegate_variable: Optional[VariableOrArray],
+                   *actual_variables: VariableOrArray) -> tuple[Variable, ...]:
     """Returns ``actual_variables`` unchanged, but joined in the graph to ``delegate_variable``.
 
     In model parallelism a rank's graph falls apart into components linked only by

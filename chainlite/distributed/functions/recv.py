@@ -1,16 +1,20 @@
 """Receiving variables from another rank, differentiably."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class Recv(function_node.FunctionNode):
     """Receives what the peer sends; backward sends the gradients back."""
 
-    def __init__(self, comm: Any, peer_rank: int, peer_tag: int) -> None:
+    def __init__(self, comm: CommunicatorBase, peer_rank: int, peer_tag: int) -> None:
         self.comm = comm
         self.peer_rank = peer_rank
         self.peer_tag = peer_tag
@@ -42,8 +46,10 @@ class Recv(function_node.FunctionNode):
         return tuple(grads)
 
 
-def recv(communicator: Any, rank: int, delegate_variable: Optional[Any] = None, tag: int = 0,
-         force_tuple: bool = False) -> Any:
+def recv(communicator: CommunicatorBase, rank: int,
+         delegate_variable: Optional[Variable] = None,
+         tag: int = 0,
+         force_tuple: bool = False) -> Variable | tuple[Variable, ...]:
     """Receives variables that rank ``rank`` sent with :func:`send`.
 
     Backward sends the gradients of the received variables back to the sender.

@@ -1,16 +1,21 @@
 """Sending variables to another rank, differentiably."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class Send(function_node.FunctionNode):
     """Sends ``inputs[:-1]`` (the last input is a dummy); backward receives their gradients."""
 
-    def __init__(self, comm: Any, peer_rank: int, peer_tag: int) -> None:
+    def __init__(self, comm: CommunicatorBase, peer_rank: int, peer_tag: int) -> None:
         self.comm = comm
         self.peer_rank = peer_rank
         self.peer_tag = peer_tag
@@ -36,7 +41,8 @@ class Send(function_node.FunctionNode):
         return tuple(gxs) + (_delegate.zeros_for((0,), inputs[-1].dtype),)
 
 
-def send(x: Any, communicator: Any, rank: int, tag: int = 0) -> Any:
+def send(x: VariableOrArray | Sequence[VariableOrArray], communicator: CommunicatorBase,
+         rank: int, tag: int = 0) -> Variable:
     """Sends ``x`` to rank ``rank``; backward receives the gradient of ``x`` from there.
 
     The returned *delegate* variable holds no data: it stands for the graph that continues

@@ -1,10 +1,13 @@
 """An iterator whose batches come from one rank (the master) and reach all the others."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainlite import serializer as serializer_module
 from chainlite.dataset import iterator as iterator_module
+
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 _STATE = ('epoch', 'is_new_epoch', 'current_position', 'epoch_detail')
 
@@ -12,7 +15,8 @@ _STATE = ('epoch', 'is_new_epoch', 'current_position', 'epoch_detail')
 class _MultiNodeIteratorMaster(iterator_module.Iterator):
     """The master's side: draws from the actual iterator and broadcasts each batch."""
 
-    def __init__(self, actual_iterator: Any, communicator: Any, rank_master: int) -> None:
+    def __init__(self, actual_iterator: Any, communicator: CommunicatorBase,
+                 rank_master: int) -> None:
         object.__setattr__(self, 'actual_iterator', actual_iterator)
         object.__setattr__(self, 'communicator', communicator)
         object.__setattr__(self, 'rank_master', rank_master)
@@ -58,7 +62,7 @@ class _MultiNodeIteratorMaster(iterator_module.Iterator):
 class _MultiNodeIteratorSlave(iterator_module.Iterator):
     """The other ranks' side: receives the master's batches and iteration state."""
 
-    def __init__(self, communicator: Any, rank_master: int) -> None:
+    def __init__(self, communicator: CommunicatorBase, rank_master: int) -> None:
         self.communicator = communicator
         self.rank_master = rank_master
         self.dataset_size = communicator.bcast_obj(None, root=rank_master)
@@ -93,7 +97,7 @@ class _MultiNodeIteratorSlave(iterator_module.Iterator):
                 serializer(key, getattr(self, key))
 
 
-def create_multi_node_iterator(actual_iterator: Any, communicator: Any,
+def create_multi_node_iterator(actual_iterator: Any, communicator: CommunicatorBase,
                                rank_master: int = 0) -> Any:
     """Makes every rank see the batches that ``rank_master``'s iterator yields.
 

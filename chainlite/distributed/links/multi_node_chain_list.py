@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import collections
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainlite import link
 from chainlite.distributed.functions.pseudo_connect import pseudo_connect
 from chainlite.distributed.functions.recv import recv
 from chainlite.distributed.functions.send import send
+
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 def _ranks(value: Any) -> Any:
@@ -45,7 +48,7 @@ class MultiNodeChainList(link.ChainList):
                     self.add_link(L.Linear(100, 100), rank_in=0, rank_out=0)
     """
 
-    def __init__(self, comm: Any) -> None:
+    def __init__(self, comm: CommunicatorBase) -> None:
         super().__init__()
         self._comm = comm
         self._rank_inouts: list = []
