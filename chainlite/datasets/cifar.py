@@ -45,7 +45,7 @@ _LAYOUTS = {
 
 
 def get_cifar10(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
-                dtype: DTypeSpec = None) -> tuple:
+                dtype: DTypeSpec = None) -> tuple[Any, Any]:
     """Returns the CIFAR-10 training set (50,000 images) and test set (10,000 images).
 
     `CIFAR-10 <https://www.cs.toronto.edu/~kriz/cifar.html>`_ holds 32x32 colour images in
@@ -77,7 +77,7 @@ def get_cifar10(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
 
 
 def get_cifar100(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
-                 dtype: DTypeSpec = None) -> tuple:
+                 dtype: DTypeSpec = None) -> tuple[Any, Any]:
     """Returns the CIFAR-100 training set (50,000 images) and test set (10,000 images).
 
     `CIFAR-100 <https://www.cs.toronto.edu/~kriz/cifar.html>`_ holds 32x32 colour images in

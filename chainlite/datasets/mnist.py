@@ -5,7 +5,7 @@ SHA-256 it must have (None skips the check). Both can be changed to add a local 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -32,7 +32,7 @@ MNIST_SHA256 = {
 
 
 def get_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1., dtype: DTypeSpec = None,
-              label_dtype: DTypeSpec = numpy.int32, rgb_format: bool = False) -> tuple:
+              label_dtype: DTypeSpec = numpy.int32, rgb_format: bool = False) -> tuple[Any, ...]:
     """Returns the MNIST training set (60,000 images) and test set (10,000 images).
 
     `MNIST <http://yann.lecun.com/exdb/mnist/>`_ holds 28x28 grey images of handwritten

@@ -34,7 +34,7 @@ SVHN_SHA256 = {
 
 
 def get_svhn(withlabel: bool = True, scale: float = 1., dtype: DTypeSpec = None,
-             label_dtype: DTypeSpec = numpy.int32, add_extra: bool = False) -> tuple:
+             label_dtype: DTypeSpec = numpy.int32, add_extra: bool = False) -> tuple[Any, ...]:
     """Returns the SVHN training set (73,257 images), test set (26,032) and optionally extra.
 
     `SVHN <http://ufldl.stanford.edu/housenumbers/>`_ holds 32x32 colour crops of house-number

@@ -66,7 +66,7 @@ class Independent(distribution_module.Distribution):
     def event_shape(self) -> tuple[int, ...]:
         return self.__event_shape
 
-    def _reduce(self, op: Callable, stat: Any) -> variable.Variable:
+    def _reduce(self, op: Callable[..., Any], stat: Any) -> variable.Variable:
         if self.__ndims == 0:
             return variable.as_variable(stat)
         return op(stat, axis=tuple(range(-self.__ndims, 0)))

@@ -29,7 +29,7 @@ class IteratorState(NamedTuple):
 
 
 def advance(state: IteratorState, batch_size: int, repeat: bool,
-            order_sampler: Optional[Callable], dataset_len: int
+            order_sampler: Optional[Callable[..., Any]], dataset_len: int
             ) -> tuple[IteratorState, Optional[numpy.ndarray]]:
     """Returns the state after one more batch and the batch's dataset indices.
 
@@ -80,7 +80,8 @@ def advance(state: IteratorState, batch_size: int, repeat: bool,
 
 
 def choose_order_sampler(owner: str, shuffle: Optional[bool],
-                         order_sampler: Optional[Callable]) -> Optional[Callable]:
+                         order_sampler: Optional[Callable[..., Any]]
+                         ) -> Optional[Callable[..., Any]]:
     """Returns the order sampler an iterator uses (None: the dataset's own order)."""
     if shuffle is None:
         return order_samplers.ShuffleOrderSampler() if order_sampler is None else order_sampler
@@ -98,7 +99,7 @@ class SweepIterator(iterator.Iterator):
     _previous_epoch_detail: float = -1.  # -1 for None: some serializers cannot store None
 
     def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool,
-                 shuffle: Optional[bool], order_sampler: Optional[Callable]) -> None:
+                 shuffle: Optional[bool], order_sampler: Optional[Callable[..., Any]]) -> None:
         name = type(self).__name__
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, numpy.integer)):
             raise TypeError('%s: batch_size must be an int, not %s'

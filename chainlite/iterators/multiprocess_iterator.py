@@ -9,7 +9,7 @@ import time
 import warnings
 import weakref
 from multiprocessing import sharedctypes
-from typing import TYPE_CHECKING, Any, Callable, Optional, cast
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 import numpy
 
@@ -17,6 +17,7 @@ from chainlite.iterators import _process_pool
 from chainlite.iterators import _sweep
 
 if TYPE_CHECKING:
+    from chainlite.iterators.order_samplers import OrderSamplerLike
     from chainlite.dataset.dataset_mixin import DatasetLike
 
 
@@ -99,7 +100,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
     def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
                  shuffle: Optional[bool] = None, n_processes: Optional[int] = None,
                  n_prefetch: int = 1, shared_mem: Optional[int] = None,
-                 order_sampler: Optional[Callable] = None,
+                 order_sampler: Optional[OrderSamplerLike] = None,
                  dataset_timeout: Optional[float] = 30.0,
                  maxtasksperchild: Optional[int] = None) -> None:
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)

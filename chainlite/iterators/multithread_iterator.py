@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import weakref
 from multiprocessing import pool as pool_module
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.iterators import _sweep
 
 if TYPE_CHECKING:
+    from chainlite.iterators.order_samplers import OrderSamplerLike
     from chainlite.dataset.dataset_mixin import DatasetLike
 
 
@@ -50,7 +51,7 @@ class MultithreadIterator(_sweep.SweepIterator):
 
     def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
                  shuffle: Optional[bool] = None, n_threads: int = 1,
-                 order_sampler: Optional[Callable] = None) -> None:
+                 order_sampler: Optional[OrderSamplerLike] = None) -> None:
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)
         if isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads < 1:
             raise ValueError('MultithreadIterator: n_threads must be a positive int, not %r'

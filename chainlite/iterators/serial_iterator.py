@@ -1,11 +1,12 @@
 """SerialIterator: reads the examples of each batch one after another in the calling thread."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.iterators import _sweep
 
 if TYPE_CHECKING:
+    from chainlite.iterators.order_samplers import OrderSamplerLike
     from chainlite.dataset.dataset_mixin import DatasetLike
 
 
@@ -51,8 +52,8 @@ class SerialIterator(_sweep.SweepIterator):
     """
 
     def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
-                 shuffle: Optional[bool] = None, order_sampler: Optional[Callable] = None
-                 ) -> None:
+                 shuffle: Optional[bool] = None,
+                 order_sampler: Optional[OrderSamplerLike] = None) -> None:
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)
         self.reset()
 

@@ -8,6 +8,7 @@ import numpy
 from chainlite.training import extension
 
 if TYPE_CHECKING:
+    from chainlite.link import Link
     from chainlite.distributed.communicators.communicator_base import CommunicatorBase
     from chainlite.training.trainer import Trainer
 
@@ -39,7 +40,7 @@ class AllreducePersistent(extension.Extension):
     trigger = 1, 'epoch'
     priority = extension.PRIORITY_WRITER + 1
 
-    def __init__(self, model: Any, comm: CommunicatorBase) -> None:
+    def __init__(self, model: Link, comm: CommunicatorBase) -> None:
         self.model = model
         self.comm = comm
 

@@ -11,6 +11,8 @@ from chainlite.dataset import convert
 from chainlite.training import extension
 
 if TYPE_CHECKING:
+    from chainlite.dataset.iterator import Iterator
+    from chainlite.link import Link
     from chainlite.distributed.communicators.communicator_base import CommunicatorBase
     from chainlite.types import DeviceSpec
     from chainlite.training.trainer import Trainer
@@ -77,10 +79,10 @@ class GenericMultiNodeEvaluator(extension.Extension):
     priority = extension.PRIORITY_WRITER
     name = None
 
-    def __init__(self, comm: CommunicatorBase, iterator: Any, target: Any,
+    def __init__(self, comm: CommunicatorBase, iterator: Iterator, target: Link,
                  device: DeviceSpec = None,
-                 converter: Callable = convert.concat_examples, root: int = 0,
-                 progress_hook: Optional[Callable] = None) -> None:
+                 converter: Callable[..., Any] = convert.concat_examples, root: int = 0,
+                 progress_hook: Optional[Callable[..., Any]] = None) -> None:
         if not 0 <= root < comm.size:
             raise ValueError('GenericMultiNodeEvaluator: root must be a rank in 0 .. %d, '
                              'got %r' % (comm.size - 1, root))

@@ -42,7 +42,7 @@ class ObservationAggregator(extension.Extension):
     def __init__(self, comm: CommunicatorBase, original_key: str,
                  aggregated_key: Optional[str] = None,
                  *, comm_trigger: TriggerSpec = (1, 'iteration'),
-                 aggregator: Optional[Callable] = None) -> None:
+                 aggregator: Optional[Callable[..., Any]] = None) -> None:
         self.comm = comm
         self.original_key = original_key
         self.aggregated_key = original_key if aggregated_key is None else aggregated_key

@@ -9,10 +9,11 @@ from chainlite.distributed.links import batch_normalization as mnbn_link
 from chainlite.links.normalization import batch_normalization as bn_link
 
 if TYPE_CHECKING:
+    from chainlite.link import Link
     from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
-def create_mnbn_model(link: Any, comm: CommunicatorBase,
+def create_mnbn_model(link: Link, comm: CommunicatorBase,
                       communication_backend: str = 'auto') -> Any:
     """Returns a copy of ``link`` whose BatchNormalization layers are multi-node ones.
 

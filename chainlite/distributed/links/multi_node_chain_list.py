@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import collections
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from chainlite import link
 from chainlite.distributed.functions.pseudo_connect import pseudo_connect
@@ -10,6 +10,7 @@ from chainlite.distributed.functions.recv import recv
 from chainlite.distributed.functions.send import send
 
 if TYPE_CHECKING:
+    from chainlite.link import Link
     from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
@@ -53,7 +54,8 @@ class MultiNodeChainList(link.ChainList):
         self._comm = comm
         self._rank_inouts: list = []
 
-    def add_link(self, link: Any, rank_in: Any = None, rank_out: Any = None) -> None:
+    def add_link(self, link: Link, rank_in: int | Sequence[int] | None = None,
+                 rank_out: int | Sequence[int] | None = None) -> None:
         """Adds a component.
 
         Args:

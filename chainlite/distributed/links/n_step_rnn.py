@@ -10,6 +10,7 @@ from chainlite.distributed.functions.send import send
 from chainlite.links.rnn import n_step_rnn
 
 if TYPE_CHECKING:
+    from chainlite.link import Link
     from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
@@ -32,7 +33,7 @@ class MultiNodeNStepRNN(link.Chain):
         actual_rnn: The wrapped link.
     """
 
-    def __init__(self, link: Any, communicator: CommunicatorBase, rank_in: Optional[int] = None,
+    def __init__(self, link: Link, communicator: CommunicatorBase, rank_in: Optional[int] = None,
                  rank_out: Optional[int] = None) -> None:
         if not isinstance(link, n_step_rnn.NStepRNNBase):
             raise ValueError('create_multi_node_n_step_rnn: link must be an NStep RNN link '
@@ -71,7 +72,7 @@ class MultiNodeNStepRNN(link.Chain):
         return tuple(outputs) + (delegate,)
 
 
-def create_multi_node_n_step_rnn(actual_link: Any, communicator: CommunicatorBase,
+def create_multi_node_n_step_rnn(actual_link: Link, communicator: CommunicatorBase,
                                  rank_in: Optional[int] = None,
                                  rank_out: Optional[int] = None) -> MultiNodeNStepRNN:
     """Wraps an ``NStep*`` RNN link as a :class:`MultiNodeNStepRNN`.

@@ -206,7 +206,7 @@ class _Cleanup:
         return isinstance(other, _Cleanup) and vars(self) == vars(other)
 
 
-def snapshot(savefun: Optional[Callable] = None,
+def snapshot(savefun: Optional[Callable[..., Any]] = None,
              filename: Filename = 'snapshot_iter_{.updater.iteration}', *,
              target: Any = None, condition: Optional[Callable[[], bool]] = None,
              writer: Optional[snapshot_writers.Writer] = None, snapshot_on_error: bool = False,
@@ -278,7 +278,7 @@ def snapshot(savefun: Optional[Callable] = None,
                      autoload=autoload)
 
 
-def snapshot_object(target: Any, filename: Filename, savefun: Optional[Callable] = None,
+def snapshot_object(target: Any, filename: Filename, savefun: Optional[Callable[..., Any]] = None,
                     **kwargs: Any) -> _Snapshot:
     """Returns an extension saving snapshots of one object (e.g. the model) during training.
 

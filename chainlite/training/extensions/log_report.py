@@ -93,7 +93,7 @@ class LogReport(extension.Extension):
         self._summary = reporter.DictSummary()
 
     @property
-    def log(self) -> list:
+    def log(self) -> list[dict[str, Any]]:
         """The result dictionaries logged so far, oldest first."""
         return self._log
 

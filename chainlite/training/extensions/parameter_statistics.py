@@ -1,7 +1,7 @@
 """ParameterStatistics: summary statistics of parameters and gradients, reported over time."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union, cast
 
 import numpy
 
@@ -11,6 +11,7 @@ from chainlite.training import extension
 from chainlite.training import triggers
 
 if TYPE_CHECKING:
+    from chainlite.link import Link
     from chainlite.training.trainer import Trainer
     from chainlite.training.triggers import TriggerSpec
 
@@ -77,13 +78,13 @@ class ParameterStatistics(extension.Extension):
     report_key_template = '{prefix}{link_name}{param_name}/{attr_name}/{function_name}'
     default_statistics = _default_statistics
 
-    def __init__(self, links: Any, statistics: Union[str, dict, None] = 'default',
+    def __init__(self, links: Link | Sequence[Link],
+                 statistics: Union[str, dict[str, Callable[[Any], Any]], None] = 'default',
                  report_params: bool = True, report_grads: bool = True,
                  prefix: Optional[str] = None, trigger: TriggerSpec = (1, 'epoch'),
                  skip_nan_params: bool = False) -> None:
-        if not isinstance(links, (list, tuple)):
-            links = links,
-        self._links = links
+        self._links: Sequence[Link] = (links if isinstance(links, (list, tuple))
+                                       else (cast('Link', links),))
         if statistics is None:
             statistics = {}
         elif isinstance(statistics, str):

@@ -75,7 +75,8 @@ class PlotReport(extension.Extension):
     """
 
     def __init__(self, y_keys: Union[str, Iterable[str]], x_key: str = 'iteration',
-                 trigger: TriggerSpec = (1, 'epoch'), postprocess: Optional[Callable] = None,
+                 trigger: TriggerSpec = (1, 'epoch'),
+                 postprocess: Optional[Callable[..., Any]] = None,
                  filename: Optional[str] = None, marker: Optional[str] = 'x',
                  grid: bool = True, *, file_name: str = 'plot.png') -> None:
         self._available = plotting_available('PlotReport')

@@ -9,7 +9,8 @@ if TYPE_CHECKING:
     from chainlite.training.trainer import Trainer
 
 
-def observe_value(observation_key: str, target_func: Callable[[Any], Any]) -> Callable:
+def observe_value(observation_key: str,
+                  target_func: Callable[[Trainer], Any]) -> Callable[[Trainer], None]:
     """Returns an extension writing ``target_func(trainer)`` to the observation.
 
     It runs once per epoch by default, with writer priority, so that a :class:`LogReport`
@@ -38,7 +39,8 @@ def observe_value(observation_key: str, target_func: Callable[[Any], Any]) -> Ca
     return _observe_value
 
 
-def observe_lr(optimizer_name: str = 'main', observation_key: str = 'lr') -> Callable:
+def observe_lr(optimizer_name: str = 'main',
+               observation_key: str = 'lr') -> Callable[[Trainer], None]:
     """Returns an extension writing an optimizer's learning rate (``.lr``) to the observation.
 
     Args:
@@ -60,4 +62,6 @@ def observe_lr(optimizer_name: str = 'main', observation_key: str = 'lr') -> Cal
         {'lr': 0.05}
     """
     return observe_value(
-        observation_key, lambda trainer: trainer.updater.get_optimizer(optimizer_name).lr)
+        # ``lr`` is not on every optimizer (Adam has ``alpha``): read it by name.
+        observation_key, lambda trainer: getattr(trainer.updater.get_optimizer(optimizer_name),
+                                                 'lr'))

@@ -15,6 +15,8 @@ from chainlite.training.extensions import plot_report
 from chainlite.training import triggers
 
 if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.link import Link
     from chainlite.training.trainer import Trainer
     from chainlite.training.triggers import TriggerSpec
 
@@ -156,7 +158,8 @@ class VariableStatisticsPlot(extension.Extension):
         >>> ext = extensions.VariableStatisticsPlot(L.Linear(3, 2))  # doctest: +SKIP
     """
 
-    def __init__(self, targets: Any, max_sample_size: int = 1000, report_data: bool = True,
+    def __init__(self, targets: Variable | Link | Sequence[Variable | Link],
+                 max_sample_size: int = 1000, report_data: bool = True,
                  report_grad: bool = True, plot_mean: bool = True, plot_std: bool = True,
                  percentile_sigmas: Union[float, Sequence[float]] = (
                      0, 0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87, 100),
