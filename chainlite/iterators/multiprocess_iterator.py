@@ -140,7 +140,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
         other._prefetch_state = other._state
         return other
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         if self._pool is None:
             if self._mem_size is None:
                 return self._next_measured()

@@ -59,7 +59,7 @@ class MultithreadIterator(_sweep.SweepIterator):
         self.n_threads = n_threads
         self.reset()
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         if self._next is None:
             self._prefetch()
         batch = self._collect()

@@ -57,7 +57,7 @@ class SerialIterator(_sweep.SweepIterator):
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)
         self.reset()
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         self._previous_epoch_detail = self.epoch_detail
         self._state, indices = _sweep.advance(
             self._state, self.batch_size, self._repeat, self.order_sampler, len(self.dataset))

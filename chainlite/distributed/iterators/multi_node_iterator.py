@@ -26,7 +26,7 @@ class _MultiNodeIteratorMaster(iterator_module.Iterator):
     def _state(self) -> tuple:
         return tuple(getattr(self.actual_iterator, k, None) for k in _STATE)
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         try:
             batch = next(self.actual_iterator)
         except StopIteration:
@@ -77,7 +77,7 @@ class _MultiNodeIteratorSlave(iterator_module.Iterator):
             if v is not None:
                 setattr(self, k, v)
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         stop, state, batch = self.communicator.bcast_obj(None, root=self.rank_master)
         self._set_state(state)
         if stop:

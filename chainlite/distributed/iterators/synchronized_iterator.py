@@ -32,7 +32,7 @@ class _SynchronizedIterator(iterator_module.Iterator):
             numpy.random.RandomState(seed))
         shuffled.reset()
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         return next(self.actual_iterator)
 
     next = __next__
