@@ -16,10 +16,16 @@ Example:
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from chainlite import backend
 from chainlite import variable
+
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec
+    from chainlite.types import VariableOrArray
+
+_D = TypeVar('_D', bound='Distribution')
 
 __all__ = ['Distribution', 'register_kl', 'kl_divergence', 'cross_entropy']
 
@@ -48,22 +54,22 @@ class Distribution:
         ((4, 3), (), (6, 5, 4, 3))
     """
 
-    def _copy_to(self, target: 'Distribution') -> 'Distribution':
+    def _copy_to(self, target: _D) -> _D:
         target.__dict__ = copy.copy(self.__dict__)
         return target
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         """The shape of the batch of distributions this object holds."""
         raise _undefined(self, 'batch_shape')
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         """The shape of one draw from one distribution of the batch."""
         raise _undefined(self, 'event_shape')
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         """The parameters of the distribution, by name (Variables)."""
         raise _undefined(self, 'params')
 
@@ -107,41 +113,41 @@ class Distribution:
         """The array module of the parameters (NumPy on a CPU)."""
         return backend.get_array_module(*self.params.values())
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         """Logarithm of the probability (density or mass) of ``x``."""
         raise _undefined(self, 'log_prob')
 
-    def prob(self, x: Any) -> variable.Variable:
+    def prob(self, x: VariableOrArray) -> variable.Variable:
         """Probability (density or mass) of ``x``: ``exp(log_prob(x))`` unless overridden."""
         from chainlite.functions.math import exp
         return exp.exp(self.log_prob(x))
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         """Cumulative distribution function at ``x``."""
         raise _undefined(self, 'cdf')
 
-    def log_cdf(self, x: Any) -> variable.Variable:
+    def log_cdf(self, x: VariableOrArray) -> variable.Variable:
         """Logarithm of the cumulative distribution function at ``x``."""
         raise _undefined(self, 'log_cdf')
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         """Inverse cumulative distribution function (quantile function) at ``x``."""
         raise _undefined(self, 'icdf')
 
-    def survival_function(self, x: Any) -> variable.Variable:
+    def survival_function(self, x: VariableOrArray) -> variable.Variable:
         """Survival function ``1 - cdf(x)``."""
         raise _undefined(self, 'survival_function')
 
-    def log_survival_function(self, x: Any) -> variable.Variable:
+    def log_survival_function(self, x: VariableOrArray) -> variable.Variable:
         """Logarithm of the survival function."""
         raise _undefined(self, 'log_survival_function')
 
-    def perplexity(self, x: Any) -> variable.Variable:
+    def perplexity(self, x: VariableOrArray) -> variable.Variable:
         """Perplexity of ``x``: ``exp(-log_prob(x))`` unless overridden."""
         from chainlite.functions.math import exp
         return exp.exp(-self.log_prob(x))
 
-    def sample(self, sample_shape: Any = ()) -> variable.Variable:
+    def sample(self, sample_shape: ShapeSpec = ()) -> variable.Variable:
         """Draws samples of shape ``sample_shape + batch_shape + event_shape``.
 
         Args:
@@ -157,11 +163,11 @@ class Distribution:
             n = sample_shape
             final_shape = (n,) + final_shape
         else:
-            sample_shape = tuple(sample_shape)
+            shape = tuple(sample_shape)
             n = 1
-            for s in sample_shape:
+            for s in shape:
                 n *= s
-            final_shape = sample_shape + final_shape
+            final_shape = shape + final_shape
         return self.sample_n(n).reshape(final_shape)
 
     def sample_n(self, n: int) -> variable.Variable:
@@ -169,10 +175,12 @@ class Distribution:
         raise _undefined(self, 'sample_n')
 
 
-_KLDIVERGENCE: dict = {}
+_KL = Callable[[Any, Any], variable.Variable]
+_KLDIVERGENCE: dict[tuple[type, type], _KL] = {}
+_F = TypeVar('_F', bound=_KL)
 
 
-def register_kl(Dist1: type, Dist2: type) -> Callable:
+def register_kl(Dist1: type[Distribution], Dist2: type[Distribution]) -> Callable[[_F], _F]:
     """Decorator registering the KL divergence between two distribution classes.
 
     Args:
@@ -194,15 +202,16 @@ def register_kl(Dist1: type, Dist2: type) -> Callable:
         1.4635
         >>> del _KLDIVERGENCE[D.Exponential, D.Gamma]
     """
-    def register(kl: Callable) -> Callable:
+    def register(kl: _F) -> _F:
         _KLDIVERGENCE[Dist1, Dist2] = kl
         return kl
     return register
 
 
-def _lookup(type1: type, type2: type) -> Callable | None:
+def _lookup(type1: type, type2: type) -> _KL | None:
     # The exact pair first; then the closest registered pair along both classes' MROs.
-    best, best_rank = None, None
+    best: _KL | None = None
+    best_rank: int | None = None
     for i, t1 in enumerate(type1.__mro__):
         for j, t2 in enumerate(type2.__mro__):
             kl = _KLDIVERGENCE.get((t1, t2))

@@ -6,6 +6,7 @@ from chainlite.dataset.convert import concat_examples  # noqa: F401
 from chainlite.dataset.convert import converter  # noqa: F401
 from chainlite.dataset.convert import Converter  # noqa: F401
 from chainlite.dataset.convert import to_device  # noqa: F401
+from chainlite.dataset.dataset_mixin import DatasetLike  # noqa: F401
 from chainlite.dataset.dataset_mixin import DatasetMixin  # noqa: F401
 from chainlite.dataset.iterator import Iterator  # noqa: F401
 from chainlite.dataset import download  # noqa: F401

@@ -9,11 +9,14 @@ a dict of arrays, padding examples of different shapes when asked. :func:`conver
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy
 
 from chainlite import backend
+
+if TYPE_CHECKING:
+    from chainlite.types import DeviceSpec
 
 
 class Converter:
@@ -34,7 +37,7 @@ class Converter:
         array([2, 4])
     """
 
-    def __call__(self, batch: Any, device: Any) -> Any:
+    def __call__(self, batch: Sequence[Any], device: DeviceSpec) -> Any:
         """Converts ``batch`` and sends it to ``device``.
 
         Args:
@@ -51,7 +54,7 @@ class Converter:
 class _ArbitraryCallableConverter(Converter):
     """A function made a :class:`Converter`: its second argument becomes a Device."""
 
-    def __init__(self, base_callable: Callable) -> None:
+    def __init__(self, base_callable: Callable[..., Any]) -> None:
         if not callable(base_callable):
             raise TypeError('converter: a callable is expected, got %s'
                             % type(base_callable).__name__)
@@ -87,7 +90,7 @@ def converter() -> Callable[[Callable], Converter]:
         >>> isinstance(as_list, chainlite.dataset.Converter)
         True
     """
-    def wrap(func: Callable) -> Converter:
+    def wrap(func: Callable[..., Any]) -> Converter:
         return _ArbitraryCallableConverter(func)
     return wrap
 
@@ -112,7 +115,7 @@ def _call_converter(converter: Any, batch: Any, device: Any) -> Any:
                        'decorate it with chainlite.dataset.converter()' % (converter,))
 
 
-def to_device(device: Any, x: Any) -> Any:
+def to_device(device: DeviceSpec, x: Any) -> Any:
     """Sends an array (or a tuple, list or dict of arrays) to a device.
 
     Args:
@@ -130,13 +133,14 @@ def to_device(device: Any, x: Any) -> Any:
         >>> to_device(None, [1.0, 2.0])
         [1.0, 2.0]
     """
-    device = _get_device(device)
-    if device is None:
+    target = _get_device(device)
+    if target is None:
         return x
-    return device.send(x)
+    return target.send(x)
 
 
-def concat_examples_func(batch: Any, device: Any = None, padding: Any = None) -> Any:
+def concat_examples_func(batch: Sequence[Any], device: DeviceSpec = None,
+                         padding: Any = None) -> Any:
     """Stacks a list of examples into arrays along a new first axis (the batch axis).
 
     Examples that are tuples give a tuple of arrays, one per position; examples that are dicts
@@ -187,16 +191,16 @@ def concat_examples_func(batch: Any, device: Any = None, padding: Any = None) ->
                      for i, pad in enumerate(paddings))
     if isinstance(first, dict):
         if isinstance(padding, dict):
-            paddings = padding
+            key_paddings = padding
         else:
-            paddings = dict.fromkeys(first, padding)
+            key_paddings = dict.fromkeys(first, padding)
         return {key: to_device(device, _concat_arrays([example[key] for example in batch],
-                                                      paddings.get(key)))
+                                                      key_paddings.get(key)))
                 for key in first}
     return to_device(device, _concat_arrays(batch, padding))
 
 
-def _concat_arrays(arrays: list, padding: Any) -> Any:
+def _concat_arrays(arrays: Sequence[Any], padding: Any) -> Any:
     # Arrays stack in their own array module; Python values become NumPy arrays first.
     if isinstance(arrays[0], numpy.ndarray):
         dtype = arrays[0].dtype
@@ -219,7 +223,8 @@ def _concat_arrays(arrays: list, padding: Any) -> Any:
     return _concat_arrays_with_padding(arrays, padding, dtype, xp)
 
 
-def _concat_arrays_with_padding(arrays: list, padding: Any, dtype: Any, xp: Any) -> Any:
+def _concat_arrays_with_padding(arrays: Sequence[Any], padding: Any, dtype: Any,
+                                xp: Any) -> Any:
     ndim = numpy.ndim(arrays[0])
     shape = list(numpy.shape(arrays[0]))
     for i, a in enumerate(arrays):

@@ -2,9 +2,20 @@
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Protocol
 
 import numpy
+
+
+class DatasetLike(Protocol):
+    """What iterators and dataset wrappers accept as a dataset: anything with ``len`` and
+    ``[index]`` (a list, a NumPy array, a :class:`DatasetMixin`, a tuple dataset, ...)."""
+
+    def __len__(self) -> int:
+        """The number of examples."""
+
+    def __getitem__(self, index: Any) -> Any:
+        """The example (or, for slices and index arrays, the examples) at ``index``."""
 
 
 class DatasetMixin:
@@ -79,7 +90,7 @@ class DatasetMixin:
         raise NotImplementedError('%s must implement __len__ (DatasetMixin does not know the '
                                   'number of examples)' % type(self).__name__)
 
-    def get_example(self, i: Any) -> Any:
+    def get_example(self, i: int) -> Any:
         """Returns the ``i``-th example (a subclass must implement it).
 
         Args:

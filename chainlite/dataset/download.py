@@ -22,7 +22,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, Callable, Optional, Sequence, Union
 
-if os.name == 'nt':  # pragma: no cover
+if sys.platform == 'win32':  # pragma: no cover
     import msvcrt
 else:
     import fcntl
@@ -217,7 +217,7 @@ class _FileLock:
 
     def __enter__(self) -> '_FileLock':
         self._file = open(self.path, 'a+b')
-        if os.name == 'nt':  # pragma: no cover
+        if sys.platform == 'win32':  # pragma: no cover
             self._file.seek(0)
             msvcrt.locking(self._file.fileno(), msvcrt.LK_LOCK, 1)
         else:
@@ -226,7 +226,7 @@ class _FileLock:
 
     def __exit__(self, *exc_info: Any) -> None:
         try:
-            if os.name == 'nt':  # pragma: no cover
+            if sys.platform == 'win32':  # pragma: no cover
                 self._file.seek(0)
                 msvcrt.locking(self._file.fileno(), msvcrt.LK_UNLCK, 1)
             else:

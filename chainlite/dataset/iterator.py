@@ -57,7 +57,8 @@ class Iterator:
     def __enter__(self) -> 'Iterator':
         return self
 
-    def __exit__(self, exc_type, exc_value, traceback) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc_value: BaseException | None,
+                 traceback: Any) -> None:
         self.finalize()
 
     def serialize(self, serializer: Any) -> None:

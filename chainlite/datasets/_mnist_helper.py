@@ -4,12 +4,15 @@ from __future__ import annotations
 import gzip
 import os
 import struct
-from typing import Any, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 import numpy
 
 from chainlite.dataset import download
 from chainlite.datasets import tuple_dataset
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 _IDX_UBYTE = 0x08
 
@@ -56,7 +59,7 @@ def retrieve_idx_pair(dataset_name: str, npz_name: str, mirrors: Sequence[str],
         if len(images) != len(labels):
             raise RuntimeError('%s: %d images but %d labels: wrong pair of IDX files'
                                % (dataset_name, len(images), len(labels)))
-        raw = {'x': images.reshape(len(images), -1), 'y': labels.reshape(-1)}
+        raw: dict[str, Any] = {'x': images.reshape(len(images), -1), 'y': labels.reshape(-1)}
         numpy.savez_compressed(path, **raw)
         return raw
 
@@ -66,7 +69,7 @@ def retrieve_idx_pair(dataset_name: str, npz_name: str, mirrors: Sequence[str],
 
 def preprocess_images(caller: str, images: numpy.ndarray, labels: numpy.ndarray,
                       withlabel: bool, ndim: int, scale: float, max_value: float,
-                      dtype: Any, label_dtype: Any, rgb_format: bool) -> Any:
+                      dtype: DTypeSpec, label_dtype: DTypeSpec, rgb_format: bool) -> Any:
     """Shapes square grey images (one flat row each), scales them to ``[0, scale]``, pairs labels.
 
     ``ndim`` 1 keeps rows, 2 gives ``(side, side)``, 3 gives ``(1, side, side)`` or, with

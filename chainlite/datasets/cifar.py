@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tarfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -18,6 +18,9 @@ from chainlite import configuration
 from chainlite.dataset import download
 from chainlite.datasets import _mnist_helper
 from chainlite.datasets import tuple_dataset
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 CIFAR_MIRRORS = (
     'https://www.cs.toronto.edu/~kriz/',
@@ -42,7 +45,7 @@ _LAYOUTS = {
 
 
 def get_cifar10(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
-                dtype: Any = None) -> tuple:
+                dtype: DTypeSpec = None) -> tuple[Any, Any]:
     """Returns the CIFAR-10 training set (50,000 images) and test set (10,000 images).
 
     `CIFAR-10 <https://www.cs.toronto.edu/~kriz/cifar.html>`_ holds 32x32 colour images in
@@ -74,7 +77,7 @@ def get_cifar10(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
 
 
 def get_cifar100(withlabel: bool = True, ndim: int = 3, scale: float = 1.,
-                 dtype: Any = None) -> tuple:
+                 dtype: DTypeSpec = None) -> tuple[Any, Any]:
     """Returns the CIFAR-100 training set (50,000 images) and test set (10,000 images).
 
     `CIFAR-100 <https://www.cs.toronto.edu/~kriz/cifar.html>`_ holds 32x32 colour images in
@@ -114,13 +117,14 @@ def _get_cifar(name: str, caller: str, withlabel: bool, ndim: int, scale: float,
         archive = download.cached_download([m + archive_name for m in CIFAR_MIRRORS],
                                            CIFAR_SHA256.get(archive_name))
         with tarfile.open(archive, 'r:gz') as tar:
-            train = [_read_records(tar, m, label_bytes) for m in train_members]
+            train_parts = [_read_records(tar, m, label_bytes) for m in train_members]
             test = _read_records(tar, test_member, label_bytes)
-        train = numpy.concatenate(train)
+        train = numpy.concatenate(train_parts)
         raw = {'train_x': train[:, label_bytes:], 'train_y': train[:, label_column],
                'test_x': test[:, label_bytes:], 'test_y': test[:, label_column]}
         raw = {key: numpy.ascontiguousarray(value) for key, value in raw.items()}
-        numpy.savez_compressed(path, **raw)
+        arrays: dict[str, Any] = raw
+        numpy.savez_compressed(path, **arrays)
         return raw
 
     root = download.get_dataset_directory(os.path.join('pfnet', 'chainer', 'cifar'))
@@ -137,7 +141,7 @@ def _read_records(tar: tarfile.TarFile, member: str, label_bytes: int) -> numpy.
     except KeyError:
         f = None
     if f is None:
-        raise ValueError('%s: no regular file %r in the archive' % (tar.name, member))
+        raise ValueError('%s: no regular file %r in the archive' % (str(tar.name), member))
     with f:
         data = f.read()
     record = label_bytes + _PIXELS

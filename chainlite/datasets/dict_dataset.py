@@ -27,7 +27,7 @@ class DictDataset:
     def __init__(self, **datasets: Any) -> None:
         if not datasets:
             raise ValueError('DictDataset: no datasets are given')
-        length = None
+        length: int | None = None
         for key, dataset in datasets.items():
             if length is None:
                 length, first = len(dataset), key
@@ -35,7 +35,7 @@ class DictDataset:
                 raise ValueError('DictDataset: dataset %r has length %d, dataset %r has %d'
                                  % (key, len(dataset), first, length))
         self._datasets = datasets
-        self._length = length
+        self._length: int = len(next(iter(datasets.values())))
 
     def __getitem__(self, index: Any) -> Any:
         batches = {key: dataset[index] for key, dataset in self._datasets.items()}

@@ -9,17 +9,20 @@ from __future__ import annotations
 import functools
 import gzip
 import importlib.resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import configuration
 from chainlite.datasets import _mnist_helper
 
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
-def get_digits(withlabel: bool = True, ndim: int = 1, scale: float = 1., dtype: Any = None,
-               label_dtype: Any = numpy.int32, rgb_format: bool = False,
-               test_ratio: float = 0.2, seed: int = 0) -> tuple:
+
+def get_digits(withlabel: bool = True, ndim: int = 1, scale: float = 1., dtype: DTypeSpec = None,
+               label_dtype: DTypeSpec = numpy.int32, rgb_format: bool = False,
+               test_ratio: float = 0.2, seed: int = 0) -> tuple[Any, ...]:
     """Returns a training set and a test set of 8x8 handwritten digits (1,797 images).
 
     The images ship with chainlite, so this works offline. Pixels hold 0..16 in the file and

@@ -6,12 +6,15 @@ HTTP only; the SHA-256 check is what makes it safe as a fallback.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import configuration
 from chainlite.datasets import _mnist_helper
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 FASHION_MNIST_MIRRORS = (
     'https://raw.githubusercontent.com/zalandoresearch/fashion-mnist/master/data/fashion/',
@@ -32,7 +35,7 @@ _LABELS = ('T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shi
            'Sneaker', 'Bag', 'Ankle boot')
 
 
-def get_fashion_mnist_labels() -> list:
+def get_fashion_mnist_labels() -> list[str]:
     """Returns the names of the ten Fashion-MNIST classes, indexed by label.
 
     Returns:
@@ -47,8 +50,8 @@ def get_fashion_mnist_labels() -> list:
 
 
 def get_fashion_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1.,
-                      dtype: Any = None, label_dtype: Any = numpy.int32,
-                      rgb_format: bool = False) -> tuple:
+                      dtype: DTypeSpec = None, label_dtype: DTypeSpec = numpy.int32,
+                      rgb_format: bool = False) -> tuple[Any, ...]:
     """Returns the Fashion-MNIST training set (60,000 images) and test set (10,000 images).
 
     `Fashion-MNIST <https://github.com/zalandoresearch/fashion-mnist>`_ holds 28x28 grey

@@ -13,12 +13,15 @@ import io
 import os
 import threading
 import zipfile
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
 from chainlite import configuration
 from chainlite.dataset import dataset_mixin
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 
 # Whether Pillow is installed (Chainer's flag; it is imported only when an image is read).
@@ -84,7 +87,8 @@ class ImageDataset(dataset_mixin.DatasetMixin):
         True
     """
 
-    def __init__(self, paths: str | Sequence[str], root: str = '.', dtype: Any = None) -> None:
+    def __init__(self, paths: str | Sequence[str], root: str = '.',
+                 dtype: DTypeSpec = None) -> None:
         _pillow_image('ImageDataset')
         if isinstance(paths, (str, os.PathLike)):
             with open(paths) as f:
@@ -128,7 +132,7 @@ class LabeledImageDataset(dataset_mixin.DatasetMixin):
     """
 
     def __init__(self, pairs: str | Sequence[tuple[str, int]], root: str = '.',
-                 dtype: Any = None, label_dtype: Any = numpy.int32) -> None:
+                 dtype: DTypeSpec = None, label_dtype: DTypeSpec = numpy.int32) -> None:
         _pillow_image('LabeledImageDataset')
         if isinstance(pairs, (str, os.PathLike)):
             pairs = _read_pairs(pairs, 'LabeledImageDataset')
@@ -160,7 +164,7 @@ class ZippedImageDataset(dataset_mixin.DatasetMixin):
         ImportError: Pillow is not installed.
     """
 
-    def __init__(self, zipfilename: str, dtype: Any = None) -> None:
+    def __init__(self, zipfilename: str, dtype: DTypeSpec = None) -> None:
         _pillow_image('ZippedImageDataset')
         self._zipfilename = zipfilename
         self._zf = zipfile.ZipFile(zipfilename)
@@ -209,7 +213,7 @@ class MultiZippedImageDataset(dataset_mixin.DatasetMixin):
         ImportError: Pillow is not installed.
     """
 
-    def __init__(self, zipfilenames: Sequence[str], dtype: Any = None) -> None:
+    def __init__(self, zipfilenames: Sequence[str], dtype: DTypeSpec = None) -> None:
         self._zfs = [ZippedImageDataset(name, dtype) for name in zipfilenames]
         self._offsets = [0]
         for zf in self._zfs:
@@ -240,8 +244,8 @@ class LabeledZippedImageDataset(dataset_mixin.DatasetMixin):
         ValueError: A line of the label file is not ``name label``.
     """
 
-    def __init__(self, zipfilename: str, labelfilename: str, dtype: Any = None,
-                 label_dtype: Any = numpy.int32) -> None:
+    def __init__(self, zipfilename: str, labelfilename: str, dtype: DTypeSpec = None,
+                 label_dtype: DTypeSpec = numpy.int32) -> None:
         _pillow_image('LabeledZippedImageDataset')
         self._pairs = _read_pairs(labelfilename, 'LabeledZippedImageDataset')
         self._label_dtype = label_dtype

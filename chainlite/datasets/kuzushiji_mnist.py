@@ -7,12 +7,15 @@ makes the plain-HTTP fallback safe. The npz caches have Chainer's names
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import configuration
 from chainlite.datasets import _mnist_helper
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 KUZUSHIJI_MNIST_MIRRORS = (
     'https://codh.rois.ac.jp/kmnist/dataset/kmnist/',
@@ -35,7 +38,7 @@ _LABELS = (('o', '\u304a'), ('ki', '\u304d'), ('su', '\u3059'), ('tsu', '\u3064'
            ('re', '\u308c'), ('wo', '\u3092'))
 
 
-def get_kuzushiji_mnist_labels() -> list:
+def get_kuzushiji_mnist_labels() -> list[tuple[str, str]]:
     """Returns the ten Kuzushiji-MNIST classes, indexed by label.
 
     Returns:
@@ -50,8 +53,8 @@ def get_kuzushiji_mnist_labels() -> list:
 
 
 def get_kuzushiji_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1.,
-                        dtype: Any = None, label_dtype: Any = numpy.int32,
-                        rgb_format: bool = False) -> tuple:
+                        dtype: DTypeSpec = None, label_dtype: DTypeSpec = numpy.int32,
+                        rgb_format: bool = False) -> tuple[Any, ...]:
     """Returns the Kuzushiji-MNIST training set (60,000 images) and test set (10,000 images).
 
     `Kuzushiji-MNIST <http://codh.rois.ac.jp/kmnist/>`_ holds 28x28 grey images of ten

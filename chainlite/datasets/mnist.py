@@ -5,12 +5,15 @@ SHA-256 it must have (None skips the check). Both can be changed to add a local 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import configuration
 from chainlite.datasets import _mnist_helper
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 MNIST_MIRRORS = (
     'https://ossci-datasets.s3.amazonaws.com/mnist/',
@@ -28,8 +31,8 @@ MNIST_SHA256 = {
 }
 
 
-def get_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1., dtype: Any = None,
-              label_dtype: Any = numpy.int32, rgb_format: bool = False) -> tuple:
+def get_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1., dtype: DTypeSpec = None,
+              label_dtype: DTypeSpec = numpy.int32, rgb_format: bool = False) -> tuple[Any, ...]:
     """Returns the MNIST training set (60,000 images) and test set (10,000 images).
 
     `MNIST <http://yann.lecun.com/exdb/mnist/>`_ holds 28x28 grey images of handwritten

@@ -27,7 +27,7 @@ PTB_SHA256 = {
 _DATASET = 'pfnet/chainer/ptb'
 
 
-def get_ptb_words() -> tuple:
+def get_ptb_words() -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
     """Returns the Penn Treebank training, validation and test sets as word-ID sequences.
 
     Each set is every sentence of its file, in order, each followed by the end-of-sentence
@@ -47,10 +47,10 @@ def get_ptb_words() -> tuple:
         >>> sorted(ptb.PTB_SHA256)
         ['ptb.test.txt', 'ptb.train.txt', 'ptb.valid.txt']
     """
-    return tuple(_retrieve_words(split) for split in ('train', 'valid', 'test'))
+    return _retrieve_words('train'), _retrieve_words('valid'), _retrieve_words('test')
 
 
-def get_ptb_words_vocabulary() -> dict:
+def get_ptb_words_vocabulary() -> dict[str, int]:
     """Returns the Penn Treebank vocabulary: word -> ID, numbered by first use in training.
 
     Returns:

@@ -7,11 +7,17 @@ Chainer does, so a seed gives the same subsets in both.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, Union
 
 import numpy
 
 from chainlite.dataset import dataset_mixin
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
+
+Order = Union[Sequence[int], numpy.ndarray, None]
+"""A permutation of a dataset's indices (a sequence or an integer array), or None."""
 
 
 class SubDataset(dataset_mixin.DatasetMixin):
@@ -36,8 +42,8 @@ class SubDataset(dataset_mixin.DatasetMixin):
         (2, 12, 11, [12, 11])
     """
 
-    def __init__(self, dataset: Any, start: int, finish: int,
-                 order: Sequence[int] | None = None) -> None:
+    def __init__(self, dataset: DatasetLike, start: int, finish: int,
+                 order: Order = None) -> None:
         if start < 0 or finish > len(dataset) or start > finish:
             raise ValueError('SubDataset: the part [%d, %d) overruns the base dataset of '
                              'length %d' % (start, finish, len(dataset)))
@@ -64,8 +70,8 @@ class SubDataset(dataset_mixin.DatasetMixin):
         return self._dataset[index]
 
 
-def split_dataset(dataset: Any, split_at: int,
-                  order: Sequence[int] | None = None) -> tuple[SubDataset, SubDataset]:
+def split_dataset(dataset: DatasetLike, split_at: int,
+                  order: Order = None) -> tuple[SubDataset, SubDataset]:
     """Splits a dataset in two at an index.
 
     Args:
@@ -99,7 +105,7 @@ def split_dataset(dataset: Any, split_at: int,
             SubDataset(dataset, split_at, n_examples, order))
 
 
-def split_dataset_random(dataset: Any, first_size: int,
+def split_dataset_random(dataset: DatasetLike, first_size: int,
                          seed: int | None = None) -> tuple[SubDataset, SubDataset]:
     """Splits a dataset in two at random.
 
@@ -129,8 +135,8 @@ def _check_n(n: Any, name: str, caller: str) -> None:
         raise ValueError('%s: %s must be positive, got %d' % (caller, name, n))
 
 
-def split_dataset_n(dataset: Any, n: int,
-                    order: Sequence[int] | None = None) -> list[SubDataset]:
+def split_dataset_n(dataset: DatasetLike, n: int,
+                    order: Order = None) -> list[SubDataset]:
     """Splits a dataset into ``n`` parts of ``len(dataset) // n`` examples each.
 
     The last ``len(dataset) % n`` examples (of ``order``) belong to no part.
@@ -153,7 +159,8 @@ def split_dataset_n(dataset: Any, n: int,
     return [SubDataset(dataset, size * i, size * (i + 1), order) for i in range(n)]
 
 
-def split_dataset_n_random(dataset: Any, n: int, seed: int | None = None) -> list[SubDataset]:
+def split_dataset_n_random(dataset: DatasetLike, n: int,
+                           seed: int | None = None) -> list[SubDataset]:
     """Splits a dataset into ``n`` parts of ``len(dataset) // n`` random examples each.
 
     Args:
@@ -186,8 +193,8 @@ def _n_folds_argument(n_folds: Any, kwargs: dict, caller: str) -> int:
     return n_folds
 
 
-def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
-                                  order: Sequence[int] | None = None,
+def get_cross_validation_datasets(dataset: DatasetLike, n_folds: int | None = None,
+                                  order: Order = None,
                                   **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
     """Makes the ``n_folds`` training/test splits of k-fold cross validation.
 
@@ -219,18 +226,18 @@ def get_cross_validation_datasets(dataset: Any, n_folds: int | None = None,
     if n_folds > whole_size:
         raise ValueError('get_cross_validation_datasets: n_folds (%d) exceeds the dataset size '
                          '(%d)' % (n_folds, whole_size))
-    order = numpy.arange(whole_size) if order is None else numpy.asarray(order)
+    indices = numpy.arange(whole_size) if order is None else numpy.asarray(order)
     borders = [whole_size * i // n_folds for i in range(n_folds + 1)]
     splits = []
     for fold in reversed(range(n_folds)):
         begin, end = borders[fold], borders[fold + 1]
         # The training indices wrap around from the end of the test fold to its start.
-        fold_order = numpy.concatenate([order[end:], order[:begin], order[begin:end]])
+        fold_order = numpy.concatenate([indices[end:], indices[:begin], indices[begin:end]])
         splits.append(split_dataset(dataset, whole_size - (end - begin), fold_order))
     return splits
 
 
-def get_cross_validation_datasets_random(dataset: Any, n_folds: int | None = None,
+def get_cross_validation_datasets_random(dataset: DatasetLike, n_folds: int | None = None,
                                          seed: int | None = None,
                                          **kwargs: Any) -> list[tuple[SubDataset, SubDataset]]:
     """Makes the splits of k-fold cross validation over a random permutation.

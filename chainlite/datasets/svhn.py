@@ -11,7 +11,7 @@ labels 1 to 10 as in the files).
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -19,6 +19,9 @@ from chainlite import configuration
 from chainlite.dataset import download
 from chainlite.datasets import _mnist_helper
 from chainlite.datasets import tuple_dataset
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 SVHN_MIRRORS = (
     'http://ufldl.stanford.edu/housenumbers/',
@@ -30,8 +33,8 @@ SVHN_SHA256 = {
 }
 
 
-def get_svhn(withlabel: bool = True, scale: float = 1., dtype: Any = None,
-             label_dtype: Any = numpy.int32, add_extra: bool = False) -> tuple:
+def get_svhn(withlabel: bool = True, scale: float = 1., dtype: DTypeSpec = None,
+             label_dtype: DTypeSpec = numpy.int32, add_extra: bool = False) -> tuple[Any, ...]:
     """Returns the SVHN training set (73,257 images), test set (26,032) and optionally extra.
 
     `SVHN <http://ufldl.stanford.edu/housenumbers/>`_ holds 32x32 colour crops of house-number

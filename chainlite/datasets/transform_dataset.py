@@ -1,9 +1,12 @@
 """TransformDataset: a dataset whose examples pass through a function when read."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from chainlite.dataset import dataset_mixin
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class TransformDataset(dataset_mixin.DatasetMixin):
@@ -24,7 +27,7 @@ class TransformDataset(dataset_mixin.DatasetMixin):
         (3, (1, 1), [(2, 0), (3, 1)])
     """
 
-    def __init__(self, dataset: Any, transform: Callable[[Any], Any]) -> None:
+    def __init__(self, dataset: DatasetLike, transform: Callable[[Any], Any]) -> None:
         if not callable(transform):
             raise TypeError('TransformDataset: transform must be callable, got %s'
                             % type(transform).__name__)

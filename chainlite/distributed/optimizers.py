@@ -2,11 +2,16 @@
 from __future__ import annotations
 
 import atexit
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import numpy
 
 from chainlite.distributed.communicators import _packing
+
+if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
+    from chainlite.link import Link
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 def _param_layout(target: Any) -> list:
@@ -19,7 +24,8 @@ class _MultiNodeOptimizer:
     Every attribute not defined here is the wrapped optimizer's (read and written through).
     """
 
-    def __init__(self, actual_optimizer: Any, communicator: Any, zero_fill: bool) -> None:
+    def __init__(self, actual_optimizer: Optimizer, communicator: CommunicatorBase,
+                 zero_fill: bool) -> None:
         object.__setattr__(self, 'communicator', communicator)
         object.__setattr__(self, 'actual_optimizer', actual_optimizer)
         object.__setattr__(self, 'zero_fill', zero_fill)
@@ -27,7 +33,7 @@ class _MultiNodeOptimizer:
         if getattr(actual_optimizer, 'target', None) is not None:
             self._broadcast(actual_optimizer.target)
 
-    def setup(self, link: Any) -> '_MultiNodeOptimizer':
+    def setup(self, link: Link) -> '_MultiNodeOptimizer':
         """Sets up the wrapped optimizer on ``link`` and gives every rank rank 0's parameters.
 
         Args:
@@ -44,7 +50,7 @@ class _MultiNodeOptimizer:
         self.communicator.bcast_data(target)
         object.__setattr__(self, 'target_params', _param_layout(target))
 
-    def update(self, lossfun: Optional[Callable] = None, *args: Any, **kwds: Any) -> None:
+    def update(self, lossfun: Optional[Callable[..., Any]] = None, *args: Any, **kwds: Any) -> None:
         """Computes the gradients (if ``lossfun`` is given), averages them, and updates.
 
         If parameters were initialized since the last call (lazily sized links), rank 0's
@@ -86,7 +92,8 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
     ``MPI_Iallreduce``: communication overlaps the next forward and backward.
     """
 
-    def __init__(self, actual_optimizer: Any, communicator: Any, zero_fill: bool) -> None:
+    def __init__(self, actual_optimizer: Optimizer, communicator: CommunicatorBase,
+                 zero_fill: bool) -> None:
         object.__setattr__(self, '_pending', None)
         object.__setattr__(self, '_buffers', [_packing.Buffers(), _packing.Buffers()])
         super().__init__(actual_optimizer, communicator, zero_fill)
@@ -99,7 +106,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
         object.__setattr__(self, '_pending', None)
         super()._broadcast(target)
 
-    def update(self, lossfun: Optional[Callable] = None, *args: Any, **kwds: Any) -> None:
+    def update(self, lossfun: Optional[Callable[..., Any]] = None, *args: Any, **kwds: Any) -> None:
         """Like the plain multi-node optimizer's update, one step behind (see the class)."""
         target = self.target
         if lossfun is not None:
@@ -137,7 +144,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             object.__setattr__(self, '_pending', None)
 
 
-def create_multi_node_optimizer(actual_optimizer: Any, communicator: Any,
+def create_multi_node_optimizer(actual_optimizer: Optimizer, communicator: CommunicatorBase,
                                 double_buffering: bool = False,
                                 zero_fill: bool = True) -> Any:
     """Wraps an optimizer for data-parallel training over the ranks of ``communicator``.

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+
 
 class BernoulliLogProb(function_node.FunctionNode):
     """``log p(x; logit)`` of a Bernoulli distribution, stable for large ``|logit|``."""
@@ -20,7 +23,7 @@ class BernoulliLogProb(function_node.FunctionNode):
     def __init__(self, binary_check: bool = False) -> None:
         self.binary_check = binary_check
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         logit, x = inputs
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(logit)
@@ -39,7 +42,8 @@ class BernoulliLogProb(function_node.FunctionNode):
             y = xp.where(self.invalid, xp.asarray(-xp.inf, dtype=y.dtype), y)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         logit, x = self.get_retained_inputs()
         gy, = grad_outputs
         xp = backend.get_array_module(logit.array)
@@ -75,7 +79,8 @@ class Bernoulli(distribution.Distribution):
         array([-0.6931, -2.1269])
     """
 
-    def __init__(self, p: Any = None, logit: Any = None, binary_check: bool = False) -> None:
+    def __init__(self, p: Optional[VariableOrArray] = None,
+                 logit: Optional[VariableOrArray] = None, binary_check: bool = False) -> None:
         if (p is None) == (logit is None):
             raise ValueError('Bernoulli: either `p` or `logit` (not both) must have a value.')
         self.__p = p
@@ -97,15 +102,15 @@ class Bernoulli(distribution.Distribution):
         return F.log(self.p) - F.log1p(-self.p)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.p.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'logit': self.logit}
 
     @property
@@ -129,19 +134,20 @@ class Bernoulli(distribution.Distribution):
         p = self.p
         return -utils._modified_xlogx(p) - utils._modified_xlogx(1 - p)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         return _bernoulli_log_prob(self.logit, x, self.binary_check)
 
-    def prob(self, x: Any) -> variable.Variable:
+    def prob(self, x: VariableOrArray) -> variable.Variable:
         x = variable.as_variable(utils._like(x, self.p))
         prob = x * self.p + (1 - x) * (1 - self.p)
         if self.binary_check:
-            valid = (x.array == 0) | (x.array == 1)
+            values = utils._values(x)
+            valid = (values == 0) | (values == 1)
             prob = prob * valid.astype(prob.dtype)
         return prob
 
     def sample_n(self, n: int) -> variable.Variable:
-        p = self.p.array
+        p = utils._values(self.p)
         eps = numpy.random.binomial(1, p, size=(n,) + p.shape)
         return variable.Variable(eps.astype(utils._random_dtype(p.dtype)))
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 def _lbeta(a: Any, b: Any) -> variable.Variable:
@@ -30,7 +33,7 @@ class Beta(distribution.Distribution):
         array(0.5)
     """
 
-    def __init__(self, a: Any, b: Any) -> None:
+    def __init__(self, a: VariableOrArray, b: VariableOrArray) -> None:
         self.__a = a
         self.__b = b
 
@@ -49,15 +52,15 @@ class Beta(distribution.Distribution):
         return self.a + self.b
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.a.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'a': self.a, 'b': self.b}
 
     @property
@@ -83,16 +86,16 @@ class Beta(distribution.Distribution):
         return (_lbeta(self.a, self.b) - (self.a - 1) * F.digamma(self.a)
                 - (self.b - 1) * F.digamma(self.b) + (apb - 2) * F.digamma(apb))
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         x = variable.as_variable(utils._like(x, self.a))
         with numpy.errstate(divide='ignore', invalid='ignore'):
             logp = ((self.a - 1) * F.log(x) + (self.b - 1) * F.log1p(-x)
                     - _lbeta(self.a, self.b))
-        return utils._mask((x.array >= 0) & (x.array <= 1), logp, -numpy.inf)
+        return utils._mask((utils._values(x) >= 0) & (utils._values(x) <= 1), logp, -numpy.inf)
 
     def sample_n(self, n: int) -> variable.Variable:
-        a = self.a.array
-        eps = numpy.random.beta(a, self.b.array, size=(n,) + a.shape)
+        a = utils._values(self.a)
+        eps = numpy.random.beta(a, utils._values(self.b), size=(n,) + a.shape)
         return variable.Variable(eps.astype(utils._random_dtype(a.dtype)))
 
 

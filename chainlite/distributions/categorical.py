@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Categorical(distribution.Distribution):
@@ -28,7 +31,7 @@ class Categorical(distribution.Distribution):
         array([-0.2231])
     """
 
-    def __init__(self, p: Any = None, **kwargs: Any) -> None:
+    def __init__(self, p: Optional[VariableOrArray] = None, **kwargs: Any) -> None:
         logit = kwargs.pop('logit', None)
         if kwargs:
             raise TypeError('Categorical: unexpected keyword argument(s) %s' % sorted(kwargs))
@@ -54,22 +57,22 @@ class Categorical(distribution.Distribution):
         return F.log_softmax(self.__logit, axis=-1)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.p.shape[:-1]
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'p': self.p}
 
     @functools.cached_property
     def entropy(self) -> variable.Variable:
         return -F.sum(utils._modified_xlogx(self.p), axis=-1)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         x = utils._array(x).astype(numpy.intp)
         batch = self.batch_shape
         if x.shape[x.ndim - len(batch):] != batch:
@@ -80,7 +83,7 @@ class Categorical(distribution.Distribution):
         return F.reshape(F.select_item(flat, x.reshape(-1)), x.shape)
 
     def sample_n(self, n: int) -> variable.Variable:
-        p = self.p.array
+        p = utils._values(self.p)
         rows = p.reshape(-1, p.shape[-1]).astype(numpy.float64)
         rows = rows / rows.sum(axis=-1, keepdims=True)
         eps = numpy.stack([numpy.random.choice(len(row), size=n, p=row) for row in rows],

@@ -4,13 +4,16 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Cauchy(utils.LocScale):
@@ -50,14 +53,14 @@ class Cauchy(utils.LocScale):
     def entropy(self) -> variable.Variable:
         return F.log(4 * math.pi * self.scale)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         return (-math.log(math.pi) + F.log(self.scale)
                 - F.log((x - self.loc) ** 2 + self.scale ** 2))
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         return F.arctan((x - self.loc) / self.scale) / math.pi + 0.5
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         return self.loc + self.scale * F.tan((utils._like(x, self.loc) - 0.5) * math.pi)
 
     def sample_n(self, n: int) -> variable.Variable:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Chisquare(distribution.Distribution):
@@ -26,7 +29,7 @@ class Chisquare(distribution.Distribution):
         array(6.)
     """
 
-    def __init__(self, k: Any) -> None:
+    def __init__(self, k: VariableOrArray) -> None:
         self.__k = k
 
     @functools.cached_property
@@ -39,15 +42,15 @@ class Chisquare(distribution.Distribution):
         return 0.5 * self.k
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.k.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'k': self.k}
 
     @property
@@ -71,12 +74,12 @@ class Chisquare(distribution.Distribution):
         h = self._half_k
         return h + math.log(2.0) + F.lgamma(h) + (1 - h) * F.digamma(h)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         x = utils._like(x, self.k)
         h = self._half_k
         return -F.lgamma(h) - h * math.log(2.0) + (h - 1) * F.log(x) - 0.5 * x
 
     def sample_n(self, n: int) -> variable.Variable:
-        k = self.k.array
+        k = utils._values(self.k)
         eps = numpy.random.chisquare(k, (n,) + k.shape)
         return variable.Variable(eps.astype(utils._random_dtype(k.dtype)))

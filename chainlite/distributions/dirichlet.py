@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 def _lbeta(alpha: Any) -> variable.Variable:
@@ -29,7 +32,7 @@ class Dirichlet(distribution.Distribution):
         array([0.25, 0.75])
     """
 
-    def __init__(self, alpha: Any) -> None:
+    def __init__(self, alpha: VariableOrArray) -> None:
         self.__alpha = alpha
 
     @functools.cached_property
@@ -43,15 +46,15 @@ class Dirichlet(distribution.Distribution):
         return F.sum(self.alpha, axis=-1)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.alpha.shape[:-1]
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return self.alpha.shape[-1:]
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'alpha': self.alpha}
 
     @property
@@ -77,12 +80,12 @@ class Dirichlet(distribution.Distribution):
         return (_lbeta(self.alpha) + (self.alpha0 - k) * F.digamma(self.alpha0)
                 - F.sum((self.alpha - 1) * F.digamma(self.alpha), axis=-1))
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         x = utils._like(x, self.alpha)
         return -_lbeta(self.alpha) + F.sum((self.alpha - 1) * F.log(x), axis=-1)
 
     def sample_n(self, n: int) -> variable.Variable:
-        alpha = self.alpha.array
+        alpha = utils._values(self.alpha)
         rows = alpha.reshape(-1, alpha.shape[-1]).astype(numpy.float64)
         eps = numpy.stack([numpy.random.dirichlet(row, size=n) for row in rows], axis=1)
         eps = eps.reshape((n,) + alpha.shape).astype(utils._random_dtype(alpha.dtype))

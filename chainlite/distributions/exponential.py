@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Exponential(distribution.Distribution):
@@ -27,7 +30,7 @@ class Exponential(distribution.Distribution):
         array(0.5)
     """
 
-    def __init__(self, lam: Any) -> None:
+    def __init__(self, lam: VariableOrArray) -> None:
         self.__lam = lam
 
     @functools.cached_property
@@ -40,15 +43,15 @@ class Exponential(distribution.Distribution):
         return F.log(self.lam)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.lam.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'lam': self.lam}
 
     @property
@@ -71,20 +74,20 @@ class Exponential(distribution.Distribution):
     def entropy(self) -> variable.Variable:
         return 1 - self._log_lam
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         logp = self._log_lam - self.lam * x
         return utils._mask(utils._array(x) >= 0, logp, -numpy.inf)
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         return -F.expm1(-self.lam * x)
 
-    def survival_function(self, x: Any) -> variable.Variable:
+    def survival_function(self, x: VariableOrArray) -> variable.Variable:
         return F.exp(-self.lam * x)
 
-    def log_survival_function(self, x: Any) -> variable.Variable:
+    def log_survival_function(self, x: VariableOrArray) -> variable.Variable:
         return -self.lam * x
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         return -F.log1p(-variable.as_variable(utils._like(x, self.lam))) / self.lam
 
     def sample_n(self, n: int) -> variable.Variable:

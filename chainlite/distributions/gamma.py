@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Gamma(distribution.Distribution):
@@ -30,7 +33,7 @@ class Gamma(distribution.Distribution):
         array(18.)
     """
 
-    def __init__(self, k: Any, theta: Any) -> None:
+    def __init__(self, k: VariableOrArray, theta: VariableOrArray) -> None:
         self.__k = k
         self.__theta = theta
 
@@ -45,15 +48,15 @@ class Gamma(distribution.Distribution):
         return variable.as_variable(self.__theta)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.k.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'k': self.k, 'theta': self.theta}
 
     @property
@@ -77,7 +80,7 @@ class Gamma(distribution.Distribution):
         return (self.k + F.log(self.theta) + F.lgamma(self.k)
                 + (1 - self.k) * F.digamma(self.k))
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         x = utils._like(x, self.k)
         with numpy.errstate(divide='ignore', invalid='ignore'):
             logp = (-F.lgamma(self.k) - self.k * F.log(self.theta)
@@ -85,7 +88,7 @@ class Gamma(distribution.Distribution):
         return utils._mask(utils._array(x) >= 0, logp, -numpy.inf)
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.gamma(self.k.array, size=(n,) + self.batch_shape)
+        eps = numpy.random.gamma(utils._values(self.k), size=(n,) + self.batch_shape)
         return self.theta * eps.astype(self.k.dtype)
 
 

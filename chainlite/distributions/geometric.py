@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Geometric(distribution.Distribution):
@@ -25,7 +28,7 @@ class Geometric(distribution.Distribution):
         array(4.)
     """
 
-    def __init__(self, p: Any) -> None:
+    def __init__(self, p: VariableOrArray) -> None:
         self.__p = p
 
     @functools.cached_property
@@ -34,15 +37,15 @@ class Geometric(distribution.Distribution):
         return variable.as_variable(self.__p)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.p.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'p': self.p}
 
     @property
@@ -66,11 +69,11 @@ class Geometric(distribution.Distribution):
         q = 1 - self.p
         return -(utils._modified_xlogx(q) + utils._modified_xlogx(self.p)) / self.p
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         return (x - 1) * F.log1p(-self.p) + F.log(self.p)
 
     def sample_n(self, n: int) -> variable.Variable:
-        p = self.p.array
+        p = utils._values(self.p)
         eps = numpy.random.geometric(p, size=(n,) + p.shape)
         return variable.Variable(eps.astype(utils._random_dtype(p.dtype)))
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 _EULER = 0.57721566490153286060651209008240243104215933593992
 
@@ -53,20 +56,20 @@ class Gumbel(utils.LocScale):
     def entropy(self) -> variable.Variable:
         return self._log_scale + (_EULER + 1)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         y = (x - self.loc) / self.scale
         return -self._log_scale - y - F.exp(-y)
 
-    def log_cdf(self, x: Any) -> variable.Variable:
+    def log_cdf(self, x: VariableOrArray) -> variable.Variable:
         return -F.exp(-(x - self.loc) / self.scale)
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         return F.exp(self.log_cdf(x))
 
-    def survival_function(self, x: Any) -> variable.Variable:
+    def survival_function(self, x: VariableOrArray) -> variable.Variable:
         return -F.expm1(self.log_cdf(x))
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         return self.loc - self.scale * F.log(-F.log(utils._like(x, self.loc)))
 
     def sample_n(self, n: int) -> variable.Variable:

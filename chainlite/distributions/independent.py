@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy
 
 from chainlite import distribution as distribution_module
 from chainlite import functions as F
 from chainlite import variable
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Independent(distribution_module.Distribution):
@@ -56,20 +59,20 @@ class Independent(distribution_module.Distribution):
         return self.__ndims
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.__batch_shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return self.__event_shape
 
-    def _reduce(self, op: Callable, stat: Any) -> variable.Variable:
+    def _reduce(self, op: Callable[..., Any], stat: Any) -> variable.Variable:
         if self.__ndims == 0:
             return variable.as_variable(stat)
         return op(stat, axis=tuple(range(-self.__ndims, 0)))
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return self.distribution.params
 
     @property
@@ -114,28 +117,28 @@ class Independent(distribution_module.Distribution):
     def entropy(self) -> variable.Variable:
         return self._reduce(F.sum, self.distribution.entropy)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         return self._reduce(F.sum, self.distribution.log_prob(x))
 
-    def prob(self, x: Any) -> variable.Variable:
+    def prob(self, x: VariableOrArray) -> variable.Variable:
         return self._reduce(F.prod, self.distribution.prob(x))
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         return self._reduce(F.prod, self.distribution.cdf(x))
 
-    def log_cdf(self, x: Any) -> variable.Variable:
+    def log_cdf(self, x: VariableOrArray) -> variable.Variable:
         return self._reduce(F.sum, self.distribution.log_cdf(x))
 
-    def survival_function(self, x: Any) -> variable.Variable:
+    def survival_function(self, x: VariableOrArray) -> variable.Variable:
         return self._reduce(F.prod, self.distribution.survival_function(x))
 
-    def log_survival_function(self, x: Any) -> variable.Variable:
+    def log_survival_function(self, x: VariableOrArray) -> variable.Variable:
         return self._reduce(F.sum, self.distribution.log_survival_function(x))
 
-    def perplexity(self, x: Any) -> variable.Variable:
+    def perplexity(self, x: VariableOrArray) -> variable.Variable:
         return self._reduce(F.prod, self.distribution.perplexity(x))
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         raise RuntimeError('Independent.icdf: the cumulative distribution function of a '
                            'multivariate variable is not invertible.')
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -14,17 +14,21 @@ from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+
 
 class LaplaceCDF(function_node.FunctionNode):
     """The standard Laplace cdf ``0.5 - 0.5 sign(x) expm1(-|x|)``."""
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
         return xp.asarray(0.5 - 0.5 * xp.sign(x) * xp.expm1(-xp.abs(x)), dtype=x.dtype),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # The density 0.5 exp(-|x|), written with differentiable functions.
@@ -34,7 +38,7 @@ class LaplaceCDF(function_node.FunctionNode):
 class LaplaceICDF(function_node.FunctionNode):
     """The standard Laplace quantile function ``-sign(x - 0.5) log1p(-|2x - 1|)``."""
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         self.retain_inputs((0,))
@@ -42,7 +46,8 @@ class LaplaceICDF(function_node.FunctionNode):
         with numpy.errstate(divide='ignore'):
             return xp.asarray(xp.sign(h) * xp.log1p(-xp.abs(h)), dtype=x.dtype),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return gy / (0.5 - abs(x - 0.5)),
@@ -92,16 +97,16 @@ class Laplace(utils.LocScale):
     def entropy(self) -> variable.Variable:
         return 1 + F.log(2 * self.scale)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         return -F.log(2 * self.scale) - abs(x - self.loc) / self.scale
 
-    def prob(self, x: Any) -> variable.Variable:
+    def prob(self, x: VariableOrArray) -> variable.Variable:
         return 0.5 / self.scale * F.exp(-abs(x - self.loc) / self.scale)
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         return _laplace_cdf((x - self.loc) / self.scale)
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         return self.loc + self.scale * _laplace_icdf(utils._like(x, self.loc))
 
     def sample_n(self, n: int) -> variable.Variable:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 _LOGPROBC = -0.5 * math.log(2 * math.pi)
 
@@ -29,7 +32,7 @@ class LogNormal(distribution.Distribution):
         array(0.5)
     """
 
-    def __init__(self, mu: Any, sigma: Any) -> None:
+    def __init__(self, mu: VariableOrArray, sigma: VariableOrArray) -> None:
         self.__mu = mu
         self.__sigma = sigma
 
@@ -48,15 +51,15 @@ class LogNormal(distribution.Distribution):
         return F.log(self.sigma)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.mu.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'mu': self.mu, 'sigma': self.sigma}
 
     @property
@@ -79,15 +82,15 @@ class LogNormal(distribution.Distribution):
     def entropy(self) -> variable.Variable:
         return 0.5 - _LOGPROBC + self._log_sigma + self.mu
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         logx = F.log(utils._like(x, self.mu))
         return (_LOGPROBC - self._log_sigma - logx
                 - 0.5 * ((logx - self.mu) / self.sigma) ** 2)
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         return F.ndtr((F.log(utils._like(x, self.mu)) - self.mu) / self.sigma)
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         return F.exp(self.mu + self.sigma * F.ndtri(utils._like(x, self.mu)))
 
     def sample_n(self, n: int) -> variable.Variable:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -12,6 +12,9 @@ from chainlite import distribution
 from chainlite import function_node
 from chainlite import functions as F
 from chainlite import variable
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 _ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
 _LOGPROBC = -0.5 * math.log(2 * math.pi)
@@ -23,7 +26,7 @@ class TriangularInv(function_node.FunctionNode):
     def __init__(self, lower: bool) -> None:
         self.lower = lower
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
             raise ValueError('_triangular_inv: x must be a (batch of) square matrices, got '
@@ -38,7 +41,8 @@ class TriangularInv(function_node.FunctionNode):
                 y[i] = scipy.linalg.solve_triangular(x[i], eye, lower=self.lower)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         xp = backend.get_array_module(y.array)
@@ -76,7 +80,7 @@ class MultivariateNormal(distribution.Distribution):
         -1.8379
     """
 
-    def __init__(self, loc: Any, **kwargs: Any) -> None:
+    def __init__(self, loc: VariableOrArray, **kwargs: Any) -> None:
         scale_tril = kwargs.pop('scale_tril', None)
         if kwargs:
             raise TypeError('MultivariateNormal: unexpected keyword argument(s) %s'
@@ -113,15 +117,15 @@ class MultivariateNormal(distribution.Distribution):
         return self._copy_to(MultivariateNormal(self.loc, scale_tril=self.scale_tril))
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.loc.shape[:-1]
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return self.loc.shape[-1:]
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'loc': self.loc, 'scale_tril': self.scale_tril}
 
     @property
@@ -144,7 +148,7 @@ class MultivariateNormal(distribution.Distribution):
     def entropy(self) -> variable.Variable:
         return self._logdet_scale + _ENTROPYC * self.d
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         diff = x - self.loc
         inv = F.broadcast_to(self._scale_tril_inv, diff.shape + (self.d,))
         z = F.matmul(inv, F.expand_dims(diff, axis=-1))

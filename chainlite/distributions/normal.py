@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 _ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
 _LOGPROBC = -0.5 * math.log(2 * math.pi)
@@ -32,7 +35,8 @@ class Normal(distribution.Distribution):
         array([-0.9189])
     """
 
-    def __init__(self, loc: Any, scale: Any = None, **kwargs: Any) -> None:
+    def __init__(self, loc: VariableOrArray, scale: Optional[VariableOrArray] = None,
+                 **kwargs: Any) -> None:
         log_scale = kwargs.pop('log_scale', None)
         if kwargs:
             raise TypeError('Normal: unexpected keyword argument(s) %s' % sorted(kwargs))
@@ -63,15 +67,15 @@ class Normal(distribution.Distribution):
         return F.log(self.scale)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.loc.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'loc': self.loc, 'scale': self.scale}
 
     @property
@@ -98,28 +102,28 @@ class Normal(distribution.Distribution):
     def entropy(self) -> variable.Variable:
         return self.log_scale + _ENTROPYC
 
-    def _z(self, x: Any) -> variable.Variable:
+    def _z(self, x: VariableOrArray) -> variable.Variable:
         return (x - self.loc) / self.scale
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         return _LOGPROBC - self.log_scale - 0.5 * self._z(x) ** 2
 
-    def prob(self, x: Any) -> variable.Variable:
+    def prob(self, x: VariableOrArray) -> variable.Variable:
         return F.exp(self.log_prob(x))
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         return F.ndtr(self._z(x))
 
-    def log_cdf(self, x: Any) -> variable.Variable:
+    def log_cdf(self, x: VariableOrArray) -> variable.Variable:
         return F.log_ndtr(self._z(x))
 
-    def survival_function(self, x: Any) -> variable.Variable:
+    def survival_function(self, x: VariableOrArray) -> variable.Variable:
         return F.ndtr(-self._z(x))
 
-    def log_survival_function(self, x: Any) -> variable.Variable:
+    def log_survival_function(self, x: VariableOrArray) -> variable.Variable:
         return F.log_ndtr(-self._z(x))
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         return self.loc + self.scale * F.ndtri(utils._like(x, self.loc))
 
     def sample_n(self, n: int) -> variable.Variable:

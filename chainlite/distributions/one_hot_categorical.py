@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class OneHotCategorical(distribution.Distribution):
@@ -26,7 +29,7 @@ class OneHotCategorical(distribution.Distribution):
         -0.2877
     """
 
-    def __init__(self, p: Any) -> None:
+    def __init__(self, p: VariableOrArray) -> None:
         self.__p = p
 
     @functools.cached_property
@@ -41,15 +44,15 @@ class OneHotCategorical(distribution.Distribution):
             return F.log(self.p)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.p.shape[:-1]
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return self.p.shape[-1:]
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'p': self.p}
 
     @functools.cached_property
@@ -68,11 +71,11 @@ class OneHotCategorical(distribution.Distribution):
     def entropy(self) -> variable.Variable:
         return -F.sum(utils._modified_xlogx(self.p), axis=-1)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         return F.sum(self.log_p * x, axis=-1)
 
     def sample_n(self, n: int) -> variable.Variable:
-        p = self.p.array
+        p = utils._values(self.p)
         k = p.shape[-1]
         rows = p.reshape(-1, k).astype(numpy.float64)
         rows = rows / rows.sum(axis=-1, keepdims=True)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Pareto(distribution.Distribution):
@@ -28,7 +31,7 @@ class Pareto(distribution.Distribution):
         array(1.5)
     """
 
-    def __init__(self, scale: Any, alpha: Any) -> None:
+    def __init__(self, scale: VariableOrArray, alpha: VariableOrArray) -> None:
         self.__scale = scale
         self.__alpha = alpha
 
@@ -51,15 +54,15 @@ class Pareto(distribution.Distribution):
         return F.log(self.alpha)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.scale.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'scale': self.scale, 'alpha': self.alpha}
 
     @property
@@ -70,13 +73,13 @@ class Pareto(distribution.Distribution):
     def mean(self) -> variable.Variable:
         with numpy.errstate(divide='ignore', invalid='ignore'):
             mean = self.alpha * self.scale / (self.alpha - 1)
-        return utils._mask(self.alpha.array > 1, mean, numpy.inf)
+        return utils._mask(utils._values(self.alpha) > 1, mean, numpy.inf)
 
     @functools.cached_property
     def variance(self) -> variable.Variable:
         with numpy.errstate(divide='ignore', invalid='ignore'):
             var = self.scale ** 2 * self.alpha / (self.alpha - 1) ** 2 / (self.alpha - 2)
-        return utils._mask(self.alpha.array > 2, var, numpy.inf)
+        return utils._mask(utils._values(self.alpha) > 2, var, numpy.inf)
 
     @functools.cached_property
     def stddev(self) -> variable.Variable:
@@ -86,23 +89,23 @@ class Pareto(distribution.Distribution):
     def entropy(self) -> variable.Variable:
         return -self._log_alpha + self._log_scale + 1 / self.alpha + 1
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         x = variable.as_variable(utils._like(x, self.alpha))
         with numpy.errstate(divide='ignore', invalid='ignore'):
             logp = self._log_alpha + self.alpha * self._log_scale - (self.alpha + 1) * F.log(x)
-        return utils._mask(x.array >= self.scale.array, logp, -numpy.inf)
+        return utils._mask(utils._values(x) >= utils._values(self.scale), logp, -numpy.inf)
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         x = variable.as_variable(utils._like(x, self.alpha))
         cdf = -F.expm1(self.alpha * (self._log_scale - F.log(x)))
-        return utils._mask(x.array >= self.scale.array, cdf, 0.0)
+        return utils._mask(utils._values(x) >= utils._values(self.scale), cdf, 0.0)
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         return self.scale * F.exp(-F.log1p(-variable.as_variable(utils._like(x, self.alpha)))
                                   / self.alpha)
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.pareto(self.alpha.array, (n,) + self.batch_shape)
+        eps = numpy.random.pareto(utils._values(self.alpha), (n,) + self.batch_shape)
         return self.scale * (eps.astype(self.alpha.dtype) + 1)
 
 
@@ -110,4 +113,4 @@ class Pareto(distribution.Distribution):
 def _kl_pareto_pareto(dist1: Pareto, dist2: Pareto) -> variable.Variable:
     kl = (dist2.alpha * (dist1._log_scale - dist2._log_scale)
           + dist1._log_alpha - dist2._log_alpha + (dist2.alpha - dist1.alpha) / dist1.alpha)
-    return utils._mask(dist1.scale.array >= dist2.scale.array, kl, numpy.inf)
+    return utils._mask(utils._values(dist1.scale) >= utils._values(dist2.scale), kl, numpy.inf)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Poisson(distribution.Distribution):
@@ -25,7 +28,7 @@ class Poisson(distribution.Distribution):
         array(-2.)
     """
 
-    def __init__(self, lam: Any) -> None:
+    def __init__(self, lam: VariableOrArray) -> None:
         self.__lam = lam
 
     @functools.cached_property
@@ -38,15 +41,15 @@ class Poisson(distribution.Distribution):
         return F.log(self.lam)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.lam.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'lam': self.lam}
 
     @property
@@ -65,13 +68,13 @@ class Poisson(distribution.Distribution):
     def stddev(self) -> variable.Variable:
         return F.sqrt(self.lam)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         # The count is data, never differentiated: lgamma(x + 1) is a constant.
         x = numpy.asarray(utils._array(x), dtype=self.lam.dtype)
         return x * self._log_lam - F.lgamma(x + 1) - self.lam
 
     def sample_n(self, n: int) -> variable.Variable:
-        lam = self.lam.array
+        lam = utils._values(self.lam)
         eps = numpy.random.poisson(lam, size=(n,) + lam.shape)
         return variable.Variable(eps.astype(utils._random_dtype(lam.dtype)))
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class Uniform(distribution.Distribution):
@@ -72,15 +75,15 @@ class Uniform(distribution.Distribution):
         return self.high - self.low
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.low.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         if self._use_low_high:
             return {'low': self.low, 'high': self.high}
         return {'loc': self.loc, 'scale': self.scale}
@@ -105,16 +108,17 @@ class Uniform(distribution.Distribution):
     def entropy(self) -> variable.Variable:
         return F.log(self.scale)
 
-    def log_prob(self, x: Any) -> variable.Variable:
+    def log_prob(self, x: VariableOrArray) -> variable.Variable:
         x = variable.as_variable(utils._like(x, self.low))
         logp = F.broadcast_to(-F.log(self.scale), x.shape)
-        inside = (x.array >= self.low.array) & (x.array <= self.high.array)
+        values = utils._values(x)
+        inside = (values >= utils._values(self.low)) & (values <= utils._values(self.high))
         return utils._mask(inside, logp, -numpy.inf)
 
-    def cdf(self, x: Any) -> variable.Variable:
+    def cdf(self, x: VariableOrArray) -> variable.Variable:
         return F.clip((x - self.loc) / self.scale, 0.0, 1.0)
 
-    def icdf(self, x: Any) -> variable.Variable:
+    def icdf(self, x: VariableOrArray) -> variable.Variable:
         return x * self.scale + self.loc
 
     def sample_n(self, n: int) -> variable.Variable:
@@ -124,7 +128,7 @@ class Uniform(distribution.Distribution):
 
 @distribution.register_kl(Uniform, Uniform)
 def _kl_uniform_uniform(dist1: Uniform, dist2: Uniform) -> variable.Variable:
-    outside = ((dist1.high.array > dist2.high.array)
-               | (dist1.low.array < dist2.low.array))
+    outside = ((utils._values(dist1.high) > utils._values(dist2.high))
+               | (utils._values(dist1.low) < utils._values(dist2.low)))
     kl = F.log(dist2.high - dist2.low) - F.log(dist1.high - dist1.low)
     return utils._mask(~outside, kl, numpy.inf)

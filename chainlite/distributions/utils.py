@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
@@ -14,11 +14,14 @@ from chainlite import function_node
 from chainlite import functions as F
 from chainlite import variable
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+
 
 class ModifiedXLogX(function_node.FunctionNode):
     """``x * log(x)``, with the limit 0 where ``x == 0``."""
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
@@ -26,7 +29,8 @@ class ModifiedXLogX(function_node.FunctionNode):
             y = xp.where(x == 0, xp.zeros_like(x), x * xp.log(xp.where(x > 0, x, 1)))
         return xp.asarray(y, dtype=x.dtype),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         zero = x.array == 0
@@ -42,6 +46,11 @@ class ModifiedXLogX(function_node.FunctionNode):
 def _modified_xlogx(x: Any) -> variable.Variable:
     # Entropy terms p log p of Bernoulli and categorical distributions, finite at p == 0.
     return ModifiedXLogX().apply((x,))[0]
+
+
+def _values(param: variable.Variable) -> numpy.ndarray:
+    """The array of a parameter Variable (never None: parameters are built from arrays)."""
+    return cast(numpy.ndarray, param.array)
 
 
 def _array(x: Any) -> Any:
@@ -76,7 +85,7 @@ class LocScale(distribution.Distribution):
         scale: The scale (array or Variable), broadcastable to ``loc``.
     """
 
-    def __init__(self, loc: Any, scale: Any) -> None:
+    def __init__(self, loc: VariableOrArray, scale: VariableOrArray) -> None:
         self._loc = loc
         self._scale = scale
 
@@ -91,15 +100,15 @@ class LocScale(distribution.Distribution):
         return variable.as_variable(self._scale)
 
     @property
-    def batch_shape(self) -> tuple:
+    def batch_shape(self) -> tuple[int, ...]:
         return self.loc.shape
 
     @property
-    def event_shape(self) -> tuple:
+    def event_shape(self) -> tuple[int, ...]:
         return ()
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, variable.Variable]:
         return {'loc': self.loc, 'scale': self.scale}
 
     @property

@@ -16,9 +16,12 @@ import queue
 import signal
 import traceback
 from multiprocessing import connection
-from typing import Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 import numpy
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 # How often an idle worker checks that the main process still exists (seconds).
 _POLL_S = 0.5
@@ -39,7 +42,7 @@ def _shareable(value: Any) -> bool:
     return type(value) is numpy.ndarray and not value.dtype.hasobject
 
 
-def _map_top_level(example: Any, fn) -> Any:
+def _map_top_level(example: Any, fn: Callable[[Any], Any]) -> Any:
     kind = type(example)
     if kind is tuple or kind is list:
         return kind(fn(v) for v in example)
@@ -141,7 +144,7 @@ class WorkerDied(RuntimeError):
     """A worker process exited while it had work, or its answer could not be read."""
 
 
-def _work(dataset: Any, tasks: Any, results: Any, shared: Any, mem_size: int,
+def _work(dataset: DatasetLike, tasks: Any, results: Any, shared: Any, mem_size: int,
           maxtasks: Optional[int], parent_pid: int) -> None:
     """The loop of a worker process: load the examples of each task and send them back."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's business
@@ -193,7 +196,7 @@ class ProcessPool:
         maxtasks: Tasks after which a worker exits and is replaced; None for no limit.
     """
 
-    def __init__(self, dataset: Any, n_processes: int, shared: Any, mem_size: int,
+    def __init__(self, dataset: DatasetLike, n_processes: int, shared: Any, mem_size: int,
                  maxtasks: Optional[int]) -> None:
         self._context = multiprocessing.get_context()
         self._args = (dataset, shared, mem_size, maxtasks)

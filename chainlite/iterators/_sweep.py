@@ -8,12 +8,15 @@ consumed exactly as Chainer consumes it.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 import numpy
 
 from chainlite.dataset import iterator
 from chainlite.iterators import order_samplers
+
+if TYPE_CHECKING:
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class IteratorState(NamedTuple):
@@ -26,7 +29,7 @@ class IteratorState(NamedTuple):
 
 
 def advance(state: IteratorState, batch_size: int, repeat: bool,
-            order_sampler: Optional[Callable], dataset_len: int
+            order_sampler: Optional[Callable[..., Any]], dataset_len: int
             ) -> tuple[IteratorState, Optional[numpy.ndarray]]:
     """Returns the state after one more batch and the batch's dataset indices.
 
@@ -58,7 +61,7 @@ def advance(state: IteratorState, batch_size: int, repeat: bool,
     is_new_epoch = False
     while end >= size:
         pieces.append(take(position, size))
-        if order is not None:
+        if order is not None and order_sampler is not None:  # (without a sampler: kept)
             next_order = order_sampler(order, position)
             if len(next_order) != len(order):
                 raise ValueError(
@@ -77,7 +80,8 @@ def advance(state: IteratorState, batch_size: int, repeat: bool,
 
 
 def choose_order_sampler(owner: str, shuffle: Optional[bool],
-                         order_sampler: Optional[Callable]) -> Optional[Callable]:
+                         order_sampler: Optional[Callable[..., Any]]
+                         ) -> Optional[Callable[..., Any]]:
     """Returns the order sampler an iterator uses (None: the dataset's own order)."""
     if shuffle is None:
         return order_samplers.ShuffleOrderSampler() if order_sampler is None else order_sampler
@@ -94,8 +98,8 @@ class SweepIterator(iterator.Iterator):
     _state: IteratorState
     _previous_epoch_detail: float = -1.  # -1 for None: some serializers cannot store None
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool,
-                 shuffle: Optional[bool], order_sampler: Optional[Callable]) -> None:
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool,
+                 shuffle: Optional[bool], order_sampler: Optional[Callable[..., Any]]) -> None:
         name = type(self).__name__
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, numpy.integer)):
             raise TypeError('%s: batch_size must be an int, not %s'

@@ -9,12 +9,16 @@ import time
 import warnings
 import weakref
 from multiprocessing import sharedctypes
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 import numpy
 
 from chainlite.iterators import _process_pool
 from chainlite.iterators import _sweep
+
+if TYPE_CHECKING:
+    from chainlite.iterators.order_samplers import OrderSamplerLike
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class _Batch:
@@ -89,11 +93,14 @@ class MultiprocessIterator(_sweep.SweepIterator):
 
     _pool: Optional[_process_pool.ProcessPool] = None
     _finalizer: Optional[weakref.finalize] = None
+    _prefetch_state: _sweep.IteratorState
+    _buffer: Optional[numpy.ndarray] = None
+    _shared: Any = None
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool = True,
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
                  shuffle: Optional[bool] = None, n_processes: Optional[int] = None,
                  n_prefetch: int = 1, shared_mem: Optional[int] = None,
-                 order_sampler: Optional[Callable] = None,
+                 order_sampler: Optional[OrderSamplerLike] = None,
                  dataset_timeout: Optional[float] = 30.0,
                  maxtasksperchild: Optional[int] = None) -> None:
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)
@@ -113,7 +120,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
         self.shared_mem = shared_mem
         self.dataset_timeout = dataset_timeout
         self.maxtasksperchild = maxtasksperchild
-        self._mem_size = shared_mem  # None until measured on the first batch
+        self._mem_size: Optional[int] = shared_mem  # None until measured on the first batch
         self._shared = None
         self._init_prefetch()
         self.reset()
@@ -133,7 +140,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
         other._prefetch_state = other._state
         return other
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         if self._pool is None:
             if self._mem_size is None:
                 return self._next_measured()
@@ -149,7 +156,9 @@ class MultiprocessIterator(_sweep.SweepIterator):
             raise batch.error.rebuild()
         self._pending.popleft()
         if batch.indices is not None:
-            examples = [_process_pool.unpack(item, self._buffer) for item in batch.items]
+            buffer = self._buffer  # None when no example is shared, so unpack never reads it
+            examples = [_process_pool.unpack(item, cast(numpy.ndarray, buffer))
+                        for item in batch.items]
         self._release(batch)
         self._previous_epoch_detail = self.epoch_detail
         self._state = batch.state
@@ -159,7 +168,8 @@ class MultiprocessIterator(_sweep.SweepIterator):
             self._overflow_warned = True
             warnings.warn('MultiprocessIterator: an example needs more than the %d bytes of '
                           'shared memory given to each example, so its arrays were pickled; '
-                          'pass a larger shared_mem' % self._mem_size, UserWarning, stacklevel=2)
+                          'pass a larger shared_mem' % (self._mem_size or 0), UserWarning,
+                          stacklevel=2)
         self._top_up()
         return examples
 
@@ -182,17 +192,21 @@ class MultiprocessIterator(_sweep.SweepIterator):
         return batch
 
     def _start(self) -> None:
-        if self._mem_size and self._shared is None:
-            size = self.n_prefetch * self.batch_size * self._mem_size
+        mem_size = self._mem_size or 0  # measured by now
+        if mem_size and self._shared is None:
+            size = self.n_prefetch * self.batch_size * mem_size
             self._shared = sharedctypes.RawArray('b', size)
-        self._buffer = None if not self._mem_size else numpy.frombuffer(self._shared, numpy.uint8)
-        self._pool = _process_pool.ProcessPool(
-            self.dataset, self.n_processes, self._shared if self._mem_size else None,
-            self._mem_size, self.maxtasksperchild)
-        self._finalizer = weakref.finalize(self, self._pool.close)
+        self._buffer = None if not mem_size else numpy.frombuffer(self._shared, numpy.uint8)
+        pool = _process_pool.ProcessPool(
+            self.dataset, self.n_processes, self._shared if mem_size else None,
+            mem_size, self.maxtasksperchild)
+        self._pool = pool
+        self._finalizer = weakref.finalize(self, pool.close)
 
     def _top_up(self) -> None:
         # Keeps n_prefetch batches on their way (orders are drawn here, in sweep order).
+        pool = self._pool
+        assert pool is not None  # started before any batch is requested
         while len(self._pending) < self.n_prefetch and self._free_slots:
             if self._pending and self._pending[-1].indices is None:
                 return
@@ -206,7 +220,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
                 base = batch.slot * self.batch_size * self._mem_size if self._mem_size else None
                 run = max(1, math.ceil(len(indices) / (4 * self.n_processes)))
                 for start in range(0, len(indices), run):
-                    self._pool.submit(key, base, start, indices[start:start + run])
+                    pool.submit(key, base, start, indices[start:start + run])
                     batch.outstanding += 1
                 if batch.outstanding:
                     self._inflight[key] = batch
@@ -216,14 +230,18 @@ class MultiprocessIterator(_sweep.SweepIterator):
         start = time.monotonic()
         warned = self.dataset_timeout is None
         while batch.outstanding and batch.error is None:
-            timeout = None if warned else max(0., start + self.dataset_timeout - time.monotonic())
+            limit = self.dataset_timeout
+            timeout = None if warned or limit is None else max(
+                0., start + limit - time.monotonic())
             self._receive(timeout)
             if not warned and batch.outstanding and batch.error is None:
                 warned = self._warn_if_stalled(time.monotonic() - start)
 
     def _receive(self, timeout: Optional[float]) -> None:
+        pool = self._pool
+        assert pool is not None  # started before any batch is requested
         try:
-            answers = self._pool.receive(timeout)
+            answers = pool.receive(timeout)
         except _process_pool.WorkerDied:
             self.finalize()
             raise
@@ -278,7 +296,8 @@ class MultiprocessIterator(_sweep.SweepIterator):
         if self._pool is None:
             return
         self._pool = None
-        self._finalizer()
+        if self._finalizer is not None:
+            self._finalizer()
         self._finalizer = None
         self._init_prefetch()
         self._prefetch_state = self._state

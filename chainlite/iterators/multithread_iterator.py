@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import weakref
 from multiprocessing import pool as pool_module
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.iterators import _sweep
+
+if TYPE_CHECKING:
+    from chainlite.iterators.order_samplers import OrderSamplerLike
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class MultithreadIterator(_sweep.SweepIterator):
@@ -45,9 +49,9 @@ class MultithreadIterator(_sweep.SweepIterator):
     _finalizer: Optional[weakref.finalize] = None
     _next: Any = None
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool = True,
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
                  shuffle: Optional[bool] = None, n_threads: int = 1,
-                 order_sampler: Optional[Callable] = None) -> None:
+                 order_sampler: Optional[OrderSamplerLike] = None) -> None:
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)
         if isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads < 1:
             raise ValueError('MultithreadIterator: n_threads must be a positive int, not %r'
@@ -55,7 +59,7 @@ class MultithreadIterator(_sweep.SweepIterator):
         self.n_threads = n_threads
         self.reset()
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         if self._next is None:
             self._prefetch()
         batch = self._collect()

@@ -1,9 +1,13 @@
 """Order samplers: the callables that choose the order of examples for each epoch."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy
+
+OrderSamplerLike = Callable[[numpy.ndarray, int], numpy.ndarray]
+"""What iterators accept as ``order_sampler``: an :class:`OrderSampler` or any callable
+``(current_order, current_position) -> next_order``."""
 
 
 class OrderSampler:

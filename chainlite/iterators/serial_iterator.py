@@ -1,9 +1,13 @@
 """SerialIterator: reads the examples of each batch one after another in the calling thread."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.iterators import _sweep
+
+if TYPE_CHECKING:
+    from chainlite.iterators.order_samplers import OrderSamplerLike
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class SerialIterator(_sweep.SweepIterator):
@@ -47,13 +51,13 @@ class SerialIterator(_sweep.SweepIterator):
         [[0, 1], [2, 3], [4]]
     """
 
-    def __init__(self, dataset: Any, batch_size: int, repeat: bool = True,
-                 shuffle: Optional[bool] = None, order_sampler: Optional[Callable] = None
-                 ) -> None:
+    def __init__(self, dataset: DatasetLike, batch_size: int, repeat: bool = True,
+                 shuffle: Optional[bool] = None,
+                 order_sampler: Optional[OrderSamplerLike] = None) -> None:
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)
         self.reset()
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         self._previous_epoch_detail = self.epoch_detail
         self._state, indices = _sweep.advance(
             self._state, self.batch_size, self._repeat, self.order_sampler, len(self.dataset))

@@ -9,6 +9,8 @@ from chainlite.training.extension import PRIORITY_WRITER  # noqa: F401
 from chainlite.training.trainer import Trainer  # noqa: F401
 from chainlite.training.triggers import get_trigger  # noqa: F401
 from chainlite.training.triggers import IntervalTrigger  # noqa: F401
+from chainlite.training.triggers import Trigger  # noqa: F401
+from chainlite.training.triggers import TriggerSpec  # noqa: F401
 from chainlite.training.updater import Updater  # noqa: F401
 from chainlite.training.updaters import ParallelUpdater  # noqa: F401
 from chainlite.training.updaters import StandardUpdater  # noqa: F401

@@ -7,7 +7,13 @@ and the optional ``initialize`` / ``on_error`` / ``finalize`` hooks.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
+    from chainlite.training.triggers import TriggerSpec
+
+_F = TypeVar('_F', bound=Callable[..., Any])
 
 PRIORITY_WRITER = 300
 """Priority of extensions that write values to the trainer's observation (e.g. evaluators)."""
@@ -17,7 +23,7 @@ PRIORITY_READER = 100
 """Priority of extensions that only read the observation (logs, prints, snapshots)."""
 
 
-def _reject_kwargs(where: str, kwargs: dict) -> None:
+def _reject_kwargs(where: str, kwargs: dict[str, Any]) -> None:
     # Chainer 1's invoke_before_training became Extension.initialize in Chainer 2.
     if 'invoke_before_training' in kwargs:
         raise ValueError('invoke_before_training has been removed since Chainer v2.0.0. '
@@ -53,7 +59,7 @@ class Extension:
         ('CountCalls', True)
     """
 
-    trigger: Any = 1, 'iteration'
+    trigger: TriggerSpec = 1, 'iteration'
     priority: int = PRIORITY_READER
     name: Optional[str] = None
 
@@ -62,7 +68,7 @@ class Extension:
         """The name used when none is given to ``extend``: the class name by default."""
         return type(self).__name__
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Runs the extension; called after the updates on which its trigger fires.
 
         Args:
@@ -70,7 +76,7 @@ class Extension:
         """
         raise NotImplementedError('%s must override Extension.__call__' % type(self).__name__)
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Called once before the training loop starts (also after resuming from a snapshot).
 
         Extensions that set trainer state (e.g. a learning-rate schedule) restore it here.
@@ -79,7 +85,7 @@ class Extension:
             trainer: The trainer about to run.
         """
 
-    def on_error(self, trainer: Any, exc: Exception, tb: Any) -> None:
+    def on_error(self, trainer: Trainer, exc: BaseException, tb: Any) -> None:
         """Called when the training loop raises, before :meth:`finalize`.
 
         Args:
@@ -99,10 +105,11 @@ class Extension:
         """
 
 
-def make_extension(trigger: Any = None, default_name: Optional[str] = None,
-                   priority: Optional[int] = None, finalizer: Optional[Callable] = None,
-                   initializer: Optional[Callable] = None, on_error: Optional[Callable] = None,
-                   **kwargs: Any) -> Callable:
+def make_extension(trigger: TriggerSpec = None, default_name: Optional[str] = None,
+                   priority: Optional[int] = None, finalizer: Optional[Callable[[], Any]] = None,
+                   initializer: Optional[Callable[[Trainer], Any]] = None,
+                   on_error: Optional[Callable[[Trainer, BaseException, Any], Any]] = None,
+                   **kwargs: Any) -> Callable[[_F], _F]:
     """Decorator turning a function of the trainer into an extension.
 
     It only sets attributes on the function: ``trigger``, ``default_name``, ``priority``,
@@ -137,13 +144,14 @@ def make_extension(trigger: Any = None, default_name: Optional[str] = None,
     if priority is None:
         priority = Extension.priority
 
-    def decorator(ext: Callable) -> Callable:
+    def decorator(function: _F) -> _F:
+        ext: Any = function
         ext.trigger = trigger
         ext.default_name = default_name or ext.__name__
         ext.priority = priority
         ext.finalize = finalizer
         ext.on_error = on_error
         ext.initialize = initializer
-        return ext
+        return function
 
     return decorator

@@ -5,7 +5,7 @@ import os
 import sys
 import time
 import traceback
-from typing import Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, cast
 
 import numpy
 
@@ -15,11 +15,16 @@ from chainlite.serializers import serializer as serializer_module
 from chainlite.training import extension as extension_module
 from chainlite.training import triggers
 
+if TYPE_CHECKING:
+    from chainlite.training.triggers import Trigger
+    from chainlite.training.triggers import TriggerSpec
+    from chainlite.training.updater import Updater
+
 
 class _ExtensionEntry:
     """An extension registered to a trainer, with its trigger and priority."""
 
-    def __init__(self, extension: Callable, priority: int, trigger: Callable,
+    def __init__(self, extension: Callable[[Trainer], Any], priority: int, trigger: Trigger,
                  call_before_training: bool) -> None:
         self.extension = extension
         self.trigger = trigger
@@ -77,21 +82,26 @@ class Trainer:
         (8, [3, 6])
     """
 
-    def __init__(self, updater: Any, stop_trigger: Any = None, out: str = 'result',
-                 extensions: Optional[Iterable[Callable]] = None) -> None:
-        self.updater = updater
-        self.stop_trigger = triggers.get_trigger(stop_trigger, what='Trainer: stop_trigger')
-        self.observation: dict = {}
-        self.out = out
+    def __init__(self, updater: Updater, stop_trigger: TriggerSpec = None, out: str = 'result',
+                 extensions: Optional[Iterable[Callable[[Trainer], Any]]] = None) -> None:
+        self.updater: Updater = updater
+        self.stop_trigger: Trigger = triggers.get_trigger(stop_trigger,
+                                                          what='Trainer: stop_trigger')
+        self.observation: dict[str, Any] = {}
+        self.out: str = out
 
         reporter = reporter_module.Reporter()
         for name, optimizer in updater.get_all_optimizers().items():
-            reporter.add_observer(name, optimizer.target)
-            reporter.add_observers(name, optimizer.target.namedlinks(skipself=True))
+            target = optimizer.target
+            if target is None:
+                raise ValueError('Trainer: the optimizer %r of the updater has no target link; '
+                                 'call optimizer.setup(model) first' % (name,))
+            reporter.add_observer(name, target)
+            reporter.add_observers(name, target.namedlinks(skipself=True))
         self.reporter = reporter
 
         self._done = False
-        self._extensions: dict = {}
+        self._extensions: dict[str, _ExtensionEntry] = {}
         self._start_at: Optional[float] = None
         self._snapshot_elapsed_time = 0.0
         self._final_elapsed_time: Optional[float] = None
@@ -112,13 +122,14 @@ class Trainer:
         Raises:
             RuntimeError: If the training loop has not started.
         """
-        if self._done:
+        if self._done and self._final_elapsed_time is not None:
             return self._final_elapsed_time
         if self._start_at is None:
             raise RuntimeError('Trainer.elapsed_time: training has not been started yet')
         return time.perf_counter() - self._start_at + self._snapshot_elapsed_time
 
-    def extend(self, extension: Callable, name: Optional[str] = None, trigger: Any = None,
+    def extend(self, extension: Callable[[Trainer], Any], name: Optional[str] = None,
+               trigger: TriggerSpec = None,
                priority: Optional[int] = None, *, call_before_training: bool = False,
                **kwargs: Any) -> None:
         """Registers an extension.
@@ -154,7 +165,7 @@ class Trainer:
                              'used as an extension name')
         if trigger is None:
             trigger = getattr(extension, 'trigger', (1, 'iteration'))
-        trigger = triggers.get_trigger(
+        trigger_function = triggers.get_trigger(
             trigger, what='Trainer.extend: the trigger of %r' % (name,))
         if priority is None:
             priority = getattr(extension, 'priority', extension_module.PRIORITY_READER)
@@ -164,11 +175,11 @@ class Trainer:
         while unique_name in self._extensions:
             ordinal += 1
             unique_name = '%s_%d' % (name, ordinal)
-        extension.name = unique_name
+        cast(Any, extension).name = unique_name
         self._extensions[unique_name] = _ExtensionEntry(
-            extension, priority, trigger, call_before_training)
+            extension, priority, trigger_function, call_before_training)
 
-    def get_extension(self, name: str) -> Callable:
+    def get_extension(self, name: str) -> Any:
         """Returns the extension registered under ``name``.
 
         Raises:

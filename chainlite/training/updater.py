@@ -1,7 +1,11 @@
 """The interface between the trainer and what one training iteration does."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
+    from chainlite.training.trainer import Trainer
 
 
 class Updater:
@@ -24,7 +28,29 @@ class Updater:
         1
     """
 
-    def connect_trainer(self, trainer: Any) -> None:
+    iteration: int
+    """The number of updates done so far (the trainer and its triggers read it)."""
+
+    if TYPE_CHECKING:
+        # The rest of what the trainer and its triggers read, declared for type checkers
+        # only: subclasses provide them as properties or attributes.
+        @property
+        def epoch(self) -> int:
+            """The number of completed sweeps over the training data."""
+
+        @property
+        def epoch_detail(self) -> float:
+            """The epoch as a float (fractions within the current sweep)."""
+
+        @property
+        def previous_epoch_detail(self) -> float | None:
+            """``epoch_detail`` before the last update (None before the first)."""
+
+        @property
+        def is_new_epoch(self) -> bool:
+            """Whether the last update completed a sweep."""
+
+    def connect_trainer(self, trainer: Trainer) -> None:
         """Called at the end of ``Trainer.__init__`` (nothing by default).
 
         An updater can register extra observers with ``trainer.reporter`` here.
@@ -37,11 +63,11 @@ class Updater:
         """Called when the training loop ends: finalizes the iterators."""
         raise NotImplementedError
 
-    def get_optimizer(self, name: str) -> Any:
+    def get_optimizer(self, name: str) -> Optimizer:
         """Returns the optimizer registered under ``name``."""
         raise NotImplementedError
 
-    def get_all_optimizers(self) -> dict:
+    def get_all_optimizers(self) -> dict[str, Optimizer]:
         """Returns a dictionary of all the optimizers, by name."""
         raise NotImplementedError
 

@@ -145,3 +145,13 @@ def test_except_hook_install_and_remove():
     finally:
         global_except_hook.remove_hook()
     assert sys.excepthook is before
+
+
+def test_scatter_of_none_on_the_root_is_explained():
+    # The root sends the pieces: None there raised TypeError ('NoneType' is not iterable).
+    from types import SimpleNamespace
+
+    from chainlite.distributed.functions.scatter import scatter as scatter_function
+    comm = SimpleNamespace(rank=0, size=2)
+    with pytest.raises(ValueError, match=r'scatter: xs is None on the root rank \(0\)'):
+        scatter_function(comm, None)

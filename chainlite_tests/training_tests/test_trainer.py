@@ -213,6 +213,14 @@ def test_extend_errors(tmp_path):
         trainer.extend(lambda t: None, foo=1)
 
 
+def test_an_optimizer_without_target_is_named():
+    # optimizer.setup() was forgotten: the updater's optimizer has no link to observe.
+    iterator = iterators.SerialIterator(_dataset(4), 2)
+    updater = training.updaters.StandardUpdater(iterator, optimizers.SGD())
+    with pytest.raises(ValueError, match=r"Trainer: the optimizer 'main'.*optimizer\.setup"):
+        training.Trainer(updater, (1, 'epoch'))
+
+
 def test_extensions_run_by_priority_then_registration(tmp_path):
     trainer = _trainer(tmp_path, stop=(1, 'iteration'))
     order = []

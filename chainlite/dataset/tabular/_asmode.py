@@ -7,7 +7,7 @@ from chainlite.dataset.tabular.tabular_dataset import TabularDataset
 class _ModeView(TabularDataset):
     """A view of ``dataset`` with the same rows and columns and a fixed mode."""
 
-    _fixed_mode = tuple
+    _fixed_mode: type = tuple
 
     def __init__(self, dataset):
         self._dataset = dataset

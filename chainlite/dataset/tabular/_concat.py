@@ -78,7 +78,7 @@ class _Concat(TabularDataset):
         """Reads a list of rows: one call per dataset touched, then puts rows in order."""
         offsets = self._offsets()
         total = offsets[-1]
-        per_dataset = {}
+        per_dataset: dict[int, list[int]] = {}
         where = []
         for i in indices:
             if i < 0:

@@ -1,6 +1,8 @@
 """Lazy per-example and per-batch transforms of tabular datasets."""
 from __future__ import annotations
 
+from typing import Any
+
 from chainlite.dataset.tabular.tabular_dataset import TabularDataset
 
 _UNSET = object()
@@ -74,7 +76,7 @@ class _Transform(_TransformBase):
     def get_examples(self, indices, key_indices):
         if key_indices is None:
             key_indices = range(len(self._keys))
-        columns = tuple([] for _ in key_indices)
+        columns: tuple[list[Any], ...] = tuple([] for _ in key_indices)
         for values in zip(*self._dataset.get_examples(indices, None)):
             result = self._call(values)
             picked = self._pick(result, self._record_mode(result), key_indices)

@@ -1,6 +1,8 @@
 """DelegateDataset: a base for tabular datasets that wrap another one."""
 from __future__ import annotations
 
+from typing import Any
+
 from chainlite.dataset.tabular.tabular_dataset import TabularDataset
 
 
@@ -23,27 +25,27 @@ class DelegateDataset(TabularDataset):
         dataset (TabularDataset): The wrapped dataset, kept as :attr:`dataset`.
     """
 
-    def __init__(self, dataset):
+    def __init__(self, dataset: TabularDataset) -> None:
         self.dataset = dataset
 
-    def __len__(self):
+    def __len__(self) -> int:
         """Returns the wrapped dataset's length."""
         return len(self.dataset)
 
     @property
-    def keys(self):
+    def keys(self) -> tuple:
         """The wrapped dataset's keys."""
         return self.dataset.keys
 
     @property
-    def mode(self):
+    def mode(self) -> Any:
         """The wrapped dataset's mode."""
         return self.dataset.mode
 
-    def get_examples(self, indices, key_indices):
+    def get_examples(self, indices: Any, key_indices: Any) -> tuple:
         """Reads from the wrapped dataset (see :meth:`TabularDataset.get_examples`)."""
         return self.dataset.get_examples(indices, key_indices)
 
-    def convert(self, data):
+    def convert(self, data: Any) -> Any:
         """Converts with the wrapped dataset's converter."""
         return self.dataset.convert(data)

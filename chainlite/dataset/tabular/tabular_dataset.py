@@ -186,7 +186,7 @@ class TabularDataset(DatasetMixin):
         from chainlite.dataset.tabular import _join
         return _join._Join(self, *datasets)
 
-    def transform(self, keys: Any, transform: Callable) -> TabularDataset:
+    def transform(self, keys: Any, transform: Callable[..., Any]) -> TabularDataset:
         """Maps every example through ``transform``, lazily.
 
         ``transform`` receives the example's values as positional arguments (mode ``tuple``
@@ -203,7 +203,7 @@ class TabularDataset(DatasetMixin):
         from chainlite.dataset.tabular import _transform
         return _transform._Transform(self, keys, transform)
 
-    def transform_batch(self, keys: Any, transform_batch: Callable) -> TabularDataset:
+    def transform_batch(self, keys: Any, transform_batch: Callable[..., Any]) -> TabularDataset:
         """Maps blocks of examples through ``transform_batch``, lazily.
 
         Like :meth:`transform` but ``transform_batch`` receives whole columns (for the rows
@@ -219,7 +219,7 @@ class TabularDataset(DatasetMixin):
         from chainlite.dataset.tabular import _transform
         return _transform._TransformBatch(self, keys, transform_batch)
 
-    def with_converter(self, converter: Callable) -> TabularDataset:
+    def with_converter(self, converter: Callable[..., Any]) -> TabularDataset:
         """Returns a view of this dataset whose :meth:`convert` calls ``converter``.
 
         ``converter`` receives the columns as positional arguments (a tuple), keyword

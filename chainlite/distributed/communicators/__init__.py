@@ -66,14 +66,14 @@ def create_communicator(communicator_name: str = 'naive', mpi_comm: Any = None,
     if mpi_comm is None:
         mpi_comm = _mpi.mpi().COMM_WORLD
     if communicator_name == 'naive':
-        from chainlite.distributed.communicators import naive_communicator as module
-        comm: Any = module.NaiveCommunicator(mpi_comm=mpi_comm)
+        from chainlite.distributed.communicators import naive_communicator
+        comm: Any = naive_communicator.NaiveCommunicator(mpi_comm=mpi_comm)
     elif communicator_name == 'flat':
-        from chainlite.distributed.communicators import flat_communicator as module
-        comm = module.FlatCommunicator(mpi_comm=mpi_comm)
+        from chainlite.distributed.communicators import flat_communicator
+        comm = flat_communicator.FlatCommunicator(mpi_comm=mpi_comm)
     else:
-        from chainlite.distributed.communicators import dummy_communicator as module
-        comm = module.DummyCommunicator(mpi_comm=mpi_comm)
+        from chainlite.distributed.communicators import dummy_communicator
+        comm = dummy_communicator.DummyCommunicator(mpi_comm=mpi_comm)
     comm.set_config('batched_copy', batched_copy)
     if comm.size > 1:
         from chainlite.distributed import global_except_hook

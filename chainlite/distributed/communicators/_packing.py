@@ -1,9 +1,12 @@
 """Packing many parameter arrays into one flat buffer, so one MPI call moves them all."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 
 def grad_params(model: Any, zero_fill: bool) -> list:
@@ -29,7 +32,7 @@ def data_params(model: Any) -> list:
     return [p for _, p in sorted(model.namedparams()) if p.array is not None]
 
 
-def wire_dtype(dtype: Any) -> numpy.dtype:
+def wire_dtype(dtype: DTypeSpec) -> numpy.dtype:
     """The dtype a reduction runs in: float16 sums are taken in float32 (MPI has no half)."""
     dtype = numpy.dtype(dtype)
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
@@ -41,7 +44,7 @@ class Buffers:
     def __init__(self) -> None:
         self._arrays: dict = {}
 
-    def get(self, dtype: Any, n: int) -> numpy.ndarray:
+    def get(self, dtype: DTypeSpec, n: int) -> numpy.ndarray:
         """A flat buffer of ``n`` elements of ``dtype`` (its contents are undefined)."""
         dtype = numpy.dtype(dtype)
         a = self._arrays.get(dtype)

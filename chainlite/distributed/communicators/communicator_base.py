@@ -9,7 +9,10 @@ from __future__ import annotations
 import abc
 import contextlib
 import warnings
-from typing import Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
 
 
 class CommunicatorBase(abc.ABC):
@@ -164,18 +167,18 @@ class CommunicatorBase(abc.ABC):
         """Returns the sum (``+``) of every rank's object on every rank."""
 
     @abc.abstractmethod
-    def bcast_data(self, model: Any) -> None:
+    def bcast_data(self, model: Link) -> None:
         """Overwrites the parameters of ``model`` on every rank with those of rank 0."""
 
-    def broadcast_data(self, model: Any) -> None:
+    def broadcast_data(self, model: Link) -> None:
         """The old name of :meth:`bcast_data`."""
         self.bcast_data(model)
 
     @abc.abstractmethod
-    def multi_node_mean_grad(self, model: Any, zero_fill: bool = False) -> None:
+    def multi_node_mean_grad(self, model: Link, zero_fill: bool = False) -> None:
         """Replaces every parameter gradient of ``model`` by its mean over the ranks."""
 
-    def allreduce_grad(self, model: Any, zero_fill: bool = False) -> None:
+    def allreduce_grad(self, model: Link, zero_fill: bool = False) -> None:
         """Deprecated name of :meth:`multi_node_mean_grad` (it warns, then calls it).
 
         Args:

@@ -7,7 +7,7 @@ same MPI job can send them, and only they are unpickled.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
@@ -16,6 +16,9 @@ from chainlite.distributed import _mpi
 from chainlite.distributed.communicators import _communication_utility
 from chainlite.distributed.communicators import _packing
 from chainlite.distributed.communicators import communicator_base
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
 
 _KINDS = 'fiub'
 _mpi_types: dict = {}
@@ -418,7 +421,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
 
     # -- models ----------------------------------------------------------------------------
 
-    def bcast_data(self, model: Any) -> None:
+    def bcast_data(self, model: Link) -> None:
         """Overwrites every initialized parameter of ``model`` with rank 0's, in place.
 
         Parameters are packed into one buffer per dtype, so one broadcast moves them all.
@@ -436,7 +439,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             self.mpi_comm.Bcast(_wire(buf), root=0)
             _packing.unpack(buf, group)
 
-    def multi_node_mean_grad(self, model: Any, zero_fill: bool = False) -> None:
+    def multi_node_mean_grad(self, model: Link, zero_fill: bool = False) -> None:
         """Replaces every gradient of ``model`` by its mean over the ranks, in place.
 
         All gradients are packed into one buffer (per transfer dtype) and averaged with one

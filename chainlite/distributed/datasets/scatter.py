@@ -1,18 +1,23 @@
 """Splitting a dataset among the ranks."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
 from chainlite.datasets import sub_dataset
+
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+    from chainlite.dataset.dataset_mixin import DatasetLike
 
 
 class DataSizeError(RuntimeError):
     """Raised when a dataset is too large to be scattered."""
 
 
-def scatter_dataset(dataset: Any, comm: Any, root: int = 0, shuffle: bool = False,
+def scatter_dataset(dataset: DatasetLike, comm: CommunicatorBase, root: int = 0,
+                    shuffle: bool = False,
                     seed: Optional[int] = None, max_buf_len: int = 256 * 1024 * 1024,
                     *, force_equal_length: bool = True) -> Any:
     """Gives every rank its part of root's dataset.
@@ -57,8 +62,8 @@ def scatter_dataset(dataset: Any, comm: Any, root: int = 0, shuffle: bool = Fals
     return sub_dataset.SubDataset(dataset, b, e, order)
 
 
-def scatter_index(n_total_samples: int, comm: Any, root: int = 0, *,
-                  force_equal_length: bool = True) -> tuple:
+def scatter_index(n_total_samples: int, comm: CommunicatorBase, root: int = 0, *,
+                  force_equal_length: bool = True) -> tuple[int, int]:
     """Returns this rank's ``(begin, end)`` slice of ``n_total_samples`` examples.
 
     The core of :func:`scatter_dataset`, for datasets every rank can load itself: only the
@@ -80,7 +85,7 @@ def scatter_index(n_total_samples: int, comm: Any, root: int = 0, *,
             mine = chainlite.datasets.SubDataset(dataset, b, e)
     """
     if comm.rank == root:
-        mine = None
+        mine = (0, 0)
         for i, b, e in _scatter_index(int(n_total_samples), comm.size, force_equal_length):
             if i == root:
                 mine = (b, e)

@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainlite.serializers import npz
 from chainlite.training import extension
 from chainlite.training.extensions import _snapshot
 
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+    from chainlite.training.trainer import Trainer
 
-def multi_node_snapshot(comm: Any, snapshot: Any, replica_sets: Any) -> Any:
+
+def multi_node_snapshot(comm: CommunicatorBase, snapshot: Any, replica_sets: Any) -> Any:
     """Wraps a snapshot extension for a multi-process run.
 
     Ranks whose snapshot targets are identical form a replica set; only its lowest rank
@@ -59,7 +63,7 @@ def _parse_replica_sets(replica_sets: Any, size: int) -> list:
 
 class _MultiNodeSnapshot(extension.Extension):
 
-    def __init__(self, comm: Any, snapshot: Any, replica_sets: Any) -> None:
+    def __init__(self, comm: CommunicatorBase, snapshot: Any, replica_sets: Any) -> None:
         self.comm = comm
         self.snapshot = snapshot
         self.trigger = getattr(snapshot, 'trigger', (1, 'epoch'))
@@ -79,7 +83,7 @@ class _MultiNodeSnapshot(extension.Extension):
         """Whether this rank writes (and loads) its replica set's snapshots."""
         return self.master == self.comm.rank
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Loads the newest snapshot (with ``autoload``) and shares it within the replica set.
         """
         if self.is_master:
@@ -100,12 +104,12 @@ class _MultiNodeSnapshot(extension.Extension):
             if data is not None:
                 npz.load_npz(io.BytesIO(data), target)
 
-    def on_error(self, trainer: Any, exc: BaseException, tb: Any) -> None:
+    def on_error(self, trainer: Trainer, exc: BaseException, tb: Any) -> None:
         """Forwards to the snapshot on the master."""
         if self.is_master:
             self.snapshot.on_error(trainer, exc, tb)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Takes the snapshot on the master."""
         if self.is_master:
             self.snapshot(trainer)

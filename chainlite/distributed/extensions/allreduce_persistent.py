@@ -1,11 +1,16 @@
 """Averaging a model's persistent values (batch-norm statistics) over the ranks."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
 from chainlite.training import extension
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+    from chainlite.training.trainer import Trainer
 
 
 def _namedpersistents(model: Any) -> list:
@@ -35,12 +40,13 @@ class AllreducePersistent(extension.Extension):
     trigger = 1, 'epoch'
     priority = extension.PRIORITY_WRITER + 1
 
-    def __init__(self, model: Any, comm: Any) -> None:
+    def __init__(self, model: Link, comm: CommunicatorBase) -> None:
         self.model = model
         self.comm = comm
 
-    def __call__(self, trainer: Any = None) -> None:
+    def __call__(self, trainer: Trainer | None = None) -> None:
         """Averages the persistents (every rank must call it)."""
         for _, value in _namedpersistents(self.model):
             if isinstance(value, numpy.ndarray) and value.dtype.kind == 'f':
-                self.comm._multi_node_mean(None, value)
+                # In place; every communicator create_communicator makes is MPI based.
+                cast(Any, self.comm)._multi_node_mean(None, value)

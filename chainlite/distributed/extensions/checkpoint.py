@@ -4,13 +4,17 @@ from __future__ import annotations
 import os
 import time
 import warnings
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.serializers import npz
 from chainlite.training import extension
 
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+    from chainlite.training.trainer import Trainer
 
-def create_multi_node_checkpointer(name: str, comm: Any, cp_interval: int = 5,
+
+def create_multi_node_checkpointer(name: str, comm: CommunicatorBase, cp_interval: int = 5,
                                    gc_interval: int = 5, path: Optional[str] = None) -> Any:
     """Creates a checkpointer: each rank saves ``<name>.<rank>.<iteration>`` files.
 
@@ -46,7 +50,7 @@ def create_multi_node_checkpointer(name: str, comm: Any, cp_interval: int = 5,
 
 class _MultiNodeCheckpointer(extension.Extension):
 
-    def __init__(self, name: str, comm: Any, cp_interval: int, gc_interval: int,
+    def __init__(self, name: str, comm: CommunicatorBase, cp_interval: int, gc_interval: int,
                  path: Optional[str]) -> None:
         if not name or '.' in name:
             raise ValueError('create_multi_node_checkpointer: name must be a non-empty string '
@@ -64,7 +68,7 @@ class _MultiNodeCheckpointer(extension.Extension):
         if path is not None:
             os.makedirs(path, exist_ok=True)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Saves the trainer (every rank, at the same iteration)."""
         if self.path is None:
             self.path = trainer.out
@@ -77,10 +81,11 @@ class _MultiNodeCheckpointer(extension.Extension):
             target: The object to save (usually the trainer).
             iteration: The iteration number in the file name.
         """
-        os.makedirs(self.path, exist_ok=True)
+        directory = self._directory('save')
+        os.makedirs(directory, exist_ok=True)
         filename = self._filename(iteration)
         start = time.perf_counter()
-        npz.save_npz(os.path.join(self.path, filename), target)
+        npz.save_npz(os.path.join(directory, filename), target)
         self._durations.append(time.perf_counter() - start)
         self.files.append(filename)
         if len(self.files) - self.cp_interval > 5:
@@ -88,11 +93,12 @@ class _MultiNodeCheckpointer(extension.Extension):
 
     def finalize(self) -> None:
         """Removes this rank's checkpoint files."""
-        for filename in self.files:
-            try:
-                os.remove(os.path.join(self.path, filename))
-            except OSError:
-                pass
+        if self.path is not None:  # (no path: nothing was saved)
+            for filename in self.files:
+                try:
+                    os.remove(os.path.join(self.path, filename))
+                except OSError:
+                    pass
         self.files = []
 
     def get_stats(self) -> str:
@@ -102,6 +108,13 @@ class _MultiNodeCheckpointer(extension.Extension):
         d = self._durations
         return ('Snapshot duration stats (sec): avg=%f, min=%f, max=%f'
                 % (sum(d) / len(d), min(d), max(d)))
+
+    def _directory(self, caller: str) -> str:
+        if self.path is None:
+            raise RuntimeError('_MultiNodeCheckpointer.%s: no directory: pass path= or let '
+                               'the trainer call the extension first (it uses trainer.out)'
+                               % caller)
+        return self.path
 
     def _filename(self, iteration: int) -> str:
         return '%s.%d.%d' % (self.name, self.comm.rank, iteration)
@@ -117,8 +130,8 @@ class _MultiNodeCheckpointer(extension.Extension):
 
     def _sync_file_list(self, remove_remainder: bool = False) -> None:
         gathered = self.comm.gather_obj(self._iterations(self.files, self.comm.rank))
-        common = None
-        if self.comm.rank == 0:
+        common: Any = None
+        if self.comm.rank == 0 and gathered is not None:
             common = set(gathered[0])
             for iterations in gathered[1:]:
                 common &= set(iterations)
@@ -128,12 +141,13 @@ class _MultiNodeCheckpointer(extension.Extension):
         if remove_remainder:
             for filename in set(self.files) - set(keep):
                 try:
-                    os.remove(os.path.join(self.path, filename))
+                    os.remove(os.path.join(self._directory('save'), filename))
                 except OSError:
                     pass
         self.files = keep
 
-    def maybe_load(self, trainer: Any, optimizer: Any = None, path: Optional[str] = None) -> None:
+    def maybe_load(self, trainer: Trainer, optimizer: Any = None,
+                   path: Optional[str] = None) -> None:
         """Loads the newest checkpoint that every rank has, if any (every rank calls it).
 
         Args:

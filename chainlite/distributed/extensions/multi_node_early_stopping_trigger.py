@@ -1,10 +1,15 @@
 """Early stopping that every rank decides alike."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.distributed.extensions import observation_aggregator
 from chainlite.training.triggers import early_stopping_trigger
+
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+    from chainlite.training.trainer import Trainer
+    from chainlite.training.triggers import TriggerSpec
 
 
 class MultiNodeEarlyStoppingTrigger:
@@ -27,9 +32,10 @@ class MultiNodeEarlyStoppingTrigger:
         kwargs: ``patients``.
     """
 
-    def __init__(self, comm: Any, *, check_trigger: Any = (1, 'epoch'),
+    def __init__(self, comm: CommunicatorBase, *, check_trigger: TriggerSpec = (1, 'epoch'),
                  monitor: str = 'main/loss', patience: Optional[int] = None,
-                 mode: str = 'auto', verbose: bool = False, max_trigger: Any = (100, 'epoch'),
+                 mode: str = 'auto', verbose: bool = False,
+                 max_trigger: TriggerSpec = (100, 'epoch'),
                  suffix: str = '_aggregated', **kwargs: Any) -> None:
         aggregated = monitor + suffix
         self.actual_trigger = early_stopping_trigger.EarlyStoppingTrigger(
@@ -38,7 +44,7 @@ class MultiNodeEarlyStoppingTrigger:
         self.aggregator = observation_aggregator.ObservationAggregator(
             comm, monitor, aggregated_key=aggregated, comm_trigger=check_trigger)
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Aggregates the monitored value, then asks the early-stopping trigger."""
         self.aggregator(trainer)
         return self.actual_trigger(trainer)

@@ -3,15 +3,22 @@ from __future__ import annotations
 
 import copy
 import types
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite import backend
 from chainlite import configuration
 from chainlite.dataset import convert
 from chainlite.training import extension
 
+if TYPE_CHECKING:
+    from chainlite.dataset.iterator import Iterator
+    from chainlite.link import Link
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+    from chainlite.types import DeviceSpec
+    from chainlite.training.trainer import Trainer
 
-def create_multi_node_evaluator(actual_evaluator: Any, communicator: Any) -> Any:
+
+def create_multi_node_evaluator(actual_evaluator: Any, communicator: CommunicatorBase) -> Any:
     """Makes an evaluator report the mean over the ranks of each rank's results.
 
     Each rank evaluates its own part of the test set (see
@@ -72,9 +79,10 @@ class GenericMultiNodeEvaluator(extension.Extension):
     priority = extension.PRIORITY_WRITER
     name = None
 
-    def __init__(self, comm: Any, iterator: Any, target: Any, device: Any = None,
-                 converter: Callable = convert.concat_examples, root: int = 0,
-                 progress_hook: Optional[Callable] = None) -> None:
+    def __init__(self, comm: CommunicatorBase, iterator: Iterator, target: Link,
+                 device: DeviceSpec = None,
+                 converter: Callable[..., Any] = convert.concat_examples, root: int = 0,
+                 progress_hook: Optional[Callable[..., Any]] = None) -> None:
         if not 0 <= root < comm.size:
             raise ValueError('GenericMultiNodeEvaluator: root must be a rank in 0 .. %d, '
                              'got %r' % (comm.size - 1, root))
@@ -86,7 +94,7 @@ class GenericMultiNodeEvaluator(extension.Extension):
         self.root = root
         self._progress_hook = progress_hook
 
-    def __call__(self, trainer: Any = None) -> Any:
+    def __call__(self, trainer: Trainer | None = None) -> Any:
         """Evaluates on every rank; returns :meth:`aggregate`'s result on root, else None."""
         if hasattr(self.iterator, 'reset'):
             self.iterator.reset()
@@ -141,7 +149,7 @@ class GenericMultiNodeEvaluator(extension.Extension):
                     self._progress_hook(batch)
             gathered = self.comm.gather_obj(result, root=self.root)
             done = None
-            if self.comm.rank == self.root:
+            if self.comm.rank == self.root and gathered is not None:
                 valid = [r for r in gathered if r is not None]
                 yield from valid
                 done = not valid

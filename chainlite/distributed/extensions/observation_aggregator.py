@@ -1,11 +1,16 @@
 """Combining an observed value over the ranks."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite import variable
 from chainlite.training import extension
 from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+    from chainlite.training.trainer import Trainer
+    from chainlite.training.triggers import TriggerSpec
 
 
 def _average_2d(histories: list) -> Any:
@@ -34,9 +39,10 @@ class ObservationAggregator(extension.Extension):
     priority = extension.PRIORITY_EDITOR
     name = None
 
-    def __init__(self, comm: Any, original_key: str, aggregated_key: Optional[str] = None,
-                 *, comm_trigger: Any = (1, 'iteration'),
-                 aggregator: Optional[Callable] = None) -> None:
+    def __init__(self, comm: CommunicatorBase, original_key: str,
+                 aggregated_key: Optional[str] = None,
+                 *, comm_trigger: TriggerSpec = (1, 'iteration'),
+                 aggregator: Optional[Callable[..., Any]] = None) -> None:
         self.comm = comm
         self.original_key = original_key
         self.aggregated_key = original_key if aggregated_key is None else aggregated_key
@@ -44,7 +50,7 @@ class ObservationAggregator(extension.Extension):
         self.aggregator = aggregator or _average_2d
         self.observation_history: list = []
 
-    def compute_summary(self, trainer: Any) -> Any:
+    def compute_summary(self, trainer: Trainer) -> Any:
         """Records this iteration's value; returns the aggregate when communicating, else None.
         """
         if self.original_key in trainer.observation:
@@ -56,10 +62,11 @@ class ObservationAggregator(extension.Extension):
             return None
         gathered = self.comm.gather_obj(self.observation_history)
         self.observation_history = []
-        summary = self.aggregator(gathered) if self.comm.rank == 0 else None
+        summary = (self.aggregator(gathered) if self.comm.rank == 0 and gathered is not None
+                   else None)
         return self.comm.bcast_obj(summary)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Stores the aggregate in ``trainer.observation`` when there is one."""
         summary = self.compute_summary(trainer)
         if summary is not None:

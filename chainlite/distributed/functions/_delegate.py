@@ -1,11 +1,14 @@
 """Delegate variables: the empty outputs that keep communication in the backward graph."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy
 
 from chainlite import variable
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 
 def dummy() -> variable.Variable:
@@ -30,7 +33,7 @@ def mark(v: variable.Variable) -> variable.Variable:
     return v
 
 
-def zeros_for(shape: tuple, dtype: Any) -> variable.Variable:
+def zeros_for(shape: tuple, dtype: DTypeSpec) -> variable.Variable:
     """A zero gradient Variable, standing in for an output gradient that is None."""
     return variable.Variable(numpy.zeros(shape, dtype), requires_grad=False)
 

@@ -1,25 +1,31 @@
 """Gathering every rank's variable on every rank, differentiably."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class AllGather(function_node.FunctionNode):
     """Every rank gets every rank's input; backward sums each input's gradients."""
 
-    def __init__(self, comm: Any) -> None:
+    def __init__(self, comm: CommunicatorBase) -> None:
         self.comm = comm
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         ys = self.comm.allgather(x)
         self._specs = [(y.shape, y.dtype) for y in ys]
         return ys
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.alltoall import AllToAll
         gys = tuple(_delegate.zeros_for(s, d) if g is None else g
                     for g, (s, d) in zip(grad_outputs, self._specs))
@@ -30,7 +36,7 @@ class AllGather(function_node.FunctionNode):
         return gx,
 
 
-def allgather(comm: Any, x: Any) -> tuple:
+def allgather(comm: CommunicatorBase, x: VariableOrArray) -> tuple[Variable, ...]:
     """Gives every rank a tuple of all ranks' ``x``; backward sums their gradients.
 
     Args:

@@ -1,30 +1,36 @@
 """Exchanging one variable with every rank, differentiably."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class AllToAll(function_node.FunctionNode):
     """Rank ``j`` gets this rank's ``inputs[j]``; backward exchanges the gradients back."""
 
-    def __init__(self, comm: Any) -> None:
+    def __init__(self, comm: CommunicatorBase) -> None:
         self.comm = comm
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         ys = self.comm.alltoall(inputs)
         self._specs = [(y.shape, y.dtype) for y in ys]
         return ys
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         gys = tuple(_delegate.zeros_for(s, d) if g is None else g
                     for g, (s, d) in zip(grad_outputs, self._specs))
         return AllToAll(self.comm).apply(gys)
 
 
-def alltoall(comm: Any, xs: Any) -> tuple:
+def alltoall(comm: CommunicatorBase, xs: Sequence[VariableOrArray]) -> tuple[Variable, ...]:
     """Sends ``xs[j]`` to rank ``j`` and returns what each rank sent here.
 
     Args:

@@ -1,7 +1,7 @@
 """Batch normalization with the statistics of every rank's batch."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
@@ -13,23 +13,27 @@ from chainlite.functions.array import concat
 from chainlite.functions.array import reshape
 from chainlite.functions.math import sum as sum_module
 
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+
 
 class _AllReduceSum(function_node.FunctionNode):
     # The sum over the ranks; its adjoint is the same sum of the gradients.
 
-    def __init__(self, comm: Any) -> None:
+    def __init__(self, comm: CommunicatorBase) -> None:
         self.comm = comm
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         return self.comm.allreduce(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         gy, = grad_outputs
         return _AllReduceSum(self.comm).apply((gy,))
 
 
-def multi_node_batch_normalization(x: Any, gamma: Any, beta: Any, comm: Any,
+def multi_node_batch_normalization(x: Any, gamma: Any, beta: Any, comm: CommunicatorBase,
                                    eps: float = 2e-5, running_mean: Optional[Any] = None,
                                    running_var: Optional[Any] = None, decay: float = 0.9,
                                    axis: Any = None) -> variable.Variable:

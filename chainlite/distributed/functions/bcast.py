@@ -1,20 +1,25 @@
 """Broadcasting a variable from one rank, differentiably."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class Bcast(function_node.FunctionNode):
     """Root's input reaches every rank; backward sums the ranks' gradients on root."""
 
-    def __init__(self, comm: Any, root: int) -> None:
+    def __init__(self, comm: CommunicatorBase, root: int) -> None:
         self.comm = comm
         self.root = root
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         if self.comm.rank == self.root:
             y = self.comm.bcast(x, self.root).copy()
@@ -23,7 +28,8 @@ class Bcast(function_node.FunctionNode):
         self._spec = (y.shape, y.dtype)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.gather import Gather
         gy, = grad_outputs
         if gy is None:
@@ -37,7 +43,7 @@ class Bcast(function_node.FunctionNode):
         return gx,
 
 
-def bcast(comm: Any, x: Any, root: int = 0) -> Any:
+def bcast(comm: CommunicatorBase, x: Optional[VariableOrArray], root: int = 0) -> Variable:
     """Broadcasts root's ``x`` to every rank; backward sums every rank's gradient into root's.
 
     Args:

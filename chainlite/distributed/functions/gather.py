@@ -1,28 +1,34 @@
 """Gathering every rank's variable on one rank, differentiably."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class Gather(function_node.FunctionNode):
     """Root gets every rank's input; backward scatters root's gradients back."""
 
-    def __init__(self, comm: Any, root: int) -> None:
+    def __init__(self, comm: CommunicatorBase, root: int) -> None:
         self.comm = comm
         self.root = root
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         ys = self.comm.gather(x, self.root)
-        if self.comm.rank != self.root:
+        if self.comm.rank != self.root or ys is None:
             return _delegate.empty(),
         self._specs = [(y.shape, y.dtype) for y in ys]
         return ys
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.scatter import Scatter
         node = Scatter(self.comm, self.root)
         if self.comm.rank == self.root:
@@ -33,7 +39,8 @@ class Gather(function_node.FunctionNode):
         return node.apply((_delegate.dummy() if g is None else g,))[0],
 
 
-def gather(comm: Any, x: Any, root: int = 0) -> Any:
+def gather(comm: CommunicatorBase, x: VariableOrArray,
+           root: int = 0) -> tuple[Variable, ...] | Variable:
     """Gathers every rank's ``x`` on root; backward sends each rank its gradient back.
 
     Args:

@@ -1,7 +1,7 @@
 """Joining a delegate variable to the variables a graph component outputs."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
@@ -9,22 +9,28 @@ from chainlite import function_node
 from chainlite import variable
 from chainlite.distributed.functions import _delegate
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class PseudoConnect(function_node.FunctionNode):
     """Passes ``inputs[1:]`` through; backward also gives the delegate a zero gradient."""
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         delegate = inputs[0]
         self._delegate = (delegate.shape, delegate.dtype)
         return tuple(inputs[1:])
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         shape, dtype = self._delegate
         return (variable.Variable(numpy.zeros(shape, dtype), requires_grad=False),) + tuple(
             grad_outputs)
 
 
-def pseudo_connect(delegate_variable: Any, *actual_variables: Any) -> tuple:
+def pseudo_connect(delegate_variable: Optional[VariableOrArray],
+                   *actual_variables: VariableOrArray) -> tuple[Variable, ...]:
     """Returns ``actual_variables`` unchanged, but joined in the graph to ``delegate_variable``.
 
     In model parallelism a rank's graph falls apart into components linked only by

@@ -1,16 +1,20 @@
 """Receiving variables from another rank, differentiably."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class Recv(function_node.FunctionNode):
     """Receives what the peer sends; backward sends the gradients back."""
 
-    def __init__(self, comm: Any, peer_rank: int, peer_tag: int) -> None:
+    def __init__(self, comm: CommunicatorBase, peer_rank: int, peer_tag: int) -> None:
         self.comm = comm
         self.peer_rank = peer_rank
         self.peer_tag = peer_tag
@@ -19,13 +23,14 @@ class Recv(function_node.FunctionNode):
     def label(self) -> str:
         return 'Recv (peer_rank: %d)' % self.peer_rank
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         data = self.comm.recv(self.peer_rank, self.peer_tag)
         ys = data if isinstance(data, tuple) else (data,)
         self._specs = [(y.shape, y.dtype) for y in ys]
         return ys
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.pseudo_connect import PseudoConnect
         from chainlite.distributed.functions.send import Send
         gys = tuple(_delegate.zeros_for(s, d) if g is None else g
@@ -33,14 +38,18 @@ class Recv(function_node.FunctionNode):
         sent, = Send(self.comm, self.peer_rank, self.peer_tag).apply(
             gys + (_delegate.dummy(),))
         grads = []
-        for x in self.inputs:
+        inputs = self.inputs
+        assert inputs is not None  # set by apply, before any backward
+        for x in inputs:
             zero = _delegate.zeros_for(x.shape, x.dtype)
             grads.append(PseudoConnect().apply((sent, zero))[0])
         return tuple(grads)
 
 
-def recv(communicator: Any, rank: int, delegate_variable: Optional[Any] = None, tag: int = 0,
-         force_tuple: bool = False) -> Any:
+def recv(communicator: CommunicatorBase, rank: int,
+         delegate_variable: Optional[Variable] = None,
+         tag: int = 0,
+         force_tuple: bool = False) -> Variable | tuple[Variable, ...]:
     """Receives variables that rank ``rank`` sent with :func:`send`.
 
     Backward sends the gradients of the received variables back to the sender.

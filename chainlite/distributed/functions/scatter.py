@@ -1,20 +1,25 @@
 """Scattering variables from one rank to all, differentiably."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class Scatter(function_node.FunctionNode):
     """Rank ``i`` gets root's ``inputs[i]``; backward gathers the gradients on root."""
 
-    def __init__(self, comm: Any, root: int) -> None:
+    def __init__(self, comm: CommunicatorBase, root: int) -> None:
         self.comm = comm
         self.root = root
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         if self.comm.rank == self.root:
             y = self.comm.scatter(inputs, self.root)
         else:
@@ -22,7 +27,8 @@ class Scatter(function_node.FunctionNode):
         self._spec = (y.shape, y.dtype)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.gather import Gather
         g, = grad_outputs
         if g is None:
@@ -31,7 +37,8 @@ class Scatter(function_node.FunctionNode):
         return tuple(gs)
 
 
-def scatter(comm: Any, xs: Any, root: int = 0) -> Any:
+def scatter(comm: CommunicatorBase, xs: Optional[Sequence[VariableOrArray]],
+            root: int = 0) -> Variable:
     """Sends root's ``xs[i]`` to rank ``i``; backward gathers the gradients back on root.
 
     Args:
@@ -49,6 +56,8 @@ def scatter(comm: Any, xs: Any, root: int = 0) -> Any:
             part = scatter(comm, F.split_axis(x, comm.size, 0) if comm.rank == 0 else None)
     """
     if comm.rank == root:
+        if xs is None:
+            raise ValueError('scatter: xs is None on the root rank (%d), which sends it' % root)
         xs = tuple(xs)
         if len(xs) != comm.size:
             raise ValueError('scatter: xs has %d variables; it needs one per rank (%d)'

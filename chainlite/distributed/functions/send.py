@@ -1,16 +1,21 @@
 """Sending variables to another rank, differentiably."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class Send(function_node.FunctionNode):
     """Sends ``inputs[:-1]`` (the last input is a dummy); backward receives their gradients."""
 
-    def __init__(self, comm: Any, peer_rank: int, peer_tag: int) -> None:
+    def __init__(self, comm: CommunicatorBase, peer_rank: int, peer_tag: int) -> None:
         self.comm = comm
         self.peer_rank = peer_rank
         self.peer_tag = peer_tag
@@ -19,21 +24,25 @@ class Send(function_node.FunctionNode):
     def label(self) -> str:
         return 'Send (peer_rank: %d)' % self.peer_rank
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         xs = inputs[:-1]
         self.comm.send(xs[0] if len(xs) == 1 else xs, self.peer_rank, self.peer_tag)
         return _delegate.empty(),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.recv import Recv
         g, = grad_outputs
         if g is None:
             g = _delegate.dummy()
         gxs = Recv(self.comm, self.peer_rank, self.peer_tag).apply((g,))
-        return tuple(gxs) + (_delegate.zeros_for((0,), self.inputs[-1].dtype),)
+        inputs = self.inputs
+        assert inputs is not None  # set by apply, before any backward
+        return tuple(gxs) + (_delegate.zeros_for((0,), inputs[-1].dtype),)
 
 
-def send(x: Any, communicator: Any, rank: int, tag: int = 0) -> Any:
+def send(x: VariableOrArray | Sequence[VariableOrArray], communicator: CommunicatorBase,
+         rank: int, tag: int = 0) -> Variable:
     """Sends ``x`` to rank ``rank``; backward receives the gradient of ``x`` from there.
 
     The returned *delegate* variable holds no data: it stands for the graph that continues

@@ -1,10 +1,14 @@
 """An iterator whose batches come from one rank (the master) and reach all the others."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from chainlite import serializer as serializer_module
 from chainlite.dataset import iterator as iterator_module
+
+if TYPE_CHECKING:
+    from chainlite.dataset.iterator import Iterator
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 _STATE = ('epoch', 'is_new_epoch', 'current_position', 'epoch_detail')
 
@@ -12,16 +16,17 @@ _STATE = ('epoch', 'is_new_epoch', 'current_position', 'epoch_detail')
 class _MultiNodeIteratorMaster(iterator_module.Iterator):
     """The master's side: draws from the actual iterator and broadcasts each batch."""
 
-    def __init__(self, actual_iterator: Any, communicator: Any, rank_master: int) -> None:
+    def __init__(self, actual_iterator: Iterator, communicator: CommunicatorBase,
+                 rank_master: int) -> None:
         object.__setattr__(self, 'actual_iterator', actual_iterator)
         object.__setattr__(self, 'communicator', communicator)
         object.__setattr__(self, 'rank_master', rank_master)
-        communicator.bcast_obj(len(actual_iterator.dataset), root=rank_master)
+        communicator.bcast_obj(len(cast(Any, actual_iterator).dataset), root=rank_master)
 
     def _state(self) -> tuple:
         return tuple(getattr(self.actual_iterator, k, None) for k in _STATE)
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         try:
             batch = next(self.actual_iterator)
         except StopIteration:
@@ -58,7 +63,7 @@ class _MultiNodeIteratorMaster(iterator_module.Iterator):
 class _MultiNodeIteratorSlave(iterator_module.Iterator):
     """The other ranks' side: receives the master's batches and iteration state."""
 
-    def __init__(self, communicator: Any, rank_master: int) -> None:
+    def __init__(self, communicator: CommunicatorBase, rank_master: int) -> None:
         self.communicator = communicator
         self.rank_master = rank_master
         self.dataset_size = communicator.bcast_obj(None, root=rank_master)
@@ -72,7 +77,7 @@ class _MultiNodeIteratorSlave(iterator_module.Iterator):
             if v is not None:
                 setattr(self, k, v)
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         stop, state, batch = self.communicator.bcast_obj(None, root=self.rank_master)
         self._set_state(state)
         if stop:
@@ -93,7 +98,7 @@ class _MultiNodeIteratorSlave(iterator_module.Iterator):
                 serializer(key, getattr(self, key))
 
 
-def create_multi_node_iterator(actual_iterator: Any, communicator: Any,
+def create_multi_node_iterator(actual_iterator: Iterator, communicator: CommunicatorBase,
                                rank_master: int = 0) -> Any:
     """Makes every rank see the batches that ``rank_master``'s iterator yields.
 

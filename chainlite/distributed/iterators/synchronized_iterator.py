@@ -1,18 +1,22 @@
 """Iterators that shuffle alike on every rank."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite.dataset import iterator as iterator_module
 from chainlite.iterators import order_samplers
 
+if TYPE_CHECKING:
+    from chainlite.dataset.iterator import Iterator
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+
 
 class _SynchronizedIterator(iterator_module.Iterator):
     """Wraps an iterator whose shuffling draws from a generator seeded alike on every rank."""
 
-    def __init__(self, actual_iterator: Any, communicator: Any) -> None:
+    def __init__(self, actual_iterator: Iterator, communicator: CommunicatorBase) -> None:
         if not hasattr(actual_iterator, 'order_sampler'):
             raise ValueError('create_synchronized_iterator: actual_iterator must have an '
                              'order_sampler attribute (as SerialIterator has), got %s'
@@ -23,11 +27,12 @@ class _SynchronizedIterator(iterator_module.Iterator):
         if communicator.rank == 0:
             seed = int(numpy.random.randint(0, 2 ** 31 - 1))
         seed = communicator.bcast_obj(seed, root=0)
-        actual_iterator.order_sampler = order_samplers.ShuffleOrderSampler(
+        shuffled: Any = actual_iterator  # (a SerialIterator-like one, with an order sampler)
+        shuffled.order_sampler = order_samplers.ShuffleOrderSampler(
             numpy.random.RandomState(seed))
-        actual_iterator.reset()
+        shuffled.reset()
 
-    def __next__(self) -> list:
+    def __next__(self) -> list[Any]:
         return next(self.actual_iterator)
 
     next = __next__
@@ -43,7 +48,7 @@ class _SynchronizedIterator(iterator_module.Iterator):
         self.actual_iterator.serialize(serializer)
 
 
-def create_synchronized_iterator(actual_iterator: Any, communicator: Any) -> Any:
+def create_synchronized_iterator(actual_iterator: Iterator, communicator: CommunicatorBase) -> Any:
     """Makes every rank's iterator shuffle in the same order.
 
     Rank 0 draws a seed and broadcasts it; each rank's iterator then shuffles with a

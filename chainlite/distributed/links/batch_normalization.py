@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -13,8 +13,12 @@ from chainlite import variable
 from chainlite.distributed.functions.batch_normalization import multi_node_batch_normalization
 from chainlite.functions.normalization import fixed_batch_normalization
 
+if TYPE_CHECKING:
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
+    from chainlite.types import DTypeSpec
 
-def _check_backend(comm: Any, communication_backend: str) -> str:
+
+def _check_backend(comm: CommunicatorBase, communication_backend: str) -> str:
     if communication_backend not in ('mpi', 'nccl', 'auto'):
         raise ValueError("MultiNodeBatchNormalization: communication_backend must be 'mpi', "
                          "'nccl' or 'auto', got %r" % (communication_backend,))
@@ -50,8 +54,8 @@ class MultiNodeBatchNormalization(link.Link):
         N: The number of fine-tuning calls (persistent).
     """
 
-    def __init__(self, size: Any, comm: Any, decay: float = 0.9, eps: float = 2e-5,
-                 dtype: Any = None, use_gamma: bool = True, use_beta: bool = True,
+    def __init__(self, size: Any, comm: CommunicatorBase, decay: float = 0.9, eps: float = 2e-5,
+                 dtype: DTypeSpec = None, use_gamma: bool = True, use_beta: bool = True,
                  initial_gamma: Any = None, initial_beta: Any = None,
                  communication_backend: str = 'auto') -> None:
         super().__init__()

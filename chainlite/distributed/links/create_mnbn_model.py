@@ -2,14 +2,19 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainlite import link as link_module
 from chainlite.distributed.links import batch_normalization as mnbn_link
 from chainlite.links.normalization import batch_normalization as bn_link
 
+if TYPE_CHECKING:
+    from chainlite.link import Link
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
-def create_mnbn_model(link: Any, comm: Any, communication_backend: str = 'auto') -> Any:
+
+def create_mnbn_model(link: Link, comm: CommunicatorBase,
+                      communication_backend: str = 'auto') -> Any:
     """Returns a copy of ``link`` whose BatchNormalization layers are multi-node ones.
 
     Every :class:`~chainlite.links.BatchNormalization` (at any depth of Chains, ChainLists
@@ -36,7 +41,7 @@ def create_mnbn_model(link: Any, comm: Any, communication_backend: str = 'auto')
     return new
 
 
-def _convert(bn: Any, comm: Any, backend: str) -> Any:
+def _convert(bn: Any, comm: CommunicatorBase, backend: str) -> Any:
     if bn.avg_mean is None:
         raise ValueError('create_mnbn_model: a BatchNormalization without a size (not yet '
                          'initialized) cannot be converted; give it a size')
@@ -49,7 +54,7 @@ def _convert(bn: Any, comm: Any, backend: str) -> Any:
     return mnbn
 
 
-def _replace_children(parent: Any, comm: Any, backend: str) -> None:
+def _replace_children(parent: Any, comm: CommunicatorBase, backend: str) -> None:
     # Links nest a few levels deep at most: a worklist, not recursion.
     work = [parent]
     while work:

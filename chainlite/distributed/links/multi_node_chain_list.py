@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import collections
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from chainlite import link
 from chainlite.distributed.functions.pseudo_connect import pseudo_connect
 from chainlite.distributed.functions.recv import recv
 from chainlite.distributed.functions.send import send
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 def _ranks(value: Any) -> Any:
@@ -45,12 +49,13 @@ class MultiNodeChainList(link.ChainList):
                     self.add_link(L.Linear(100, 100), rank_in=0, rank_out=0)
     """
 
-    def __init__(self, comm: Any) -> None:
+    def __init__(self, comm: CommunicatorBase) -> None:
         super().__init__()
         self._comm = comm
         self._rank_inouts: list = []
 
-    def add_link(self, link: Any, rank_in: Any = None, rank_out: Any = None) -> None:
+    def add_link(self, link: Link, rank_in: int | Sequence[int] | None = None,
+                 rank_out: int | Sequence[int] | None = None) -> None:
         """Adds a component.
 
         Args:
@@ -76,7 +81,7 @@ class MultiNodeChainList(link.ChainList):
             ``backward()``.
         """
         comm = self._comm
-        own = collections.deque()  # outputs this rank sends to itself
+        own: collections.deque[Any] = collections.deque()  # outputs this rank sends to itself
         y = None
         delegate = None
         for i, (f, (rank_in, rank_out)) in enumerate(zip(self._children, self._rank_inouts)):
@@ -85,8 +90,8 @@ class MultiNodeChainList(link.ChainList):
                     x = f(*inputs)
                 else:
                     # Backward must still reach the earlier components.
-                    xs = pseudo_connect(delegate, *inputs)
-                    x = f(*xs)
+                    connected = pseudo_connect(delegate, *inputs)
+                    x = f(*connected)
             else:
                 xs = []
                 for r in rank_in:

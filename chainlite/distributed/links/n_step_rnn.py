@@ -1,13 +1,17 @@
 """Stacked RNNs whose states pass between ranks."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import link
 from chainlite.distributed.functions.pseudo_connect import pseudo_connect
 from chainlite.distributed.functions.recv import recv
 from chainlite.distributed.functions.send import send
 from chainlite.links.rnn import n_step_rnn
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
+    from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
 class MultiNodeNStepRNN(link.Chain):
@@ -29,7 +33,7 @@ class MultiNodeNStepRNN(link.Chain):
         actual_rnn: The wrapped link.
     """
 
-    def __init__(self, link: Any, communicator: Any, rank_in: Optional[int] = None,
+    def __init__(self, link: Link, communicator: CommunicatorBase, rank_in: Optional[int] = None,
                  rank_out: Optional[int] = None) -> None:
         if not isinstance(link, n_step_rnn.NStepRNNBase):
             raise ValueError('create_multi_node_n_step_rnn: link must be an NStep RNN link '
@@ -52,7 +56,7 @@ class MultiNodeNStepRNN(link.Chain):
         if self.rank_in is not None:
             # Each receive hangs on the previous one, so backward sends the gradients back
             # in the reverse order, which is the order the sender's backward receives them.
-            previous = None
+            previous: Any = None  # a Variable (one state is received per call)
             for i in range(self.n_cells):
                 previous = cells[i] = recv(self.communicator, rank=self.rank_in,
                                            delegate_variable=previous)
@@ -68,7 +72,7 @@ class MultiNodeNStepRNN(link.Chain):
         return tuple(outputs) + (delegate,)
 
 
-def create_multi_node_n_step_rnn(actual_link: Any, communicator: Any,
+def create_multi_node_n_step_rnn(actual_link: Link, communicator: CommunicatorBase,
                                  rank_in: Optional[int] = None,
                                  rank_out: Optional[int] = None) -> MultiNodeNStepRNN:
     """Wraps an ``NStep*`` RNN link as a :class:`MultiNodeNStepRNN`.

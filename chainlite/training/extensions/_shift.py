@@ -1,11 +1,14 @@
 """The common part of the extensions that schedule an optimizer attribute (``lr``, ...)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
 from chainlite.training import extension
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 def stop_at_target(value: Any, target: Any, growing: bool) -> Any:
@@ -40,7 +43,7 @@ class OptimizerShift(extension.Extension):
         self._t = 0
         self._last_value: Optional[Any] = None
 
-    def _get_optimizer(self, trainer: Any) -> Any:
+    def _get_optimizer(self, trainer: Trainer) -> Any:
         if self._optimizer is not None:
             return self._optimizer
         return trainer.updater.get_optimizer('main')
@@ -55,7 +58,7 @@ class OptimizerShift(extension.Extension):
     def _value(self) -> Any:
         raise NotImplementedError
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Sets the attribute to its initial value, or to the last one after a resume."""
         optimizer = self._get_optimizer(trainer)
         if self._init is None:
@@ -63,7 +66,7 @@ class OptimizerShift(extension.Extension):
         value = self._last_value
         self._update_value(optimizer, self._initial_value() if value is None else value)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Counts one call and sets the attribute to the schedule's value for it."""
         self._t += 1
         self._update_value(self._get_optimizer(trainer), self._value())

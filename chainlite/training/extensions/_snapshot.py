@@ -13,13 +13,16 @@ import string
 import warnings
 import zipfile
 import zlib
-from typing import Any, Callable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
 
 import numpy
 
 from chainlite.serializers import npz
 from chainlite.training import extension
 from chainlite.training.extensions import snapshot_writers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 Filename = Union[str, Callable[[Any], str]]
 
@@ -138,7 +141,7 @@ class _Snapshot(extension.Extension):
         self.n_retains = n_retains
         self.autoload = autoload
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Loads the newest complete snapshot if ``autoload``, and sets up ``n_retains``.
 
         A file that is not a complete NPZ archive (e.g. written by another program that
@@ -146,7 +149,8 @@ class _Snapshot(extension.Extension):
         """
         target = trainer if self._target is None else self._target
         outdir = trainer.out
-        if self.autoload:
+        # The constructor allows autoload and n_retains with a format string only.
+        if self.autoload and isinstance(self.filename, str):
             for _, name in reversed(_find_snapshot_files(self.filename, outdir)):
                 path = os.path.join(outdir, name)
                 if _is_complete_npz(path):
@@ -154,20 +158,21 @@ class _Snapshot(extension.Extension):
                     break
                 warnings.warn('snapshot: skipped %r when loading the newest snapshot: it is '
                               'not a complete NPZ archive' % path)
-        if self.n_retains > 0 and hasattr(self.writer, '_add_cleanup_hook'):
+        if (self.n_retains > 0 and isinstance(self.filename, str)
+                and hasattr(self.writer, '_add_cleanup_hook')):
             self.writer._add_cleanup_hook(_Cleanup(self.filename, outdir, self.n_retains))
 
-    def on_error(self, trainer: Any, exc: BaseException, tb: Any) -> None:
+    def on_error(self, trainer: Trainer, exc: BaseException, tb: Any) -> None:
         """Takes a snapshot if ``snapshot_on_error`` was set."""
         if self._snapshot_on_error:
             self._make_snapshot(trainer)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Takes a snapshot unless ``condition()`` returns False."""
         if self.condition():
             self._make_snapshot(trainer)
 
-    def _make_snapshot(self, trainer: Any) -> None:
+    def _make_snapshot(self, trainer: Trainer) -> None:
         target = trainer if self._target is None else self._target
         serialized = npz.serialize(target)
         if not isinstance(self.writer, snapshot_writers.SimpleWriter):
@@ -201,7 +206,7 @@ class _Cleanup:
         return isinstance(other, _Cleanup) and vars(self) == vars(other)
 
 
-def snapshot(savefun: Optional[Callable] = None,
+def snapshot(savefun: Optional[Callable[..., Any]] = None,
              filename: Filename = 'snapshot_iter_{.updater.iteration}', *,
              target: Any = None, condition: Optional[Callable[[], bool]] = None,
              writer: Optional[snapshot_writers.Writer] = None, snapshot_on_error: bool = False,
@@ -273,7 +278,7 @@ def snapshot(savefun: Optional[Callable] = None,
                      autoload=autoload)
 
 
-def snapshot_object(target: Any, filename: Filename, savefun: Optional[Callable] = None,
+def snapshot_object(target: Any, filename: Filename, savefun: Optional[Callable[..., Any]] = None,
                     **kwargs: Any) -> _Snapshot:
     """Returns an extension saving snapshots of one object (e.g. the model) during training.
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import computational_graph
 from chainlite import configuration
 from chainlite import variable
 from chainlite.training import extension
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 _VARIABLE_STYLE = {'shape': 'octagon', 'fillcolor': '#E0E0E0', 'style': 'filled'}
 _FUNCTION_STYLE = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
@@ -60,20 +63,20 @@ class DumpGraph(extension.Extension):
         self._original_flag: Optional[bool] = None
         self._flag_called = False
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Turns ``keep_graph_on_report`` on until the graph is written."""
         if not self._flag_called:
             self._original_flag = configuration.config.keep_graph_on_report
             configuration.config.keep_graph_on_report = True
 
-    def trigger(self, trainer: Any) -> bool:
+    def trigger(self, trainer: Trainer) -> bool:
         """The extension's own trigger: True at the first call only."""
         if self._flag_called:
             return False
         self._flag_called = True
         return True
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Writes the graph of ``trainer.observation[root_name]`` and restores the flag.
 
         Raises:

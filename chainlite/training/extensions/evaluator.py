@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 import math
 import warnings
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite import backend
 from chainlite import configuration
@@ -13,6 +13,12 @@ from chainlite import reporter as reporter_module
 from chainlite.dataset import convert
 from chainlite.training import extension
 from chainlite.training.extensions import _progress
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
+    from chainlite.dataset.iterator import Iterator
+    from chainlite.types import DeviceSpec
+    from chainlite.training.trainer import Trainer
 
 
 class Evaluator(extension.Extension):
@@ -74,10 +80,13 @@ class Evaluator(extension.Extension):
     priority = extension.PRIORITY_WRITER
     name: Optional[str] = None
 
-    def __init__(self, iterator: Any, target: Any,
-                 converter: Callable = convert.concat_examples, device: Any = None,
+    def __init__(self, iterator: Iterator | dict[str, Iterator],
+                 target: Link | dict[str, Link],
+                 converter: Callable[..., Any] = convert.concat_examples,
+                 device: DeviceSpec = None,
                  eval_hook: Optional[Callable[['Evaluator'], Any]] = None,
-                 eval_func: Optional[Callable] = None, *, progress_bar: bool = False) -> None:
+                 eval_func: Optional[Callable[..., Any]] = None, *,
+                 progress_bar: bool = False) -> None:
         if device is not None:
             device = backend.get_device(device)
         if not isinstance(iterator, dict):
@@ -105,23 +114,24 @@ class Evaluator(extension.Extension):
                     'last batch may hold examples of the next epoch. Create it with '
                     'repeat=False.' % name, UserWarning, stacklevel=2)
 
-    def get_iterator(self, name: str) -> Any:
+    def get_iterator(self, name: str) -> Iterator:
         """Returns the iterator registered under ``name``."""
         return self._iterators[name]
 
-    def get_all_iterators(self) -> dict:
+    def get_all_iterators(self) -> dict[str, Iterator]:
         """Returns a dictionary of all iterators."""
         return dict(self._iterators)
 
-    def get_target(self, name: str) -> Any:
+    def get_target(self, name: str) -> Link:
         """Returns the target link registered under ``name``."""
         return self._targets[name]
 
-    def get_all_targets(self) -> dict:
+    def get_all_targets(self) -> dict[str, Link]:
         """Returns a dictionary of all target links."""
         return dict(self._targets)
 
-    def __call__(self, trainer: Any = None) -> dict:
+    # Chainer's Evaluator returns the results (an Extension returns nothing).
+    def __call__(self, trainer: Trainer | None = None) -> dict[str, Any]:  # type: ignore[override]
         """Evaluates the targets and reports the results to the current reporter.
 
         The targets report to a reporter of the evaluator's own, where each is known as
@@ -145,7 +155,7 @@ class Evaluator(extension.Extension):
         reporter_module.report(result)
         return result
 
-    def evaluate(self) -> dict:
+    def evaluate(self) -> dict[str, Any]:
         """Sweeps the ``'main'`` iterator once and returns the means of the reported values.
 
         It must run with a current reporter (:meth:`__call__` sets one up). ``eval_func``
@@ -209,7 +219,7 @@ class _EvaluationProgress:
         self._total: Optional[int] = None
         dataset, batch_size = getattr(iterator, 'dataset', None), getattr(iterator, 'batch_size',
                                                                          None)
-        if batch_size and hasattr(dataset, '__len__'):
+        if batch_size and dataset is not None and hasattr(dataset, '__len__'):
             self._total = math.ceil(len(dataset) / batch_size)
         self._speed.add(0, 0.0)
         self._last_tenth = 0

@@ -1,9 +1,12 @@
 """ExponentialShift: multiply an optimizer attribute by a constant rate at each call."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.training.extensions import _shift
+
+if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
 
 
 class ExponentialShift(_shift.OptimizerShift):
@@ -36,7 +39,7 @@ class ExponentialShift(_shift.OptimizerShift):
     """
 
     def __init__(self, attr: str, rate: float, init: Optional[float] = None,
-                 target: Optional[float] = None, optimizer: Any = None) -> None:
+                 target: Optional[float] = None, optimizer: Optional[Optimizer] = None) -> None:
         if rate < 0:
             raise ValueError('ExponentialShift: rate must be nonnegative, got %r' % (rate,))
         _shift.check_target('ExponentialShift', target)

@@ -1,10 +1,13 @@
 """FailOnNonNumber: stops training as soon as a parameter becomes NaN or infinite."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainlite import backend
 from chainlite.training import extension
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class FailOnNonNumber(extension.Extension):
@@ -32,13 +35,15 @@ class FailOnNonNumber(extension.Extension):
 holds NaN or Inf: training diverged
     """
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Checks the parameters of every optimizer's target.
 
         Raises:
             RuntimeError: Naming the optimizer and the parameter, at the first non-finite one.
         """
         for name, optimizer in trainer.updater.get_all_optimizers().items():
+            if optimizer.target is None:
+                continue
             for path, param in optimizer.target.namedparams():
                 array = param.array
                 if array is None:

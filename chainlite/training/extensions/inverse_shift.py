@@ -1,9 +1,12 @@
 """InverseShift: Caffe's ``inv`` policy, ``init * (1 + gamma * t) ** (-power)``."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.training.extensions import _shift
+
+if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
 
 
 class InverseShift(_shift.OptimizerShift):
@@ -36,7 +39,7 @@ class InverseShift(_shift.OptimizerShift):
     """
 
     def __init__(self, attr: str, gamma: float, power: float, init: Optional[float] = None,
-                 target: Optional[float] = None, optimizer: Any = None) -> None:
+                 target: Optional[float] = None, optimizer: Optional[Optimizer] = None) -> None:
         if gamma < 0:
             raise ValueError('InverseShift: gamma must be nonnegative, got %r' % (gamma,))
         _shift.check_target('InverseShift', target)

@@ -1,9 +1,12 @@
 """LinearShift: move an optimizer attribute linearly from one value to another."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from chainlite.training.extensions import _shift
+
+if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
 
 
 class LinearShift(_shift.OptimizerShift):
@@ -38,7 +41,7 @@ class LinearShift(_shift.OptimizerShift):
     """
 
     def __init__(self, attr: str, value_range: Sequence[float], time_range: Sequence[int],
-                 optimizer: Any = None) -> None:
+                 optimizer: Optional[Optimizer] = None) -> None:
         if len(value_range) != 2 or len(time_range) != 2:
             raise ValueError('LinearShift: value_range and time_range must be pairs, got %r '
                              'and %r' % (value_range, time_range))

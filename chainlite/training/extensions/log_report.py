@@ -4,13 +4,17 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from typing import Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from chainlite import reporter
 from chainlite import serializer as serializer_module
 from chainlite.serializers import _atomic
 from chainlite.training import extension
 from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
+    from chainlite.training.triggers import TriggerSpec
 
 
 class LogReport(extension.Extension):
@@ -51,7 +55,7 @@ class LogReport(extension.Extension):
         {'main/loss': 0.75, 'epoch': 0, 'iteration': 4, 'elapsed_time': 1.5}
     """
 
-    def __init__(self, keys: Optional[Iterable[str]] = None, trigger: Any = (1, 'epoch'),
+    def __init__(self, keys: Optional[Iterable[str]] = None, trigger: TriggerSpec = (1, 'epoch'),
                  postprocess: Optional[Callable[[dict], Any]] = None,
                  filename: Optional[str] = None, *, log_name: Optional[str] = 'log') -> None:
         self._keys = None if keys is None else list(keys)
@@ -61,7 +65,7 @@ class LogReport(extension.Extension):
         self._log: list = []
         self._summary = reporter.DictSummary()
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Adds the current observation; logs the means when the trigger fires."""
         observation = trainer.observation
         if self._keys is None:
@@ -71,7 +75,7 @@ class LogReport(extension.Extension):
         if getattr(trainer, 'is_before_training', False) or self._trigger(trainer):
             self._emit(trainer)
 
-    def _emit(self, trainer: Any) -> None:
+    def _emit(self, trainer: Trainer) -> None:
         result = {name: float(value) for name, value in self._summary.compute_mean().items()}
         updater = trainer.updater
         result['epoch'] = updater.epoch
@@ -89,7 +93,7 @@ class LogReport(extension.Extension):
         self._summary = reporter.DictSummary()
 
     @property
-    def log(self) -> list:
+    def log(self) -> list[dict[str, Any]]:
         """The result dictionaries logged so far, oldest first."""
         return self._log
 

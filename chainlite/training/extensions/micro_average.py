@@ -1,12 +1,16 @@
 """MicroAverage: a ratio of sums over an interval (e.g. accuracy over a whole epoch)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainlite import reporter
 from chainlite import variable
 from chainlite.training import extension
 from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
+    from chainlite.training.triggers import TriggerSpec
 
 
 class MicroAverage(extension.Extension):
@@ -44,7 +48,7 @@ class MicroAverage(extension.Extension):
     priority = extension.PRIORITY_EDITOR
 
     def __init__(self, numerator_key: str, denominator_key: str, result_key: str,
-                 trigger: Any = (1, 'epoch')) -> None:
+                 trigger: TriggerSpec = (1, 'epoch')) -> None:
         self._trigger = triggers.get_trigger(trigger)
         self._numerator_key = numerator_key
         self._denominator_key = denominator_key
@@ -52,7 +56,7 @@ class MicroAverage(extension.Extension):
         self._numerator: Any = 0
         self._denominator: Any = 0
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Adds the current counts; reports the ratio when the trigger fires."""
         observation = trainer.observation
         if not (self._numerator_key in observation and self._denominator_key in observation):

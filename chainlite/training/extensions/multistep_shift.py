@@ -1,9 +1,13 @@
 """MultistepShift: multiply an optimizer attribute by ``gamma`` at given call counts."""
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from chainlite.training.extensions import _shift
+
+if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
+    from chainlite.training.trainer import Trainer
 
 
 class MultistepShift(_shift.OptimizerShift):
@@ -37,7 +41,7 @@ class MultistepShift(_shift.OptimizerShift):
     """
 
     def __init__(self, attr: str, gamma: float, step_value: Sequence[int],
-                 init: Optional[float], optimizer: Any = None) -> None:
+                 init: Optional[float], optimizer: Optional[Optimizer] = None) -> None:
         super().__init__(attr, init, optimizer)
         self._gamma = gamma
         self._step_value = tuple(step_value)
@@ -46,14 +50,14 @@ class MultistepShift(_shift.OptimizerShift):
     def _value(self) -> Any:
         return self._init * pow(self._gamma, self._current_step)
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Sets the attribute to ``init``, or to the value of the restored step after a resume."""
         optimizer = self._get_optimizer(trainer)
         if self._init is None:
             self._init = getattr(optimizer, self._attr)
         self._update_value(optimizer, self._init if self._current_step == 0 else self._value())
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Counts one call, takes a step if its call count is reached, and sets the attribute."""
         self._t += 1
         # At most one step per call, as in Chainer.

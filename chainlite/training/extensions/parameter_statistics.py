@@ -1,7 +1,7 @@
 """ParameterStatistics: summary statistics of parameters and gradients, reported over time."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union, cast
 
 import numpy
 
@@ -9,6 +9,11 @@ from chainlite import backend
 from chainlite import reporter
 from chainlite.training import extension
 from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
+    from chainlite.training.trainer import Trainer
+    from chainlite.training.triggers import TriggerSpec
 
 
 def _xp(x: Any) -> Any:
@@ -73,13 +78,13 @@ class ParameterStatistics(extension.Extension):
     report_key_template = '{prefix}{link_name}{param_name}/{attr_name}/{function_name}'
     default_statistics = _default_statistics
 
-    def __init__(self, links: Any, statistics: Union[str, dict, None] = 'default',
+    def __init__(self, links: Link | Sequence[Link],
+                 statistics: Union[str, dict[str, Callable[[Any], Any]], None] = 'default',
                  report_params: bool = True, report_grads: bool = True,
-                 prefix: Optional[str] = None, trigger: Any = (1, 'epoch'),
+                 prefix: Optional[str] = None, trigger: TriggerSpec = (1, 'epoch'),
                  skip_nan_params: bool = False) -> None:
-        if not isinstance(links, (list, tuple)):
-            links = links,
-        self._links = links
+        self._links: Sequence[Link] = (links if isinstance(links, (list, tuple))
+                                       else (cast('Link', links),))
         if statistics is None:
             statistics = {}
         elif isinstance(statistics, str):
@@ -95,7 +100,7 @@ class ParameterStatistics(extension.Extension):
         self._summary = reporter.DictSummary()
         self._skip_nan_params = skip_nan_params
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Adds the current statistics to the summary; reports the means when the trigger
         fires."""
         statistics = {}
@@ -111,7 +116,7 @@ class ParameterStatistics(extension.Extension):
                     array = array.ravel()
                     has_nan = self._skip_nan_params and bool(_xp(array).isnan(array).any())
                     for function_name, function in self._statistics.items():
-                        value = numpy.nan if has_nan else function(array)
+                        value: Any = numpy.nan if has_nan else function(array)
                         key = self.report_key_template.format(
                             prefix=prefix, link_name=link_name, param_name=param_name,
                             attr_name=attr_name, function_name=function_name)

@@ -4,13 +4,17 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, Callable, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Union
 
 from chainlite import reporter
 from chainlite import serializer as serializer_module
 from chainlite.serializers import _atomic
 from chainlite.training import extension
 from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
+    from chainlite.training.triggers import TriggerSpec
 
 _MISSING_MATPLOTLIB = ('%s: matplotlib is not installed, so no plot will be drawn '
                        '(training is not affected); to get plots, install matplotlib '
@@ -71,7 +75,8 @@ class PlotReport(extension.Extension):
     """
 
     def __init__(self, y_keys: Union[str, Iterable[str]], x_key: str = 'iteration',
-                 trigger: Any = (1, 'epoch'), postprocess: Optional[Callable] = None,
+                 trigger: TriggerSpec = (1, 'epoch'),
+                 postprocess: Optional[Callable[..., Any]] = None,
                  filename: Optional[str] = None, marker: Optional[str] = 'x',
                  grid: bool = True, *, file_name: str = 'plot.png') -> None:
         self._available = plotting_available('PlotReport')
@@ -95,7 +100,7 @@ class PlotReport(extension.Extension):
         """Whether matplotlib can be imported (says so once on standard error if not)."""
         return plotting_available('PlotReport')
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Adds the observed values; adds points and redraws when the trigger fires."""
         if not self._available:
             return

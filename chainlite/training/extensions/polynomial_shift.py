@@ -1,9 +1,12 @@
 """PolynomialShift: ``init * (1 - t / max_count) ** rate``, a polynomial decay to zero."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.training.extensions import _shift
+
+if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
 
 
 class PolynomialShift(_shift.OptimizerShift):
@@ -37,7 +40,7 @@ class PolynomialShift(_shift.OptimizerShift):
     """
 
     def __init__(self, attr: str, rate: float, max_count: int, init: Optional[float] = None,
-                 target: Optional[float] = None, optimizer: Any = None) -> None:
+                 target: Optional[float] = None, optimizer: Optional[Optimizer] = None) -> None:
         super().__init__(attr, init, optimizer)
         self._rate = rate
         self._max_count = max_count

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Optional, Sequence, TextIO, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, TextIO, Union
 
 from chainlite.training import extension
 from chainlite.training.extensions import _progress
 from chainlite.training.extensions import log_report as log_report_module
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class PrintReport(extension.Extension):
@@ -55,7 +58,7 @@ class PrintReport(extension.Extension):
             entry.ljust(width) for entry, width in zip(self._entries, widths)) + '\n'
         self._widths = widths
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Prints the header (first call) and a row for each new log entry."""
         out = sys.stdout if self._out is None else self._out
         if self._header is not None:

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from chainlite.training import extension
 from chainlite.training.extensions import _progress
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class ProgressBar(extension.Extension):
@@ -65,12 +68,12 @@ class ProgressBar(extension.Extension):
         self._speed = _progress.Speed()
         self._start_time: Optional[float] = None
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Starts the clock of the speed measurement."""
         # Only the time: a snapshot loaded after this (autoload) may still change the position.
         self._start_time = time.time()
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Records the position; shows the progress if the iteration is a multiple of
         ``update_interval``."""
         updater = trainer.updater
@@ -91,7 +94,7 @@ class ProgressBar(extension.Extension):
         """Erases the bar from the terminal."""
         self._display.close()
 
-    def _get_training_length(self, trainer: Any) -> tuple:
+    def _get_training_length(self, trainer: Trainer) -> tuple:
         if self._training_length is None:
             stop_trigger = getattr(trainer, 'stop_trigger', None)
             get_length = getattr(stop_trigger, 'get_training_length', None)
@@ -103,7 +106,7 @@ class ProgressBar(extension.Extension):
             self._training_length = _check_training_length(get_length())
         return self._training_length
 
-    def _render(self, trainer: Any) -> tuple:
+    def _render(self, trainer: Trainer) -> tuple:
         updater = trainer.updater
         iteration, epoch_detail = updater.iteration, updater.epoch_detail
         length, unit = self._get_training_length(trainer)

@@ -56,7 +56,7 @@ class Writer:
     def finalize(self) -> None:
         """Waits for pending saves; called when the training loop ends."""
 
-    def save(self, filename: str, outdir: str, target: Any, savefun: Callable,
+    def save(self, filename: str, outdir: str, target: Any, savefun: Callable[..., Any],
              **kwds: Any) -> None:
         """Saves ``target`` atomically with ``savefun``, then runs the post-save hooks.
 
@@ -111,7 +111,7 @@ class SimpleWriter(Writer):
         array([1.])
     """
 
-    def __init__(self, savefun: Callable = npz.save_npz, **kwds: Any) -> None:
+    def __init__(self, savefun: Callable[..., Any] = npz.save_npz, **kwds: Any) -> None:
         super().__init__()
         self._savefun = savefun
         self._kwds = kwds
@@ -131,7 +131,7 @@ class StandardWriter(Writer):
         **kwds: Keyword arguments for ``savefun``.
     """
 
-    def __init__(self, savefun: Callable = npz.save_npz, **kwds: Any) -> None:
+    def __init__(self, savefun: Callable[..., Any] = npz.save_npz, **kwds: Any) -> None:
         super().__init__()
         self._savefun = savefun
         self._kwds = kwds
@@ -217,7 +217,8 @@ class QueueWriter(Writer):
             ``savefun`` by default.
     """
 
-    def __init__(self, savefun: Callable = npz.save_npz, task: Optional[Callable] = None) -> None:
+    def __init__(self, savefun: Callable[..., Any] = npz.save_npz,
+                 task: Optional[Callable[..., Any]] = None) -> None:
         super().__init__()
         self._error: Optional[BaseException] = None
         self._task = self.create_task(savefun) if task is None else task
@@ -232,7 +233,7 @@ class QueueWriter(Writer):
         # The hooks travel with each item: a consumer process was forked before they were added.
         self._queue.put((self._task, filename, outdir, target, tuple(self._post_save_hooks)))
 
-    def create_task(self, savefun: Callable) -> Callable:
+    def create_task(self, savefun: Callable[..., Any]) -> Callable[..., Any]:
         """Returns the callable that saves one snapshot (a :class:`SimpleWriter`)."""
         return SimpleWriter(savefun=savefun)
 

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.training.extensions import _shift
+
+if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
 
 
 class StepShift(_shift.OptimizerShift):
@@ -40,7 +43,7 @@ class StepShift(_shift.OptimizerShift):
     """
 
     def __init__(self, attr: str, gamma: float, step: int, init: Optional[float] = None,
-                 target: Optional[float] = None, optimizer: Any = None) -> None:
+                 target: Optional[float] = None, optimizer: Optional[Optimizer] = None) -> None:
         if not step > 0:
             raise ValueError('StepShift: step must be positive, got %r' % (step,))
         _shift.check_target('StepShift', target)

@@ -1,12 +1,16 @@
 """Extensions putting a value (e.g. the learning rate) into the trainer's observation."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from chainlite.training import extension
 
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
-def observe_value(observation_key: str, target_func: Callable[[Any], Any]) -> Callable:
+
+def observe_value(observation_key: str,
+                  target_func: Callable[[Trainer], Any]) -> Callable[[Trainer], None]:
     """Returns an extension writing ``target_func(trainer)`` to the observation.
 
     It runs once per epoch by default, with writer priority, so that a :class:`LogReport`
@@ -29,13 +33,14 @@ def observe_value(observation_key: str, target_func: Callable[[Any], Any]) -> Ca
         ({'epoch_x2': 6}, (1, 'epoch'))
     """
     @extension.make_extension(trigger=(1, 'epoch'), priority=extension.PRIORITY_WRITER)
-    def _observe_value(trainer: Any) -> None:
+    def _observe_value(trainer: Trainer) -> None:
         trainer.observation[observation_key] = target_func(trainer)
 
     return _observe_value
 
 
-def observe_lr(optimizer_name: str = 'main', observation_key: str = 'lr') -> Callable:
+def observe_lr(optimizer_name: str = 'main',
+               observation_key: str = 'lr') -> Callable[[Trainer], None]:
     """Returns an extension writing an optimizer's learning rate (``.lr``) to the observation.
 
     Args:
@@ -57,4 +62,6 @@ def observe_lr(optimizer_name: str = 'main', observation_key: str = 'lr') -> Cal
         {'lr': 0.05}
     """
     return observe_value(
-        observation_key, lambda trainer: trainer.updater.get_optimizer(optimizer_name).lr)
+        # ``lr`` is not on every optimizer (Adam has ``alpha``): read it by name.
+        observation_key, lambda trainer: getattr(trainer.updater.get_optimizer(optimizer_name),
+                                                 'lr'))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy
 
@@ -13,6 +13,12 @@ from chainlite.serializers import _atomic
 from chainlite.training import extension
 from chainlite.training.extensions import plot_report
 from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.link import Link
+    from chainlite.training.trainer import Trainer
+    from chainlite.training.triggers import TriggerSpec
 
 _COLOR = (0.12156862745098039, 0.4666666666666667, 0.7058823529411765, 1.0)  # matplotlib's C0
 _COLOR_TRANSPARENT = _COLOR[:3] + (0.2,)
@@ -152,11 +158,12 @@ class VariableStatisticsPlot(extension.Extension):
         >>> ext = extensions.VariableStatisticsPlot(L.Linear(3, 2))  # doctest: +SKIP
     """
 
-    def __init__(self, targets: Any, max_sample_size: int = 1000, report_data: bool = True,
+    def __init__(self, targets: Variable | Link | Sequence[Variable | Link],
+                 max_sample_size: int = 1000, report_data: bool = True,
                  report_grad: bool = True, plot_mean: bool = True, plot_std: bool = True,
                  percentile_sigmas: Union[float, Sequence[float]] = (
                      0, 0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87, 100),
-                 trigger: Any = (1, 'epoch'), filename: Optional[str] = None,
+                 trigger: TriggerSpec = (1, 'epoch'), filename: Optional[str] = None,
                  figsize: Optional[tuple] = None, marker: Optional[str] = None,
                  grid: bool = True, *, file_name: str = 'statistics.png') -> None:
         self._vars = _unpack_variables(targets)
@@ -186,7 +193,7 @@ class VariableStatisticsPlot(extension.Extension):
         """Whether matplotlib can be imported (says so once on standard error if not)."""
         return plot_report.plotting_available('VariableStatisticsPlot')
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Adds a point of statistics; draws the image when the trigger fires."""
         if not self.available():
             return

@@ -1,11 +1,14 @@
 """unchain_variables: frees the graphs kept by reported Variables."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainlite import configuration
 from chainlite import variable
 from chainlite.training import extension
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class unchain_variables(extension.Extension):
@@ -39,17 +42,17 @@ class unchain_variables(extension.Extension):
     def __init__(self) -> None:
         self._prev_flag = None
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Remembers ``keep_graph_on_report`` at the start of training."""
         self._prev_flag = configuration.config.keep_graph_on_report
 
-    def trigger(self, trainer: Any) -> bool:
+    def trigger(self, trainer: Trainer) -> bool:
         """Whether ``keep_graph_on_report`` was True during the iteration just done."""
         flag = self._prev_flag
         self._prev_flag = configuration.config.keep_graph_on_report
         return bool(flag)
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Unchains the Variables of the observation from their graphs."""
         for value in trainer.observation.values():
             if isinstance(value, variable.Variable):

@@ -1,9 +1,13 @@
 """WarmupShift: raise an optimizer attribute evenly to its value over the first iterations."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite.training.extensions import _shift
+
+if TYPE_CHECKING:
+    from chainlite.optimizer import Optimizer
+    from chainlite.training.trainer import Trainer
 
 
 class WarmupShift(_shift.OptimizerShift):
@@ -40,7 +44,7 @@ class WarmupShift(_shift.OptimizerShift):
     """
 
     def __init__(self, attr: str, warmup_start: Optional[float], warmup_iter: int,
-                 init: Optional[float] = None, optimizer: Any = None) -> None:
+                 init: Optional[float] = None, optimizer: Optional[Optimizer] = None) -> None:
         if not warmup_iter > 0:
             raise ValueError('WarmupShift: warmup_iter must be positive, got %r'
                              % (warmup_iter,))
@@ -49,11 +53,15 @@ class WarmupShift(_shift.OptimizerShift):
         self._warmup_iter = warmup_iter
 
     def _value(self) -> Any:
+        start, end = self._warmup_start, self._init
+        if start is None or end is None:
+            raise RuntimeError('WarmupShift: warmup_start and init are read from the optimizer '
+                               'by initialize(), which has not been called')
         n = self._warmup_iter
         t = min(self._t, n)  # after the warm-up, the value of its last call
-        return (t * self._init + (n - t) * self._warmup_start) / n
+        return (t * end + (n - t) * start) / n
 
-    def initialize(self, trainer: Any) -> None:
+    def initialize(self, trainer: Trainer) -> None:
         """Sets the attribute to ``warmup_start``, or to the restored call's value."""
         optimizer = self._get_optimizer(trainer)
         # Both defaults are read before either is set.
@@ -65,7 +73,7 @@ class WarmupShift(_shift.OptimizerShift):
             self._warmup_start = current
         self._update_value(optimizer, self._warmup_start if self._t == 0 else self._value())
 
-    def __call__(self, trainer: Any) -> None:
+    def __call__(self, trainer: Trainer) -> None:
         """Counts one call and, during the warm-up, sets the attribute."""
         self._t += 1
         if self._t <= self._warmup_iter:

@@ -5,7 +5,7 @@ stops).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Union
 
 from chainlite.training.triggers.early_stopping_trigger import EarlyStoppingTrigger  # noqa: F401
 from chainlite.training.triggers.interval_trigger import IntervalTrigger
@@ -16,12 +16,24 @@ from chainlite.training.triggers.minmax_value_trigger import MinValueTrigger  # 
 from chainlite.training.triggers.once_trigger import OnceTrigger  # noqa: F401
 from chainlite.training.triggers.time_trigger import TimeTrigger  # noqa: F401
 
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
+
+Trigger = Callable[['Trainer'], bool]
+"""A trigger: a callable of the trainer returning whether to fire (or, as a stop trigger,
+whether to stop)."""
+
+TriggerSpec = Union[tuple[float, str], Trigger, None]
+"""What :func:`get_trigger` (so ``Trainer``, ``Trainer.extend`` and the extensions taking a
+``trigger``) accepts: a ``(period, unit)`` pair such as ``(1, 'epoch')``, a :data:`Trigger`,
+or None."""
+
 
 def _never_fire_trigger(trainer: Any) -> bool:
     return False
 
 
-def get_trigger(trigger: Any, *, what: str = 'get_trigger') -> Callable[[Any], bool]:
+def get_trigger(trigger: TriggerSpec, *, what: str = 'get_trigger') -> Trigger:
     """Returns a trigger object from what users write.
 
     Args:

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import operator
 import warnings
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import reporter
 from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class EarlyStoppingTrigger:
@@ -50,9 +53,10 @@ class EarlyStoppingTrigger:
         (4, 2.0)
     """
 
-    def __init__(self, check_trigger: Any = (1, 'epoch'), monitor: str = 'main/loss',
+    def __init__(self, check_trigger: triggers.TriggerSpec = (1, 'epoch'),
+                 monitor: str = 'main/loss',
                  patience: Optional[int] = None, mode: str = 'auto', verbose: bool = False,
-                 max_trigger: Any = (100, 'epoch'), **kwargs: Any) -> None:
+                 max_trigger: triggers.TriggerSpec = (100, 'epoch'), **kwargs: Any) -> None:
         patients = kwargs.pop('patients', None)
         if kwargs:
             raise TypeError('EarlyStoppingTrigger() got unexpected keyword argument(s) %s'
@@ -81,7 +85,7 @@ class EarlyStoppingTrigger:
             print('early stopping: operator is %s'
                   % ('greater' if self._compare is operator.gt else 'less'))
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Whether training should stop after the current update.
 
         Args:
@@ -114,9 +118,17 @@ class EarlyStoppingTrigger:
             return True
         return False
 
-    def get_training_length(self) -> tuple:
-        """The training length of ``max_trigger``, e.g. ``(100, 'epoch')``."""
-        return self._max_trigger.get_training_length()
+    def get_training_length(self) -> tuple[float, str]:
+        """The training length of ``max_trigger``, e.g. ``(100, 'epoch')``.
+
+        Raises:
+            AttributeError: If ``max_trigger`` is a callable without a training length.
+        """
+        length = getattr(self._max_trigger, 'get_training_length', None)
+        if length is None:
+            raise AttributeError('EarlyStoppingTrigger.get_training_length: max_trigger %r '
+                                 'has no get_training_length' % (self._max_trigger,))
+        return length()
 
     def serialize(self, serializer: Any) -> None:
         """Saves or loads ``count``, ``best``, the running summary and both inner triggers.

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class IntervalTrigger:
@@ -46,14 +49,14 @@ class IntervalTrigger:
         if not period > 0:
             raise ValueError('IntervalTrigger: period must be positive, got %r %ss'
                              % (period, unit))
-        self.period = period
-        self.unit = unit
+        self.period: float = period
+        self.unit: str = unit
         # Negative values mean "unknown" (loaded from a snapshot that lacks them).
-        self._previous_iteration = 0
-        self._previous_epoch_detail = 0.
-        self.count = 0  # epoch_detail // period, kept for Chainer compatibility
+        self._previous_iteration: int = 0
+        self._previous_epoch_detail: float = 0.
+        self.count: float = 0  # epoch_detail // period, kept for Chainer compatibility
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Whether the extension should run after the current update.
 
         Args:
@@ -67,7 +70,9 @@ class IntervalTrigger:
             current = updater.epoch_detail
             previous = self._previous_epoch_detail
             if previous < 0:
-                previous = updater.previous_epoch_detail
+                # None only before the first update: nothing has been crossed yet.
+                known = updater.previous_epoch_detail
+                previous = current if known is None else known
             self.count = current // self.period
         else:
             current = updater.iteration
@@ -103,7 +108,7 @@ class IntervalTrigger:
                           'trigger is called at every iteration.')
             self._previous_epoch_detail = -1.
 
-    def get_training_length(self) -> tuple:
+    def get_training_length(self) -> tuple[float, str]:
         """``(period, unit)``: how long training lasts when this is the stop trigger."""
         return self.period, self.unit
 

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Sequence, Union
+from typing import TYPE_CHECKING, Any, Sequence, Union, cast
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class ManualScheduleTrigger:
@@ -40,15 +43,16 @@ class ManualScheduleTrigger:
         if unit not in ('epoch', 'iteration'):
             raise ValueError("ManualScheduleTrigger: unit must be either 'epoch' or "
                              "'iteration', got %r" % (unit,))
-        self.points = list(points) if isinstance(points, (list, tuple)) else [points]
-        self.unit = unit
-        self.finished = False
+        self.points: list[float] = (list(points) if isinstance(points, (list, tuple))
+                                    else [cast(float, points)])
+        self.unit: str = unit
+        self.finished: bool = False
         self._finished_unknown = False
         # Negative values mean "unknown" (loaded from a snapshot that lacks them).
-        self._previous_iteration = 0
-        self._previous_epoch_detail = 0.
+        self._previous_iteration: int = 0
+        self._previous_epoch_detail: float = 0.
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Whether the extension should run after the current update.
 
         Args:
@@ -62,7 +66,9 @@ class ManualScheduleTrigger:
             current = updater.epoch_detail
             previous = self._previous_epoch_detail
             if previous < 0:
-                previous = updater.previous_epoch_detail
+                # None only before the first update: nothing has been crossed yet.
+                known = updater.previous_epoch_detail
+                previous = current if known is None else known
         else:
             current = updater.iteration
             previous = self._previous_iteration

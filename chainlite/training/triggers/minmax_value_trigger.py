@@ -1,10 +1,13 @@
 """Triggers firing when a reported value reaches a new best (minimum, maximum...)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from chainlite import reporter
 from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class BestValueTrigger:
@@ -22,6 +25,9 @@ class BestValueTrigger:
     Example:
         >>> from types import SimpleNamespace
         >>> from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
         >>> trigger = triggers.BestValueTrigger(
         ...     'loss', lambda best, new: new < best, trigger=(1, 'iteration'))
         >>> trainer = SimpleNamespace(updater=SimpleNamespace(iteration=0, epoch_detail=0.))
@@ -35,14 +41,14 @@ class BestValueTrigger:
     """
 
     def __init__(self, key: str, compare: Callable[[Any, Any], bool],
-                 trigger: Any = (1, 'epoch')) -> None:
+                 trigger: triggers.TriggerSpec = (1, 'epoch')) -> None:
         self._key = key
-        self._best_value = None
+        self._best_value: float | None = None
         self._interval_trigger = triggers.get_trigger(trigger)
         self._summary = reporter.DictSummary()
         self._compare = compare
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Whether the extension should run after the current update.
 
         Args:
@@ -73,7 +79,8 @@ class BestValueTrigger:
 
     def serialize(self, serializer: Any) -> None:
         """Saves or loads the interval trigger, the running summary and the best value."""
-        self._interval_trigger.serialize(serializer['interval_trigger'])
+        if hasattr(self._interval_trigger, 'serialize'):
+            self._interval_trigger.serialize(serializer['interval_trigger'])
         self._summary.serialize(serializer['summary'])
         self._best_value = serializer('best_value', self._best_value)
 
@@ -87,12 +94,15 @@ class MaxValueTrigger(BestValueTrigger):
 
     Example:
         >>> from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
         >>> trigger = triggers.MaxValueTrigger('validation/main/accuracy')
         >>> trigger._compare(0.5, 0.7)
         True
     """
 
-    def __init__(self, key: str, trigger: Any = (1, 'epoch')) -> None:
+    def __init__(self, key: str, trigger: triggers.TriggerSpec = (1, 'epoch')) -> None:
         super().__init__(key, lambda best, new: new > best, trigger)
 
 
@@ -105,10 +115,13 @@ class MinValueTrigger(BestValueTrigger):
 
     Example:
         >>> from chainlite.training import triggers
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
         >>> trigger = triggers.MinValueTrigger('validation/main/loss')
         >>> trigger._compare(0.5, 0.7)
         False
     """
 
-    def __init__(self, key: str, trigger: Any = (1, 'epoch')) -> None:
+    def __init__(self, key: str, trigger: triggers.TriggerSpec = (1, 'epoch')) -> None:
         super().__init__(key, lambda best, new: new < best, trigger)

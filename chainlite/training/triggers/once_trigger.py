@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class OnceTrigger:
@@ -31,7 +34,7 @@ class OnceTrigger:
         """True when the trigger will not fire again."""
         return not (self._flag_first or self._flag_resumed)
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Whether the extension should run (the trainer is not looked at).
 
         Args:

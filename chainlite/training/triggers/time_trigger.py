@@ -1,7 +1,10 @@
 """A trigger firing every ``period`` seconds of training time."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chainlite.training.trainer import Trainer
 
 
 class TimeTrigger:
@@ -24,7 +27,7 @@ class TimeTrigger:
         self._period = period
         self._next_time = period
 
-    def __call__(self, trainer: Any) -> bool:
+    def __call__(self, trainer: Trainer) -> bool:
         """Whether the extension should run.
 
         Args:

@@ -9,11 +9,16 @@ array back into the parameters.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy
 
 from chainlite.training.updaters import standard_updater
+
+if TYPE_CHECKING:
+    from chainlite.dataset.iterator import Iterator
+    from chainlite.optimizer import Optimizer
+    from chainlite.types import DeviceSpec
 
 
 class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
@@ -35,8 +40,10 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
         False
     """
 
-    def __init__(self, iterators: Any, optimizer: Any, converter: Any = None,
-                 devices: Any = None, auto_new_epoch: bool = True) -> None:
+    def __init__(self, iterators: Sequence[Iterator], optimizer: Optimizer,
+                 converter: Optional[Callable[..., Any]] = None,
+                 devices: Optional[Sequence[DeviceSpec] | dict[str, DeviceSpec]] = None,
+                 auto_new_epoch: bool = True) -> None:
         raise RuntimeError('MultiprocessParallelUpdater: NCCL is not available (chainlite runs '
                            'on the CPU); use chainlite.training.updaters.ParallelUpdater for '
                            'data-parallel training on CPU devices')

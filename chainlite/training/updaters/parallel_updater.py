@@ -2,12 +2,19 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite import backend
 from chainlite import configuration
 from chainlite.dataset import convert
 from chainlite.training.updaters import standard_updater
+
+if TYPE_CHECKING:
+    from chainlite.types import DeviceSpec
+    from chainlite.optimizer import Optimizer
+    from chainlite.link import Link
+    from chainlite.dataset.iterator import Iterator
+    from chainlite.training.trainer import Trainer
 
 
 class ParallelUpdater(standard_updater.StandardUpdater):
@@ -50,14 +57,18 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         (['main', 'second'], 1)
     """
 
-    def __init__(self, iterator: Any, optimizer: Any, converter: Callable = convert.concat_examples,
-                 models: Optional[dict] = None, devices: Optional[dict] = None,
-                 loss_func: Optional[Callable] = None, loss_scale: Optional[float] = None,
+    def __init__(self, iterator: Iterator | dict[str, Iterator],
+                 optimizer: Optimizer | dict[str, Optimizer],
+                 converter: Callable[..., Any] = convert.concat_examples,
+                 models: Optional[dict[str, Link]] = None,
+                 devices: Optional[dict[str, DeviceSpec]] = None,
+                 loss_func: Optional[Callable[..., Any]] = None, loss_scale: Optional[float] = None,
                  auto_new_epoch: bool = True) -> None:
         super().__init__(iterator=iterator, optimizer=optimizer, converter=converter,
                          loss_func=loss_func, loss_scale=loss_scale,
                          auto_new_epoch=auto_new_epoch)
-        main_target = self.get_optimizer('main').target
+        main_target = standard_updater._target_of(self.get_optimizer('main'), 'main',
+                                                  'ParallelUpdater')
         if models is None:
             if devices is None:
                 raise ValueError('ParallelUpdater: either models or devices must be specified')
@@ -78,9 +89,10 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         self._devices = devices
         self._models = models
 
-    def connect_trainer(self, trainer: Any) -> None:
+    def connect_trainer(self, trainer: Trainer) -> None:
         """Registers the models other than the main one as observers of the trainer."""
-        main_target = self.get_optimizer('main').target
+        main_target = standard_updater._target_of(self.get_optimizer('main'), 'main',
+                                                  'ParallelUpdater')
         for name, model in self._models.items():
             if model is not main_target:
                 trainer.reporter.add_observer(name, model)
@@ -91,9 +103,9 @@ class ParallelUpdater(standard_updater.StandardUpdater):
     def update_core(self) -> None:
         """Computes each model's loss on its share, sums the gradients, updates, copies."""
         optimizer = self.get_optimizer('main')
-        main_target = optimizer.target
+        main_target = standard_updater._target_of(optimizer, 'main', 'ParallelUpdater')
         others = [m for m in self._models.values() if m is not main_target]
-        iterator = self.get_iterator('main')
+        iterator = self._iterators['main']
         batch = iterator.next()
 
         n = len(self._models)

@@ -1,11 +1,35 @@
 """The standard updater: one minibatch, one optimizer update per iteration."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from chainlite import backend
 from chainlite.dataset import convert
 from chainlite.training import updater as updater_module
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
+    from chainlite.optimizer import Optimizer
+    from chainlite.dataset.iterator import Iterator
+    from chainlite.types import DeviceSpec
+
+
+def _target_of(optimizer: Optimizer, name: str, where: str) -> Link:
+    """The link ``optimizer`` updates.
+
+    Args:
+        optimizer: An optimizer of an updater.
+        name: Its name in the updater (for the error message).
+        where: The caller (for the error message).
+
+    Raises:
+        ValueError: If the optimizer has no target (``setup`` was not called).
+    """
+    target = optimizer.target
+    if target is None:
+        raise ValueError('%s: the optimizer %r has no target link; call optimizer.setup(model) '
+                         'first' % (where, name))
+    return target
 
 
 class StandardUpdater(updater_module.Updater):
@@ -48,10 +72,12 @@ class StandardUpdater(updater_module.Updater):
         (2, 1, True)
     """
 
-    def __init__(self, iterator: Any, optimizer: Any, converter: Callable = convert.concat_examples,
-                 device: Any = None, loss_func: Optional[Callable] = None,
+    def __init__(self, iterator: Iterator | dict[str, Iterator],
+                 optimizer: Optimizer | dict[str, Optimizer],
+                 converter: Callable[..., Any] = convert.concat_examples,
+                 device: DeviceSpec = None, loss_func: Optional[Callable[..., Any]] = None,
                  loss_scale: Optional[float] = None, auto_new_epoch: bool = True, *,
-                 input_device: Any = None) -> None:
+                 input_device: DeviceSpec = None) -> None:
         if device is not None:
             device = backend.get_device(device)
         input_device = device if input_device is None else backend.get_device(input_device)
@@ -59,11 +85,11 @@ class StandardUpdater(updater_module.Updater):
             iterator = {'main': iterator}
         if not isinstance(optimizer, dict):
             optimizer = {'main': optimizer}
-        self._iterators = iterator
-        self._optimizers = optimizer
+        self._iterators: dict[str, Any] = iterator
+        self._optimizers: dict[str, Optimizer] = optimizer
         if device is not None:
-            for opt in optimizer.values():
-                opt.target.to_device(device)
+            for name, opt in optimizer.items():
+                _target_of(opt, name, 'StandardUpdater').to_device(device)
 
         self.converter = converter
         self.loss_func = loss_func
@@ -114,15 +140,15 @@ class StandardUpdater(updater_module.Updater):
         for iterator in self._iterators.values():
             iterator.finalize()
 
-    def get_optimizer(self, name: str) -> Any:
+    def get_optimizer(self, name: str) -> Optimizer:
         """Returns the optimizer registered under ``name`` (``'main'`` for a single one)."""
         return self._optimizers[name]
 
-    def get_all_optimizers(self) -> dict:
+    def get_all_optimizers(self) -> dict[str, Optimizer]:
         """Returns a new dict of all the optimizers, by name."""
         return dict(self._optimizers)
 
-    def get_iterator(self, name: str) -> Any:
+    def get_iterator(self, name: str) -> Iterator:
         """Returns the iterator registered under ``name`` (``'main'`` for a single one)."""
         return self._iterators[name]
 
@@ -159,5 +185,6 @@ class StandardUpdater(updater_module.Updater):
             iterator.serialize(serializer['iterator:' + name])
         for name, optimizer in self._optimizers.items():
             optimizer.serialize(serializer['optimizer:' + name])
-            optimizer.target.serialize(serializer['model:' + name])
+            _target_of(optimizer, name, 'StandardUpdater.serialize').serialize(
+                serializer['model:' + name])
         self.iteration = serializer('iteration', self.iteration)

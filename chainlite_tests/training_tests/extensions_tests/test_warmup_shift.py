@@ -106,3 +106,13 @@ def test_serialized_keys_and_errors():
     assert _keys(extensions.WarmupShift('lr', 0.01, 4, 0.1)) == ['_t']
     with pytest.raises(ValueError, match='WarmupShift: warmup_iter'):
         extensions.WarmupShift('lr', 0.01, 0, 0.1)
+
+
+def test_call_before_initialize_with_a_default_from_the_optimizer_is_explained():
+    optimizer = optimizers.SGD(lr=1.0)
+    shift = extensions.WarmupShift('lr', None, 4, optimizer=optimizer)
+    with pytest.raises(RuntimeError, match='WarmupShift: .*initialize'):
+        shift(trainer=None)
+    shift.initialize(trainer=None)
+    shift(trainer=None)
+    assert optimizer.lr == 1.0

@@ -87,3 +87,10 @@ def test_chainer_snapshot_without_state_warns(fake):
     with pytest.warns(UserWarning, match='patience count restarts'):
         serializers.NpzDeserializer({}).load(trigger)
     assert (trigger.count, trigger.best) == (0, float('inf'))
+
+
+def test_training_length_of_a_plain_callable_max_trigger_names_it():
+    trigger = triggers.EarlyStoppingTrigger(max_trigger=lambda trainer: False)
+    assert triggers.EarlyStoppingTrigger().get_training_length() == (100, 'epoch')
+    with pytest.raises(AttributeError, match='EarlyStoppingTrigger.get_training_length'):
+        trigger.get_training_length()

@@ -77,3 +77,18 @@ def test_training_length_and_str():
     trigger = triggers.IntervalTrigger(20, 'epoch')
     assert trigger.get_training_length() == (20, 'epoch')
     assert str(trigger) == "IntervalTrigger(20, 'epoch')"
+
+
+@pytest.mark.parametrize('make', [lambda: triggers.IntervalTrigger(1, 'epoch'),
+                                  lambda: triggers.ManualScheduleTrigger([1, 2], 'epoch')])
+def test_guess_without_a_previous_epoch_detail_does_not_fire(fake, make):
+    # A snapshot without the trigger's state, called before the updater knows its previous
+    # epoch_detail (None): nothing is known to have been crossed (it raised TypeError).
+    trainer = fake.make_trainer(4, 2)
+    trainer.updater.epoch = 1
+    resumed = make()
+    with pytest.warns(UserWarning):
+        serializers.NpzDeserializer({}).load(resumed)
+    assert trainer.updater.previous_epoch_detail is None
+    assert not resumed(trainer)
+    assert fake.fired_at(resumed, trainer, 2) == [2]

@@ -42,3 +42,12 @@ def test_missing_value_raises(fake):
     trigger = triggers.MaxValueTrigger('validation/main/accuracy', trigger=(1, 'iteration'))
     with pytest.raises(KeyError, match='validation/main/accuracy'):
         fake.fired_at(trigger, fake.make_trainer(), 1, [1.0], key='main/accuracy')
+
+
+def test_a_plain_callable_interval_trigger_serializes(fake):
+    # A trigger given as a function has no state to save (this raised AttributeError).
+    trigger = triggers.MinValueTrigger('v', trigger=lambda trainer: True)
+    assert fake.fired_at(trigger, fake.make_trainer(), 3, VALUES) == [1, 2]
+    snapshot = serializers.npz.serialize(trigger)
+    assert 'best_value' in snapshot
+    assert not any(key.startswith('interval_trigger') for key in snapshot)
