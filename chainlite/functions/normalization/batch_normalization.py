@@ -1,5 +1,6 @@
 """Batch normalization with the statistics of the current batch."""
 import string
+import warnings
 
 import numpy
 
@@ -211,6 +212,10 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
         A Variable of ``x``'s shape and dtype. Its gradient is computed in one fused pass,
         and is itself differentiable.
 
+    Warns:
+        UserWarning: If every axis the statistics are taken over has size 1 (a batch of
+            one sample, say): the output is then ``beta`` whatever ``x`` is, as Chainer warns.
+
     Example:
         >>> import numpy as np
         >>> x = np.array([[1.0, 10.0], [3.0, 30.0]])
@@ -228,6 +233,18 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
         axis = (0,) + tuple(range(gamma.ndim + 1, x_ndim))
     else:
         axis = _axis.normalize_axes(axis, x_ndim, 'BatchNormalization')
+    shape = x.shape
+    if all([shape[i] == 1 for i in axis if i < len(shape)]):
+        # Every statistic is over one value: the output is beta whatever x is.
+        if 0 in axis:
+            warnings.warn('batch_normalization: a batch of one sample (x.shape = %s) gives '
+                          'a zero-centred output (beta) whatever x is; evaluation with '
+                          'chainlite.config.train left True, or a last batch of one, '
+                          'can cause this' % (shape,), UserWarning, stacklevel=2)
+        else:
+            warnings.warn('batch_normalization: every axis the statistics are taken over '
+                          '(axis = %s) has size 1 in x.shape = %s: the output is beta '
+                          'whatever x is' % (axis, shape), UserWarning, stacklevel=2)
     running_mean = variable.as_array(running_mean)
     running_var = variable.as_array(running_var)
     node = BatchNormalization(eps, running_mean, running_var, decay, axis)
