@@ -192,6 +192,8 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     batch) and those after the channel axes, whose shape is ``gamma.shape``: for a
     ``(N, C, H, W)`` input and ``(C,)`` parameters, the statistics are per channel over
     ``(0, 2, 3)``. The batch statistics are used whatever ``chainlite.config.train`` says.
+    If every axis the statistics are taken over has size 1 (a batch of one sample, say),
+    the output is ``beta`` whatever ``x`` is, and a ``UserWarning`` says so, as in Chainer.
 
     Args:
         x: A float Variable or array.
@@ -211,10 +213,6 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     Returns:
         A Variable of ``x``'s shape and dtype. Its gradient is computed in one fused pass,
         and is itself differentiable.
-
-    Warns:
-        UserWarning: If every axis the statistics are taken over has size 1 (a batch of
-            one sample, say): the output is then ``beta`` whatever ``x`` is, as Chainer warns.
 
     Example:
         >>> import numpy as np
