@@ -171,7 +171,7 @@ class DiagEinSum(EinSum):
         out_shape: The output shape.
     """
 
-    def __init__(self, in_subs, out_sub, out_shape):
+    def __init__(self, in_subs: str, out_sub: str, out_shape: tuple) -> None:
         super().__init__(tuple(in_subs.split(',')), out_sub, tuple(out_shape))
 
 
