@@ -222,6 +222,9 @@ class DebugMode(_ConfigContext):
 
 class _Mixed16:
     # Chainer's mixed16: float16 activations with parameters in the dtype map_mixed16 names.
+    # ``dtype`` lets NumPy read it as float16 (``array.astype(mixed16)``), as in Chainer.
+    dtype = numpy.dtype(numpy.float16)
+
     def __repr__(self) -> str:
         return "dtype('mixed16')"
 

@@ -334,6 +334,12 @@ def test_get_dtype_chainer_mixed16_object():
         assert chainlite.get_dtype(map_mixed16=numpy.float32) == numpy.float32
 
 
+def test_mixed16_reads_as_float16_to_numpy():
+    # Chainer's tests write ``array.astype(chainer.mixed16)``: NumPy reads its ``dtype``.
+    assert chainlite.mixed16.dtype == numpy.float16
+    assert numpy.zeros(2).astype(chainlite.mixed16).dtype == numpy.float16
+
+
 def test_map_mixed16_does_not_change_plain_float16():
     assert chainlite.get_dtype(numpy.float16, map_mixed16=numpy.float32) == numpy.float16
 

@@ -165,6 +165,13 @@ def _make_getattr(module: types.ModuleType, previous: Any) -> Any:
             return importlib.import_module(_RENAMED_ATTRIBUTES[attr])
         if '%s.%s' % (public, attr) in _MERGED:
             return importlib.import_module('%s.%s' % (public, attr))
+        if ('__path__' in vars(module) and not attr.startswith('__')
+                and importlib.util.find_spec('%s.%s' % (module.__name__, attr)) is not None):
+            # Chainer's packages import all their submodules, so Chainer code reads
+            # ``chainer.functions.array.flip`` without importing it: import it here.
+            submodule = importlib.import_module('%s.%s' % (module.__name__, attr))
+            _patch(submodule)
+            return submodule
         if attr.startswith('__') and attr.endswith('__'):
             # Introspection (doctest, inspect, copy) probes dunders: keep Python's message.
             raise AttributeError('module %r has no attribute %r' % (module.__name__, attr))

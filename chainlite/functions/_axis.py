@@ -36,6 +36,21 @@ def normalize_axes(axis, ndim: int, label: str):
     return tuple(sorted(out))
 
 
+def check_type(axis, label: str) -> None:
+    """Checks that ``axis`` is None, an int or a tuple of ints, as Chainer's reductions
+    (``sum``, ``prod``, ``max``, ``min``, ``logsumexp``) ask when they are called.
+
+    Raises:
+        TypeError: For anything else (a list included), naming ``label``.
+    """
+    if axis is None:
+        return
+    for a in axis if isinstance(axis, tuple) else (axis,):
+        if not isinstance(a, (int, numpy.integer)) or isinstance(a, bool):
+            raise TypeError('%s: axis must be None, an int or a tuple of ints, got %r'
+                            % (label, axis))
+
+
 def normalize_axis(axis, ndim: int, label: str) -> int:
     """Validates a single int ``axis`` and returns it as a non-negative int (None stays None).
 

@@ -29,7 +29,8 @@ def _trial(f: Callable, args: tuple, kwargs: dict) -> None:
 def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Callable], Callable]:
     """Decorator running a test up to ``times`` times; it passes after ``min_success`` passes.
 
-    Trials stop as soon as the outcome is decided. A skip in any trial skips the test. A
+    Trials stop as soon as the outcome is decided. A skip in any trial skips the test
+    (``pytest.skip`` becomes a ``unittest.SkipTest`` with the same reason). A
     ``unittest.TestCase`` method gets a fresh instance, with ``setUp`` and ``tearDown``, per
     trial; a pytest-style test is called again with the same arguments (fixtures are not
     rebuilt).
@@ -42,8 +43,9 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Call
         The decorator.
 
     Raises:
-        AssertionError: From the decorated test, when too many trials failed; the message
-            counts failures and successes and shows the first failure's traceback.
+        AssertionError: If ``min_success`` is not between 0 and ``times``; from the decorated
+            test, when too many trials failed: the message counts failures and successes
+            and shows the first failure's traceback (after "The first error message:").
 
     Example:
         >>> import numpy as np
@@ -53,8 +55,9 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Call
         >>> test_mostly_small()
     """
     if not 0 <= min_success <= times:
-        raise ValueError('need 0 <= min_success <= times, got min_success=%r, times=%r'
-                         % (min_success, times))
+        # An AssertionError, as Chainer raises for this misuse of the decorator.
+        raise AssertionError('repeat_with_success_at_least: need 0 <= min_success <= times, '
+                             'got min_success=%r, times=%r' % (min_success, times))
 
     def decorator(f: Callable) -> Callable:
         @functools.wraps(f)
@@ -64,16 +67,22 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Call
             while successes < min_success:
                 try:
                     _trial(f, args, kwargs)
-                except Exception as e:
+                except BaseException as e:
                     if _is_skip(e):
-                        raise
+                        if isinstance(e, unittest.SkipTest):
+                            raise
+                        # pytest.skip(): a unittest.SkipTest with its reason, as in Chainer,
+                        # which both pytest and unittest runners report as a skip.
+                        raise unittest.SkipTest(getattr(e, 'msg', str(e))) from None
+                    if not isinstance(e, Exception):
+                        raise  # KeyboardInterrupt, SystemExit, pytest.fail/exit
                     failures += 1
                     if first_failure is None:
                         first_failure = ''.join(traceback.format_exception(e))
                     if failures > times - min_success:
                         raise AssertionError(
                             '%d of %d trials must succeed; failures: %d, successes: %d\n\n'
-                            'The first failure:\n%s'
+                            'The first error message:\n%s'
                             % (min_success, times, failures, successes, first_failure)) from None
                 else:
                     successes += 1

@@ -19,9 +19,10 @@ def generate_matrix(shape: tuple, dtype: Any = float, **kwargs: Any) -> numpy.nd
         An array of ``shape`` whose matrices have exactly those singular values.
 
     Raises:
-        TypeError: If ``singular_values`` is missing or another keyword is given.
-        ValueError: If ``shape`` has fewer than two axes, ``dtype`` is neither float nor
-            complex, or a singular value is negative.
+        TypeError: If ``singular_values`` is missing, another keyword is given, ``dtype``
+            is neither float nor complex, or the singular values are not real.
+        ValueError: If ``shape`` has fewer than two axes, a singular value is negative, or
+            the singular values do not broadcast to the shape above.
 
     Example:
         >>> import numpy
@@ -41,13 +42,16 @@ def generate_matrix(shape: tuple, dtype: Any = float, **kwargs: Any) -> numpy.nd
                          % (shape,))
     dtype = numpy.dtype(dtype)
     if dtype.kind not in 'fc':
-        raise ValueError('generate_matrix: dtype must be float or complex, got %s' % dtype)
+        raise TypeError('generate_matrix: dtype must be float or complex, got %s' % dtype)
     s = numpy.asarray(singular_values)
+    if not numpy.isrealobj(s):
+        raise TypeError('generate_matrix: singular values must be real, got dtype %s'
+                        % s.dtype)
     if (s < 0).any():
         raise ValueError('generate_matrix: singular values must be non-negative')
     batch, (m, n) = tuple(shape[:-2]), shape[-2:]
     k = min(m, n)
-    s = numpy.broadcast_to(s, batch + (k,))
+    s = _broadcast_to(s, batch + (k,))
 
     def unitary(size: int) -> numpy.ndarray:
         a = numpy.random.normal(size=batch + (size, size))
@@ -61,3 +65,12 @@ def generate_matrix(shape: tuple, dtype: Any = float, **kwargs: Any) -> numpy.nd
     idx = numpy.arange(k)
     middle[..., idx, idx] = s
     return numpy.matmul(numpy.matmul(u, middle), v).astype(dtype)
+
+
+def _broadcast_to(array: numpy.ndarray, shape: tuple) -> numpy.ndarray:
+    """``array`` broadcast to ``shape`` (a read-only view), or a ValueError naming both."""
+    try:
+        return numpy.broadcast_to(array, shape)
+    except ValueError:
+        raise ValueError('generate_matrix: singular values of shape %s do not broadcast to '
+                         '%s (the batch shape and min(M, N))' % (array.shape, shape)) from None

@@ -20,7 +20,8 @@ def get_trainer_with_mock_updater(stop_trigger: Any = (10, 'iteration'),
 
     Args:
         stop_trigger: The trainer's stop trigger.
-        iter_per_epoch: The number of iterations in an epoch.
+        iter_per_epoch: The number of iterations in an epoch (it may be fractional:
+            with 1.5, iterations 2 and 3 each start an epoch).
         extensions: Extensions to register.
 
     Returns:
@@ -46,7 +47,8 @@ def get_trainer_with_mock_updater(stop_trigger: Any = (10, 'iteration'),
         updater.iteration += 1
         updater.epoch = updater.iteration // iter_per_epoch
         updater.epoch_detail = updater.iteration / iter_per_epoch
-        updater.is_new_epoch = updater.iteration % iter_per_epoch == 0
+        # An epoch starts when the epoch count changes (iter_per_epoch may be fractional).
+        updater.is_new_epoch = (updater.iteration - 1) // iter_per_epoch != updater.epoch
 
     updater.update = update
     return training.Trainer(updater, stop_trigger, extensions=extensions)

@@ -115,6 +115,19 @@ def test_existing_module_getattr_still_works(hook):
         chainer.optimizer.Nope
 
 
+def test_submodules_are_attributes_of_their_package():
+    # Chainer's packages import every submodule, so its code reads
+    # ``chainer.functions.array.flip._flip`` with no import: a fresh process shows it works.
+    code = ('from chainlite import compat; compat.install(); import sys, chainer; '
+            'assert "chainlite.functions.noise.dropout" not in sys.modules; '
+            'm = chainer.functions.noise.dropout; print(m.__name__, m.Dropout.__name__); '
+            'print(chainer.functions.array.flip.__name__)')
+    result = _run('-c', code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ['chainlite.functions.noise.dropout', 'Dropout',
+                                     'chainlite.functions.array.flip']
+
+
 def test_uninstall_restores_sys_modules_and_modules():
     before = {k: v for k, v in sys.modules.items() if k.split('.')[0] in ('chainer', 'chainerx')}
     fake = types.ModuleType('chainer')

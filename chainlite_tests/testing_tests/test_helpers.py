@@ -173,8 +173,30 @@ def test_condition_retry_and_repeat():
     def skips():
         pytest.skip('why')
 
-    with pytest.raises(pytest.skip.Exception):
+    # As in Chainer, pytest.skip() inside becomes a unittest.SkipTest with the same reason.
+    with pytest.raises(unittest.SkipTest, match='why'):
         skips()
+
+    with pytest.raises(AssertionError, match='The first error message:'):
+        always_fails()
+    with pytest.raises(AssertionError, match='min_success'):
+        condition.repeat_with_success_at_least(10, 11)
+
+
+def test_mock_updater_with_fractional_epochs():
+    # 1.5 iterations per epoch: iterations 2 and 3 each start an epoch, as in Chainer.
+    trainer = testing.get_trainer_with_mock_updater((5, 'iteration'), iter_per_epoch=1.5)
+    seen = []
+    trainer.extend(lambda t: seen.append((t.updater.is_new_epoch,
+                                          t.updater.previous_epoch_detail)))
+    trainer.run()
+    assert [new for new, _ in seen] == [False, True, True, False, True]
+    assert [p for _, p in seen] == [k / 1.5 for k in range(5)]
+
+
+def test_product_dict_under_chainers_internal_name():
+    from chainlite.testing import parameterized
+    assert parameterized._product_dict_orig is testing.product_dict
 
 
 def test_condition_unittest_fresh_instance():

@@ -5,6 +5,16 @@ from chainlite import function_node
 from chainlite.functions import _axis
 
 
+def _flip(array, axis):
+    """``array`` reversed along ``axis`` (an int, negative counting from the end): a view.
+
+    The array-level work of :func:`flip`, equal to ``numpy.flip(array, axis)``.
+    """
+    index = [slice(None)] * array.ndim
+    index[axis] = slice(None, None, -1)
+    return array[tuple(index)]
+
+
 class Flip(function_node.FunctionNode):
 
     def __init__(self, axis):
@@ -13,7 +23,7 @@ class Flip(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
-        return numpy.flip(x, self.axis),
+        return _flip(x, self.axis),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

@@ -5,16 +5,28 @@ from chainlite import function_node
 from chainlite import variable
 
 
+def _ordinal(n):
+    # 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st
+    if 10 <= n % 100 < 20:
+        return '%dth' % n
+    return '%d%s' % (n, {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th'))
+
+
 def _call(func, xs):
     # func must return a Variable or a tuple of Variables; always hand back a tuple.
     outs = func(*xs)
     if isinstance(outs, variable.Variable):
         return (outs,)
-    if isinstance(outs, tuple) and all(isinstance(y, variable.Variable) for y in outs):
+    if isinstance(outs, tuple):
+        for i, y in enumerate(outs):
+            if not isinstance(y, variable.Variable):
+                # Chainer's message names the element: '2nd element ... is int'.
+                raise RuntimeError('forget: the %s element of the tuple the function returned '
+                                   'is not a Variable but %s'
+                                   % (_ordinal(i + 1), type(y).__name__))
         return outs
     raise RuntimeError('forget: the function must return a Variable or a tuple of Variables, '
-                       'got %s' % (type(outs).__name__ if not isinstance(outs, tuple) else
-                                   'a tuple of ' + ', '.join(type(y).__name__ for y in outs)))
+                       'got %s' % type(outs).__name__)
 
 
 def _captured_leaves(outs, stop):

@@ -23,6 +23,34 @@ _Variable = variable.Variable
 _ndarray = numpy.ndarray
 _constants = {}
 
+# The operator nodes, under the module Chainer keeps them in (``chainer.functions.math.
+# basic_math.Add``): code that builds them directly or checks a creator's type finds them.
+Add, AddConstant = _add.Add, _add.AddConstant
+Sub, SubFromConstant = _sub.Sub, _sub.SubFromConstant
+Mul, MulConstant = _mul.Mul, _mul.MulConstant
+Div, DivFromConstant = _div.Div, _div.DivFromConstant
+PowVarVar, PowVarConst, PowConstVar = _pow.PowVarVar, _pow.PowVarConst, _pow.PowConstVar
+Neg, Absolute = _neg.Neg, _absolute.Absolute
+
+
+def _convert_value_to_string(value):
+    """How an operand shows in a node's label: ``'2.0'``, ``'(-2)'`` or ``'constant array'``.
+
+    Args:
+        value: A scalar, an array or a Variable.
+
+    Raises:
+        ValueError: For anything else.
+    """
+    if isinstance(value, _Variable):
+        value = value.array
+    if numpy.isscalar(value) and not isinstance(value, (str, bytes)):
+        return _add._constant_label(value)
+    if isinstance(value, _ndarray):
+        return 'constant array'
+    raise ValueError('basic_math: an operand must be a Variable, a scalar or a numpy.ndarray, '
+                     'got %s' % type(value).__name__)
+
 
 def _constant(x, value):
     """``value`` as a read-only 0-d array of ``x``'s dtype (cached).

@@ -84,7 +84,16 @@ def _expand_ellipsis(terms, out, ndims):
             raise _invalid('x%d.ndim == %d (subscripts %r)' % (i, n, t.replace('@', '...')),
                            'x%d.ndim = %d' % (i, ndim))
         counts.append(ndim - n if _ELLIPSIS in t else 0)
+    spans = {c for t, c in zip(terms, counts) if _ELLIPSIS in t}
+    if len(spans) > 1:
+        # '...' stands for the same axes everywhere: no broadcasting, as in Chainer.
+        raise _invalid("the same number of axes for '...' in every operand",
+                       ', '.join('x%d: %d' % (i, c) for i, (t, c) in
+                                 enumerate(zip(terms, counts)) if _ELLIPSIS in t))
     k = max(counts, default=0)
+    if k and _ELLIPSIS not in out:
+        raise ValueError("einsum: summing over the axes of '...' (the output %r leaves "
+                         "them out) is not supported, as in Chainer" % out)
     fresh = ''.join([c for c in _LETTERS if c not in ''.join(terms)][:k])
     if len(fresh) < k:
         raise ValueError('einsum: too many axes for the 52 subscript letters')
@@ -144,8 +153,26 @@ class EinSum(function_node.FunctionNode):
             # written back into x_i's subscripts.
             terms = self.in_terms[:i] + (self.out_term,) + self.in_terms[i + 1:]
             ops = xs[:i] + (gy,) + xs[i + 1:]
-            ret.append(EinSum(terms, self.in_terms[i], xs[i].shape).apply(ops)[0])
+            ret.append(DiagEinSum(','.join(terms), self.in_terms[i],
+                                  xs[i].shape).apply(ops)[0])
         return tuple(ret)
+
+
+class DiagEinSum(EinSum):
+    """The einsum of a gradient: its output may write a diagonal or broadcast.
+
+    Its output subscripts may repeat a letter (the gradient of ``'ii->'`` is ``'->ii'``, a
+    diagonal in zeros) or hold letters no input has (the gradient of ``'ij->i'`` is
+    ``'i->ij'``, broadcast along ``j``), so the output shape is given.
+
+    Args:
+        in_subs: The input subscripts joined by commas (``'i,jk'``; ``''`` for a 0-d input).
+        out_sub: The output subscripts.
+        out_shape: The output shape.
+    """
+
+    def __init__(self, in_subs: str, out_sub: str, out_shape: tuple) -> None:
+        super().__init__(tuple(in_subs.split(',')), out_sub, tuple(out_shape))
 
 
 def einsum(*operands):
@@ -156,8 +183,9 @@ def einsum(*operands):
     [sublist_out])`` with lists of ints in ``[0, 52)`` and ``Ellipsis``. Without an output
     (``->``) the output has the letters that appear once, in alphabetical order, after the
     ``...`` axes. An input term may repeat a letter (a diagonal, as in ``'ii->'``); ``...``
-    stands for the same axes in every operand (right-aligned, sizes must be equal), and
-    leaving it out of an explicit output sums over those axes.
+    stands for the same axes in every operand (their number and sizes must be equal: no
+    broadcasting), and an explicit output must keep them (summing over ``...`` raises
+    ``ValueError`` unless it stands for no axis), as in Chainer.
 
     Args:
         *operands: The subscripts and float Variables or arrays of one dtype, in one of the

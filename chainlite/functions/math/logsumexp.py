@@ -61,4 +61,5 @@ def logsumexp(x, axis=None):
         >>> F.logsumexp(np.log(np.array([[1.0, 3.0], [2.0, 2.0]])), axis=1).array
         array([1.38629436, 1.38629436])
     """
+    _axis.check_type(axis, 'logsumexp')
     return LogSumExp(axis).apply((x,))[0]

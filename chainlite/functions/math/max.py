@@ -63,4 +63,5 @@ def max(x, axis=None, keepdims=False):
         >>> F.max(np.array([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]]), axis=1).array
         array([5., 4.])
     """
+    _axis.check_type(axis, 'max')
     return Max(axis, keepdims).apply((x,))[0]

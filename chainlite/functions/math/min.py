@@ -1,4 +1,5 @@
 """Minimum of array elements over given axes."""
+from chainlite.functions import _axis
 from chainlite.functions.math import max as max_mod
 
 
@@ -29,4 +30,5 @@ def min(x, axis=None, keepdims=False):
         >>> F.min(np.array([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]]), axis=1).array
         array([1., 0.])
     """
+    _axis.check_type(axis, 'min')
     return Min(axis, keepdims).apply((x,))[0]

@@ -6,7 +6,7 @@ class Neg(function_node.FunctionNode):
 
     @property
     def label(self):
-        return '-_'
+        return '__neg__'  # Chainer's label
 
     def forward(self, inputs):
         x, = inputs

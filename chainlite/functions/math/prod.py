@@ -81,4 +81,5 @@ def prod(x, axis=None, keepdims=False):
         >>> F.prod(np.array([[1.0, 2.0], [3.0, 4.0]]), axis=1).array
         array([ 2., 12.])
     """
+    _axis.check_type(axis, 'prod')
     return Prod(axis, keepdims).apply((x,))[0]

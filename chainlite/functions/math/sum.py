@@ -55,4 +55,5 @@ def sum(x, axis=None, keepdims=False):
         >>> F.sum(np.arange(6.0).reshape(2, 3), axis=1).array
         array([ 3., 12.])
     """
+    _axis.check_type(axis, 'sum')
     return Sum(axis, keepdims).apply((x,))[0]

@@ -49,11 +49,18 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         x, W = inputs[:2]
         xp = backend.get_array_module(x)
         x = x.reshape(len(x), -1)
-        if self.mask is None and self.train:
-            shape = ((len(x),) if self.use_batchwise_mask else ()) + W.shape
-            self.mask = xp.random.rand(*shape) >= self.ratio
+        plain = False
         if self.mask is None:
-            self.coef = None  # test mode: a plain linear layer
+            shape = ((len(x),) if self.use_batchwise_mask else ()) + W.shape
+            if self.train:
+                self.mask = xp.random.rand(*shape) >= self.ratio
+            else:
+                # Test mode: a plain linear layer. The mask keeps every weight, as Chainer
+                # reports it, and costs no memory (a broadcast view).
+                self.mask = xp.broadcast_to(xp.ones((), dtype=bool), shape)
+                plain = True
+        if plain:
+            self.coef = None
             y = x @ W.T
         else:
             # The kept weights, scaled by 1 / (1 - ratio), as one constant factor.

@@ -1,5 +1,6 @@
 """Batch normalization with the statistics of the current batch."""
 import string
+import warnings
 
 import numpy
 
@@ -191,6 +192,8 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     batch) and those after the channel axes, whose shape is ``gamma.shape``: for a
     ``(N, C, H, W)`` input and ``(C,)`` parameters, the statistics are per channel over
     ``(0, 2, 3)``. The batch statistics are used whatever ``chainlite.config.train`` says.
+    If every axis the statistics are taken over has size 1 (a batch of one sample, say),
+    the output is ``beta`` whatever ``x`` is, and a ``UserWarning`` says so, as in Chainer.
 
     Args:
         x: A float Variable or array.
@@ -228,6 +231,18 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
         axis = (0,) + tuple(range(gamma.ndim + 1, x_ndim))
     else:
         axis = _axis.normalize_axes(axis, x_ndim, 'BatchNormalization')
+    shape = x.shape
+    if all([shape[i] == 1 for i in axis if i < len(shape)]):
+        # Every statistic is over one value: the output is beta whatever x is.
+        if 0 in axis:
+            warnings.warn('batch_normalization: a batch of one sample (x.shape = %s) gives '
+                          'a zero-centred output (beta) whatever x is; evaluation with '
+                          'chainlite.config.train left True, or a last batch of one, '
+                          'can cause this' % (shape,), UserWarning, stacklevel=2)
+        else:
+            warnings.warn('batch_normalization: every axis the statistics are taken over '
+                          '(axis = %s) has size 1 in x.shape = %s: the output is beta '
+                          'whatever x is' % (axis, shape), UserWarning, stacklevel=2)
     running_mean = variable.as_array(running_mean)
     running_var = variable.as_array(running_var)
     node = BatchNormalization(eps, running_mean, running_var, decay, axis)

@@ -3,6 +3,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import mean as mean_mod
 from chainlite.functions.math import sum as sum_mod
@@ -22,8 +23,8 @@ class GroupNormalization(function_node.FunctionNode):
             x.dtype.kind == 'f',
             x.ndim >= 2,
             gamma.ndim == 1,
-            gamma.dtype == x.dtype,
-            beta.dtype == x.dtype,
+            gamma.dtype.kind == 'f',
+            beta.dtype == gamma.dtype,
             gamma.shape == beta.shape,
             x.shape[1] == gamma.shape[0],
         )
@@ -36,16 +37,19 @@ class GroupNormalization(function_node.FunctionNode):
             raise ValueError('GroupNormalization: groups (%d) must divide the number of '
                              'channels (%d)' % (self.groups, channels))
         xp = backend.get_array_module(x)
+        # Mixed dtypes (float16 data, float32 parameters) compute in the promoted dtype;
         # float16 statistics in float32, as Chainer's batch normalization does.
-        dtype = numpy.float32 if x.dtype == numpy.float16 else x.dtype
+        dtype = numpy.promote_types(x.dtype, gamma.dtype)
+        if dtype == numpy.float16:
+            dtype = numpy.dtype(numpy.float32)
         rows = x.shape[0] * self.groups
         xc = x.astype(dtype, copy=False).reshape(rows, -1)
         xc = xc - xc.mean(axis=1, keepdims=True)
         var = xp.einsum('ij,ij->i', xc, xc) / max(xc.shape[1], 1)
         xc *= (1 / xp.sqrt(var + self.eps))[:, None]
         kept = (1, channels) + (1,) * (x.ndim - 2)
-        y = xc.reshape(x.shape) * gamma.reshape(kept)
-        y += beta.reshape(kept)
+        y = xc.reshape(x.shape) * gamma.astype(dtype, copy=False).reshape(kept)
+        y += beta.astype(dtype, copy=False).reshape(kept)
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
@@ -53,6 +57,11 @@ class GroupNormalization(function_node.FunctionNode):
         # gradient can be differentiated again.
         x, gamma = self.get_retained_inputs()
         gy, = grad_outputs
+        x_dtype, p_dtype = x.dtype, gamma.dtype
+        if x_dtype != p_dtype:
+            # Mixed dtypes: differentiate in the promoted dtype; cast each gradient back.
+            dtype = numpy.promote_types(x_dtype, p_dtype)
+            x, gamma, gy = (cast.cast_to(v, dtype) for v in (x, gamma, gy))
         shape = x.shape
         rows = shape[0] * self.groups
         axis = (0,) + tuple(range(2, len(shape)))
@@ -74,6 +83,8 @@ class GroupNormalization(function_node.FunctionNode):
             ret.append(sum_mod.sum(gy * reshape.reshape(x_hat, shape), axis=axis))
         if 2 in indexes:
             ret.append(sum_mod.sum(gy, axis=axis))
+        if x_dtype != p_dtype:
+            ret = [cast.cast_to(g, x_dtype if i == 0 else p_dtype) for i, g in zip(indexes, ret)]
         return tuple(ret)
 
 
@@ -87,8 +98,10 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
     Args:
         x: A float Variable or array of shape ``(N, C, ...)``.
         groups (int): The number of groups; it must divide ``C``.
-        gamma: The scale, of shape ``(C,)`` and ``x``'s dtype.
-        beta: The shift, of the same shape and dtype.
+        gamma: The scale, of shape ``(C,)``, a float dtype: ``x``'s or another one (float16
+            data with float32 parameters, as in mixed16; the result is computed in the
+            promoted dtype and returned in ``x``'s).
+        beta: The shift, of ``gamma``'s shape and dtype.
         eps: Added to the variance for numerical stability.
 
     Returns:

@@ -1,6 +1,8 @@
 """L2 normalization along given axes."""
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
+from chainlite.functions.array import where as where_mod
 from chainlite.functions.math import sqrt as sqrt_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
@@ -27,12 +29,25 @@ class NormalizeL2(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         # With n = |x| and d = n + eps: gx = gy / d - x * sum(gy * x) / (d ** 2 * n), from
-        # differentiable functions of x so the gradient can be differentiated again.
+        # differentiable functions of x so the gradient can be differentiated again. Where
+        # n is 0 (a zero vector) the second term is 0, as in Chainer: the gradient is gy / eps
+        # there, and n is computed on a safe value so no NaN reaches any order of gradient.
         x, = self.get_retained_inputs()
         gy, = grad_outputs
-        n = sqrt_mod.sqrt(sum_mod.sum(x * x, axis=self.axis, keepdims=True))
-        d = n + self.eps
-        return gy / d - x * (sum_mod.sum(gy * x, axis=self.axis, keepdims=True) / (d * d * n)),
+        xp = backend.get_array_module(x.array)
+        n2 = sum_mod.sum(x * x, axis=self.axis, keepdims=True)
+        nonzero = n2.array != 0
+        if nonzero.all():
+            n = sqrt_mod.sqrt(n2)
+            d = n + self.eps
+            s = sum_mod.sum(gy * x, axis=self.axis, keepdims=True) / n
+        else:
+            zeros = xp.zeros(n2.shape, n2.dtype)
+            n = sqrt_mod.sqrt(where_mod.where(nonzero, n2, zeros + 1))
+            d = where_mod.where(nonzero, n, zeros) + self.eps
+            s = where_mod.where(
+                nonzero, sum_mod.sum(gy * x, axis=self.axis, keepdims=True) / n, zeros)
+        return gy / d - x * (s / (d * d)),
 
 
 def normalize(x, eps=1e-5, axis=1):
@@ -47,8 +62,8 @@ def normalize(x, eps=1e-5, axis=1):
         axis: An int or a tuple of ints: the axes the norm is taken over.
 
     Returns:
-        A Variable of ``x``'s shape and dtype. Its gradient is not finite where the norm is
-        zero.
+        A Variable of ``x``'s shape and dtype. Where the norm is zero the gradient is
+        ``gy / eps``, as in Chainer.
 
     Example:
         >>> import numpy as np

@@ -16,7 +16,13 @@ from chainlite.links.normalization import _param_init
 
 
 def _as_shape(size: Any) -> tuple:
-    return (int(size),) if isinstance(size, (int, numpy.integer)) else tuple(size)
+    if isinstance(size, (int, numpy.integer)) and not isinstance(size, bool):
+        return (int(size),)
+    if isinstance(size, (tuple, list)) and all(
+            isinstance(n, (int, numpy.integer)) and not isinstance(n, bool) for n in size):
+        return tuple(int(n) for n in size)
+    raise TypeError('BatchNormalization: size must be an int or a tuple of ints, got %r'
+                    % (size,))
 
 
 class BatchNormalization(link.Link):
@@ -133,13 +139,14 @@ class BatchNormalization(link.Link):
         yield 'use_gamma', self.gamma is not None
         yield 'use_beta', self.beta is not None
 
-    def forward(self, x: Any, finetune: bool = False, **kwargs: Any) -> variable.Variable:
+    def forward(self, x: Any, *, finetune: bool = False, **kwargs: Any) -> variable.Variable:
         """Normalizes ``x``; in training mode also updates the running averages.
 
         Args:
             x: The input (Variable or array).
-            finetune: In training mode, use the decay ``1 - 1/N`` (``N`` counting these
-                calls), so that the running averages become the population statistics.
+            finetune: Keyword only, as in Chainer. In training mode, use the decay
+                ``1 - 1/N`` (``N`` counting these calls), so that the running averages
+                become the population statistics.
 
         Returns:
             A Variable of ``x``'s shape and dtype.

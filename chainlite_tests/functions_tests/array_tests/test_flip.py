@@ -73,3 +73,13 @@ def test_axis_out_of_range_is_invalid(shape, axis):
 def test_non_integer_axis_is_a_type_error(axis):
     with pytest.raises(TypeError, match='flip'):
         flip(numpy.zeros((2, 3)), axis)
+
+
+@pytest.mark.parametrize('shape, axis', CASES)
+def test_array_helper_is_numpy_flip_and_a_view(shape, axis):
+    # Chainer's tests read the array-level helper as ``functions.array.flip._flip``.
+    from chainlite.functions.array.flip import _flip
+    x = _uniform(shape)
+    y = _flip(x, axis)
+    numpy.testing.assert_array_equal(y, numpy.flip(x, axis))
+    assert numpy.shares_memory(x, y)

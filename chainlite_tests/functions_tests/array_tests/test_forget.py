@@ -127,8 +127,13 @@ def test_errors():
         forget(3, np.ones(1))
     with pytest.raises(RuntimeError, match='must return a Variable'):
         forget(lambda a: a.array, np.ones(1))
-    with pytest.raises(RuntimeError, match='tuple of Variable, ndarray'):
+    with pytest.raises(RuntimeError, match='the 2nd element .* not a Variable but ndarray'):
         forget(lambda a: (a, a.array), np.ones(1))
+    # Ordinals as in Chainer's message: 1st, 3rd, 11th, 12th, 13th, 21st, 22nd.
+    for n, text in [(1, '1st'), (3, '3rd'), (11, '11th'), (12, '12th'), (13, '13th'),
+                    (21, '21st'), (22, '22nd')]:
+        with pytest.raises(RuntimeError, match='the %s element .* but int' % text):
+            forget(lambda a, n=n: (a,) * (n - 1) + (1,), np.ones(1))
     calls = []
 
     def changing(a):

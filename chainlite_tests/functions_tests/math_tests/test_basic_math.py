@@ -162,3 +162,34 @@ def test_unsupported_operand_is_a_type_error(op, bad):
 def test_type_error_message_names_the_operand_type():
     with pytest.raises(TypeError, match='list'):
         chainlite.Variable(numpy.ones(3)) + [1, 2, 3]
+
+
+@pytest.mark.parametrize('value, text', [(2, '2'), (0, '0'), (-2, '(-2)'), (2.0, '2.0'),
+                                         (-2.0, '(-2.0)'), (numpy.float32(2), '2.0'),
+                                         (numpy.array([1, 2]), 'constant array'),
+                                         (chainlite.Variable(numpy.ones(2)), 'constant array')])
+def test_operand_text_in_labels(value, text):
+    from chainlite.functions.math import basic_math
+    assert basic_math._convert_value_to_string(value) == text
+
+
+def test_operand_text_rejects_other_objects():
+    from chainlite.functions.math import basic_math
+    with pytest.raises(ValueError, match='basic_math: an operand'):
+        basic_math._convert_value_to_string([1, 2])
+
+
+def test_operator_nodes_and_their_labels():
+    # Chainer keeps the nodes in basic_math; the operators create exactly these.
+    from chainlite.functions.math import basic_math as bm
+    x = chainlite.Variable(numpy.ones(2))
+    assert isinstance((x + x).creator, bm.Add) and isinstance((-x).creator, bm.Neg)
+    assert isinstance((2.0 - x).creator, bm.SubFromConstant)
+    labels = {bm.Neg(): '__neg__', bm.Absolute(): '|_|', bm.Add(): '_ + _',
+              bm.AddConstant(2.0): '_ + 2.0', bm.Sub(): '_ - _',
+              bm.SubFromConstant(2.0): '2.0 - _', bm.Mul(): '_ * _',
+              bm.MulConstant(-2.0): '_ * (-2.0)', bm.Div(): '_ / _',
+              bm.DivFromConstant(2.0): '2.0 / _', bm.PowVarVar(): '_ ** _',
+              bm.PowVarConst(2.0): '_ ** 2.0', bm.PowConstVar(2.0): '2.0 ** _'}
+    assert {node.label: text for node, text in labels.items()} == \
+        {text: text for text in labels.values()}

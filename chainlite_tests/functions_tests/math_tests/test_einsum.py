@@ -24,7 +24,8 @@ CASES = [('ij,jk->ik', [(2, 3), (3, 4)]),
          ('iij->ji', [(2, 2, 3)]),
          ('ii,i->i', [(3, 3), (3,)]),
          ('...j,...k,jkl', [(3, 4), (3, 5), (4, 5, 2)]),
-         ('i...,...->i...', [(2, 3, 4), (4,)]),          # ellipses of different lengths
+         ('i...,...->i...', [(2, 3, 4), (3, 4)]),
+         ('i...->i', [(3,)]),                            # '...' of no axis may be left out
          ('...ij,...jk->...ik', [(2, 2, 3), (2, 3, 4)]),
          ('bij,bjk->bki', [(2, 2, 3), (2, 3, 2)]),
          ('Ab,bA', [(2, 3), (3, 2)])]                    # upper-case letters
@@ -69,13 +70,35 @@ def test_double_backward(subscripts, shapes):
     gradient_check.check_double_backward(lambda *xs: einsum(subscripts, *xs), xs, gy, ggx)
 
 
-def test_sum_over_ellipsis():
-    # Chainer sums '...' axes left out of an explicit output (NumPy refuses).
-    x, = _inputs([(2, 3, 4)])
-    y = einsum('i...->i', x)
-    numpy.testing.assert_allclose(y.array, x.sum(axis=(1, 2)), rtol=1e-12)
-    gradient_check.check_double_backward(lambda x: einsum('i...->i', x), (x,),
-                                         _inputs([(2,)], seed=1), _inputs([(2, 3, 4)], seed=2))
+@pytest.mark.parametrize('subscripts, shapes', [
+    ('...->', [(2,)]), ('i...->i', [(2, 3, 4)]), ('j...i->ij', [(2, 1, 3)]),
+    ('i,...i->', [(2,), (3, 2)]),
+])
+def test_sum_over_ellipsis_is_refused(subscripts, shapes):
+    # As in Chainer (NumPy's semantics there were undefined): an explicit output keeps '...'.
+    with pytest.raises(ValueError, match="summing over the axes of '...'"):
+        einsum(subscripts, *_inputs(shapes))
+
+
+def test_diag_einsum_writes_diagonals_and_broadcasts():
+    # The gradient's node, usable alone as in Chainer: its output shape is given.
+    from chainlite.functions.math.einsum import DiagEinSum
+    x, = _inputs([(3,)])
+    y = DiagEinSum(in_subs='i', out_sub='ii', out_shape=(3, 3)).apply((x,))[0]
+    numpy.testing.assert_array_equal(y.array, numpy.diag(x))
+    s, v = _inputs([(), (2,)])
+    y = DiagEinSum(',i', 'ij', (2, 3)).apply((s, v))[0]
+    numpy.testing.assert_allclose(y.array, numpy.repeat((s * v)[:, None], 3, axis=1))
+    for subs, out, shapes, out_shape in [('i', 'ij', [(3,)], (3, 4)), ('', 'i', [()], (3,)),
+                                         (',ij', 'i', [(), (3, 4)], (3,))]:
+        xs = _inputs(shapes)
+        gy = _inputs([out_shape], seed=1)
+        ggx = _inputs(shapes, seed=2)
+
+        def f(*xs, subs=subs, out=out, out_shape=out_shape):
+            return DiagEinSum(subs, out, out_shape).apply(xs)[0]
+        gradient_check.check_backward(f, xs, gy)
+        gradient_check.check_double_backward(f, xs, gy, ggx)
 
 
 def test_sublist_format():
@@ -121,6 +144,8 @@ _MSG = re.escape('Invalid operation is performed in: EinSum (Forward)')
     ('i,i', (numpy.ones(3), numpy.ones(3, numpy.float32))),         # dtypes differ
     ('i,i', (numpy.ones(3, numpy.int32), numpy.ones(3, numpy.int32))),
     ('...i,...i', (numpy.ones((2, 3)), numpy.ones((4, 3)))),        # '...' sizes differ
+    ('...i,...i', (numpy.ones(2), numpy.ones((1, 2)))),             # no broadcasting
+    ('i...,j...', (numpy.ones((2, 3)), numpy.ones((3, 2)))),
 ])
 def test_invalid_types(subscripts, xs):
     with pytest.raises(type_check.InvalidType, match=_MSG):

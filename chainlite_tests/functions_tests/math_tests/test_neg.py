@@ -33,7 +33,7 @@ def test_forward(shape, dtype):
 def test_operator_creates_neg():
     y = -chainlite.Variable(numpy.array([1.0, -2.0]))
     assert isinstance(y.creator, neg.Neg)
-    assert y.creator.label == '-_'
+    assert y.creator.label == '__neg__'  # as in Chainer
 
 
 @pytest.mark.parametrize('shape', SHAPES)

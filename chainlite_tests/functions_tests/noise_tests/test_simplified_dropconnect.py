@@ -72,6 +72,20 @@ def test_test_mode_is_linear():
     numpy.testing.assert_array_equal(numpy.random.get_state()[1], state)  # nothing drawn
 
 
+@pytest.mark.parametrize('train', [True, False])
+@pytest.mark.parametrize('batchwise', [True, False])
+def test_node_reports_its_mask(train, batchwise):
+    # As in Chainer, y.creator.mask is the mask used: one per sample with batchwise masks,
+    # all weights kept in test mode.
+    x, W, b = _arrays((3, 4), 2)
+    y = simplified_dropconnect(chainlite.Variable(x), W, b, ratio=0.5, train=train,
+                               use_batchwise_mask=batchwise)
+    mask = y.creator.mask
+    assert mask.shape == ((3,) if batchwise else ()) + W.shape and mask.dtype == bool
+    if not train:
+        assert mask.all()
+
+
 def test_ratio_is_respected_on_average():
     numpy.random.seed(0)
     x, W = numpy.ones((1, 10000), numpy.float32), numpy.ones((1, 10000), numpy.float32)

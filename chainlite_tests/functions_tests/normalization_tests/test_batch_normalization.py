@@ -183,3 +183,24 @@ def test_invalid_running_statistics():
 def test_axis_out_of_range(axis):
     with pytest.raises(type_check.InvalidType, match=MSG):
         batch_normalization(numpy.ones((2, 3, 4)), numpy.ones(3), numpy.ones(3), axis=axis)
+
+
+@pytest.mark.parametrize('x_shape, gamma_shape, axis, match', [
+    ((1, 3), (3,), None, 'a batch of one sample'),
+    ((1, 3, 1, 1), (3,), None, 'a batch of one sample'),
+    ((2, 3, 1), (2, 3), 2, r'every axis .* has size 1'),
+])
+def test_statistics_over_single_values_warn(x_shape, gamma_shape, axis, match):
+    # As Chainer warns: each statistic is over one value, so the output is beta whatever x is.
+    x = numpy.random.RandomState(0).uniform(-1, 1, x_shape)
+    gamma, beta = numpy.ones(gamma_shape), numpy.full(gamma_shape, 0.5)
+    with pytest.warns(UserWarning, match=match):
+        y = batch_normalization(x, gamma, beta, axis=axis)
+    numpy.testing.assert_array_equal(y.array, numpy.full(x_shape, 0.5))
+
+
+def test_batches_of_several_values_do_not_warn():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        batch_normalization(numpy.ones((1, 3, 2, 1)), numpy.ones(3), numpy.zeros(3))

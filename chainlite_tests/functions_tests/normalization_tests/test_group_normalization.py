@@ -79,6 +79,33 @@ def test_dtype_kept_in_forward_and_backward(dtype):
     assert all(v.grad.dtype == dtype for v in vs)
 
 
+@pytest.mark.parametrize('x_dtype, p_dtype', [(numpy.float16, numpy.float32),
+                                              (numpy.float32, numpy.float64)])
+def test_mixed_dtypes_compute_in_promoted_dtype(x_dtype, p_dtype):
+    # Chainer's mixed16: float16 data, float32 parameters; each gradient keeps its input's dtype.
+    x64, gamma64, beta64 = _arrays((2, 4, 3))
+    gy64 = numpy.random.RandomState(2).uniform(-1, 1, x64.shape)
+    x = chainlite.Variable(x64.astype(x_dtype))
+    gamma = chainlite.Variable(gamma64.astype(p_dtype))
+    beta = chainlite.Variable(beta64.astype(p_dtype))
+    y = group_normalization(x, 2, gamma, beta)
+    assert y.dtype == x_dtype
+    numpy.testing.assert_allclose(
+        y.array, _reference(x.array, 2, gamma.array, beta.array, 1e-5), **TOL[x_dtype])
+    gx, ggamma, gbeta = chainlite.grad([y], [x, gamma, beta], [gy64.astype(x_dtype)],
+                                       enable_double_backprop=True)
+    assert (gx.dtype, ggamma.dtype, gbeta.dtype) == (x_dtype, p_dtype, p_dtype)
+    # The same gradients as an all-float64 computation, to the precision of x's dtype.
+    ref = [chainlite.Variable(a) for a in (x.array.astype(numpy.float64), gamma64, beta64)]
+    y_ref = group_normalization(ref[0], 2, ref[1], ref[2])
+    expected = chainlite.grad([y_ref], ref, [gy64.astype(x_dtype).astype(numpy.float64)])
+    for got, want in zip((gx, ggamma, gbeta), expected):
+        numpy.testing.assert_allclose(got.array, want.array, atol=5e-2, rtol=5e-2)
+    # Second order: the gradient of gx flows back to every input, each in its own dtype.
+    gx2, ggamma2 = chainlite.grad([gx], [x, gamma], [numpy.ones_like(gx.array)])
+    assert (gx2.dtype, ggamma2.dtype) == (x_dtype, p_dtype)
+
+
 def test_arrays_and_variables_accepted():
     x, gamma, beta = _arrays((2, 4, 3))
     y1 = group_normalization(x, 2, gamma, beta)

@@ -56,6 +56,34 @@ def test_double_backward(shape, axis):
                                          atol=1e-4, rtol=1e-4)
 
 
+@pytest.mark.parametrize('dtype', DTYPES)
+def test_zero_vector_gradient_is_gy_over_eps(dtype):
+    # At a zero vector the norm has no derivative; as in Chainer the gradient is gy / eps
+    # there (the term through the norm is dropped), and finite to every order.
+    x = chainlite.Variable(numpy.array([[0.0, 0.0, 0.0], [1.0, -2.0, 2.0]], dtype))
+    gy = numpy.array([[0.5, -1.0, 0.25], [1.0, 1.0, 1.0]], dtype)
+    gx, = chainlite.grad([normalize(x, eps=0.5)], [x], [gy], enable_double_backprop=True)
+    assert gx.dtype == dtype
+    numpy.testing.assert_allclose(gx.array[0], gy[0] / 0.5)
+    x64 = x.array[1].astype(numpy.float64)
+    d = 3.0 + 0.5
+    expected = gy[1] / d - x64 * (gy[1] @ x64) / (3.0 * d * d)
+    numpy.testing.assert_allclose(gx.array[1], expected, **TOL[dtype])
+    ggx, = chainlite.grad([gx], [x], [numpy.ones_like(gy)])
+    assert numpy.isfinite(ggx.array).all()
+
+
+def test_backward_with_a_zero_vector():
+    # The gradient is continuous there, so the numerical check holds across it.
+    x = numpy.array([[0.0, 0.0, 0.0], [0.7, -0.6, 0.9]])
+    gradient_check.check_backward(lambda x: normalize(x, eps=0.1), x, _x((2, 3), seed=1),
+                                  eps=1e-4, atol=1e-2, rtol=1e-2)
+    # The gradient is not differentiable at the zero vector: the second order away from it.
+    gradient_check.check_double_backward(
+        lambda x: normalize(x, eps=0.1), x[1:], _x((1, 3), seed=1), _x((1, 3), seed=2),
+        atol=1e-4, rtol=1e-4)
+
+
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
 def test_dtype_kept_in_forward_and_backward(dtype):
     x = chainlite.Variable(_x((3, 4), dtype))

@@ -243,6 +243,17 @@ def test_test_argument_and_unknown_keywords():
         bn(_data(0), bogus=1)
 
 
+def test_finetune_is_keyword_only_and_size_must_be_a_shape():
+    # As in Chainer: a positional finetune flag and a size that is not a shape are TypeErrors.
+    bn = BatchNormalization(3)
+    with pytest.raises(TypeError):
+        bn(_data(0), True)
+    for size in ({}, 'abc', 2.0, (3, None)):
+        with pytest.raises(TypeError, match='size must be an int or a tuple of ints'):
+            BatchNormalization(size)
+    assert BatchNormalization([3, 2]).avg_mean.shape == (3, 2)
+
+
 def test_wrong_channel_count_raises_invalid_type():
     bn = BatchNormalization(4)
     with pytest.raises(chainlite.utils.type_check.InvalidType):

@@ -65,6 +65,19 @@ def test_parameters_follow_config_dtype_and_stay_float32_under_mixed16():
         assert GroupNormalization(1, 3).gamma.dtype == np.float32
 
 
+def test_mixed16_link_normalizes_float16_data_with_float32_parameters():
+    with chainlite.using_config('dtype', chainlite.mixed16):
+        gn = GroupNormalization(3)
+    x = chainlite.Variable(_data(1).astype(np.float16))
+    y = gn(x)
+    assert y.dtype == np.float16 and gn.gamma.dtype == np.float32
+    np.testing.assert_allclose(y.array, _reference(x.array.astype(np.float32), 3,
+                                                   np.ones(3), np.zeros(3), 1e-5),
+                               atol=1e-2, rtol=1e-2)
+    F.sum(y).backward()
+    assert x.grad.dtype == np.float16 and gn.gamma.grad.dtype == np.float32
+
+
 def test_input_without_channel_axis_raises():
     gn = GroupNormalization(1)
     with pytest.raises(ValueError, match='GroupNormalization: the input must have a batch axis'):
