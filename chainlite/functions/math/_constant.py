@@ -1,5 +1,7 @@
 """What the ops with a constant operand share (``x * c``, ``c / x``, ``x ** c``, ``c ** x``):
 the constant and a label in Chainer's form."""
+from __future__ import annotations
+
 from chainlite import function_node
 from chainlite.functions.math import add
 
@@ -14,5 +16,5 @@ class ConstantOp(function_node.FunctionNode):
         self.value = value
 
     @property
-    def label(self):
+    def label(self) -> str:
         return self._label_format % add._constant_label(self.value)

@@ -1,22 +1,32 @@
 """Elementwise addition: ``x + y`` (broadcasting) and ``x + c`` for a constant ``c``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import sum_to
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Add(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return '_ + _'
 
     _elementwise = True
     _arg_names = ('lhs', 'rhs')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x0, x1 = inputs
         return x0 + x1,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return tuple([sum_to.sum_to(gy, self.inputs[i].shape) for i in indexes])
 
@@ -27,14 +37,15 @@ class AddConstant(function_node.FunctionNode):
         self.value = value
 
     @property
-    def label(self):
+    def label(self) -> str:
         return '_ + %s' % _constant_label(self.value)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return x + self.value,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return grad_outputs
 
     def _jvp(self, tangents):

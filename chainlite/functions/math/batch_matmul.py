@@ -1,4 +1,8 @@
 """Batched matrix products of two 3-D (or 2-D column-vector) batches (deprecated)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import warnings
 
 import numpy
@@ -8,6 +12,9 @@ from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import matmul
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _as_mats(shape):
@@ -21,7 +28,7 @@ class BatchMatMul(function_node.FunctionNode):
         self.transa = transa
         self.transb = transb
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
         type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f',
@@ -33,14 +40,15 @@ class BatchMatMul(function_node.FunctionNode):
         type_check.expect((a.shape[1] if self.transa else a_cols) ==
                           (b_cols if self.transb else b.shape[1]))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
         a = a.reshape(_as_mats(a.shape))
         b = b.reshape(_as_mats(b.shape))
         return numpy.matmul(matmul._t(a, self.transa), matmul._t(b, self.transb)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         a_shape, b_shape = a.shape, b.shape

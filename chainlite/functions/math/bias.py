@@ -1,9 +1,18 @@
 """Elementwise sum with a second input broadcast from a given axis (Caffe's Bias)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.functions.math import _caffe_broadcast
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Bias(function_node.FunctionNode):
@@ -14,14 +23,15 @@ class Bias(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x', 'y')
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _caffe_broadcast.check_types(in_types, self.axis)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, y = inputs
         return x + y.reshape(_caffe_broadcast.aligned_shape(y.shape, self.axis, x.ndim)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         ret = []
         if 0 in indexes:

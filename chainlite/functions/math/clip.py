@@ -1,7 +1,14 @@
 """Elementwise clipping to an interval."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Clip(function_node.FunctionNode):
@@ -26,13 +33,14 @@ class Clip(function_node.FunctionNode):
             return ((None if lo is None else dtype.type(lo)),
                     (None if hi is None else dtype.type(hi)))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         lo, hi = self._bounds(x.dtype)
         return numpy.clip(x, lo, hi),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         x = x.array

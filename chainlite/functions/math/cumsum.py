@@ -1,9 +1,18 @@
 """Cumulative sum along an axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import get_item
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _check_axis(axis, ndim, label):
@@ -28,16 +37,17 @@ class Cumsum(function_node.FunctionNode):
     def __init__(self, axis=None):
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _check_axis(self.axis, x.ndim, self.label)
         return x.cumsum(axis=self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         gx = reverse_cumsum(gy, 0 if self.axis is None else self.axis)
         if self.axis is None:

@@ -1,4 +1,8 @@
 """Einstein summation over any number of operands."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import string
 
 import numpy
@@ -6,6 +10,9 @@ import numpy
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 _LETTERS = string.ascii_uppercase + string.ascii_lowercase  # sublist ints index this
 _ELLIPSIS = '@'  # one character for '...' while parsing
@@ -101,7 +108,7 @@ class EinSum(function_node.FunctionNode):
         self.out_term = out_term
         self.out_shape = out_shape
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, tuple('x%d' % i for i in range(len(in_types))))
         type_check.expect(in_types.size() == len(self.in_terms))
         first = {}
@@ -115,7 +122,7 @@ class EinSum(function_node.FunctionNode):
                 else:
                     first[c] = (i, axis)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         ins = ''.join(self.in_terms)
         out = self.out_term
@@ -135,7 +142,8 @@ class EinSum(function_node.FunctionNode):
         y[index] = xp.asarray(z).reshape(z.shape + (1,) * (len(unique) - len(direct)))
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         xs = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []

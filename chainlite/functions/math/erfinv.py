@@ -1,8 +1,15 @@
 """Elementwise inverse error function."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import math
 
 from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 _HALF_SQRT_PI = math.sqrt(math.pi) / 2
 
@@ -11,7 +18,8 @@ class ErfInv(_inverse_special.InverseSpecial):
 
     _special = 'erfinv'
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         # d/dx erfinv(x) = sqrt(pi) / 2 * exp(erfinv(x) ** 2), from the output.

@@ -1,26 +1,34 @@
 """Elementwise remainder of division, with the sign of the dividend (C's fmod)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import sum_to
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+
 
 class Fmod(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'fmod'
 
     _float_inputs = True
     _elementwise = True
     _arg_names = ('x', 'divisor')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, divisor = inputs
         return numpy.fmod(x, divisor),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, divisor = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []

@@ -1,13 +1,23 @@
 """The identity function: inputs returned unchanged, as new nodes of the graph."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Identity(function_node.FunctionNode):
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         return inputs
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return tuple([grad_outputs[i] for i in indexes])
 
 

@@ -1,6 +1,15 @@
 """Elementwise linear interpolation, ``p * x + (1 - p) * y``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import sum_to
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class LinearInterpolate(function_node.FunctionNode):
@@ -9,12 +18,13 @@ class LinearInterpolate(function_node.FunctionNode):
     _elementwise = True
     _arg_names = ('p', 'x', 'y')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         p, x, y = inputs
         return p * x + (1 - p) * y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         p, x, y = self.get_retained_inputs()
         g, = grad_outputs
         shapes = [n.shape for n in self.inputs]

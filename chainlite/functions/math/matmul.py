@@ -1,4 +1,8 @@
 """Matrix product with optional transposes and batch broadcasting."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,6 +10,9 @@ from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _t(a, trans):
@@ -19,10 +26,10 @@ class MatMul(function_node.FunctionNode):
         self.transb = transb
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'MatMul'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
         # Mixed float dtypes are accepted, as in Chainer: the product has the promoted dtype.
@@ -32,12 +39,13 @@ class MatMul(function_node.FunctionNode):
         type_check.expect(a_inner == b_inner)
         type_check.expect_broadcast_shapes(a.shape[:-2], b.shape[:-2])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
         return numpy.matmul(_t(a, self.transa), _t(b, self.transb)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         ta, tb = self.transa, self.transb

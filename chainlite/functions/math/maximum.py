@@ -1,8 +1,15 @@
 """Elementwise maximum of two inputs."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import sum_to
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Maximum(function_node.FunctionNode):
@@ -19,12 +26,13 @@ class Maximum(function_node.FunctionNode):
         # Ties go to x1.
         return x1 >= x2
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x1, x2 = inputs
         return self._select(x1, x2),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x1, x2 = self.get_retained_inputs()
         gy, = grad_outputs
         # The choice is piecewise constant: constant masks keep double backprop exact.

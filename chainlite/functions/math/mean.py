@@ -1,9 +1,18 @@
 """Arithmetic mean of elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Mean(function_node.FunctionNode):
@@ -14,20 +23,21 @@ class Mean(function_node.FunctionNode):
         self._label = label
 
     @property
-    def label(self):
+    def label(self) -> str:
         return self._label
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
         # NumPy accumulates float16 in float32 but may hand back a wider type for 0-d input.
         return x.mean(axis=self.axis, keepdims=self.keepdims).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         shape = self.inputs[0].shape
         n = 1

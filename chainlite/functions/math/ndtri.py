@@ -1,8 +1,15 @@
 """Elementwise inverse of the standard normal CDF."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import math
 
 from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
@@ -11,7 +18,8 @@ class Ndtri(_inverse_special.InverseSpecial):
 
     _special = 'ndtri'
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         # d/dx ndtri(x) = 1 / density(ndtri(x)) = sqrt(2 pi) * exp(ndtri(x) ** 2 / 2).

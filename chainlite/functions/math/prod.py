@@ -1,4 +1,8 @@
 """Product of elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -10,6 +14,9 @@ from chainlite.functions.array import reshape
 from chainlite.functions.array import transpose
 from chainlite.functions.math import cumprod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _exclusive_cumprod(x):
@@ -29,17 +36,18 @@ class Prod(function_node.FunctionNode):
         self.axis = axis
         self.keepdims = keepdims
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
         self.retain_inputs((0,))
         return x.prod(axis=self.axis, keepdims=self.keepdims),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         axes = tuple(range(x.ndim)) if self.axis is None else self.axis

@@ -1,9 +1,18 @@
 """Elementwise product with a second input broadcast from a given axis (Caffe's Scale)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.functions.math import _caffe_broadcast
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Scale(function_node.FunctionNode):
@@ -14,15 +23,16 @@ class Scale(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x', 'y')
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _caffe_broadcast.check_types(in_types, self.axis)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, y = inputs
         return x * y.reshape(_caffe_broadcast.aligned_shape(y.shape, self.axis, x.ndim)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, y = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []

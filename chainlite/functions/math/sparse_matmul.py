@@ -1,4 +1,8 @@
 """Products of a sparse (COO) matrix and a dense one, computed with scipy.sparse."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 from chainlite.functions._scipy import sparse as scipy_sparse
 
@@ -9,6 +13,9 @@ from chainlite.functions.array import cast
 from chainlite.functions.array import transpose
 from chainlite.utils import sparse
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _batched(row, col, dense):
@@ -58,7 +65,7 @@ class CooMatMul(function_node.FunctionNode):
         self.transc = bool(transc)
         self.dtype = None if dtype is None else numpy.dtype(dtype)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('sp', 'dn'))
         sp, dn = in_types
         type_check.expect(sp.dtype.kind == 'f', dn.dtype.kind == 'f', dn.ndim >= 2,
@@ -69,7 +76,7 @@ class CooMatMul(function_node.FunctionNode):
         if type_check.eval(dn.ndim) == 3:
             type_check.expect(sp.shape[0] == dn.shape[0], sp.shape[0] == self.row.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         data, dense = inputs
         if self.transb:
@@ -81,7 +88,8 @@ class CooMatMul(function_node.FunctionNode):
             y = y.astype(self.dtype, copy=False)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         data, dense = self.get_retained_inputs()
         gy, = grad_outputs
         if self.transc:
@@ -109,7 +117,7 @@ class _CooMatMulGradSP(function_node.FunctionNode):
         self.sp_shape = shape
         self.trans = trans
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         gy, dense = inputs
         xp = backend.get_array_module(gy)
@@ -124,7 +132,8 @@ class _CooMatMulGradSP(function_node.FunctionNode):
         g = xp.where(valid, g, 0).astype(gy.dtype, copy=False)
         return g.reshape(self.row.shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, dense = self.get_retained_inputs()
         gg, = grad_outputs
         ret = []

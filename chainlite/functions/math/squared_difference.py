@@ -1,6 +1,15 @@
 """Elementwise squared difference, ``(x1 - x2) ** 2``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import sum_to
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class SquaredDifference(function_node.FunctionNode):
@@ -9,13 +18,14 @@ class SquaredDifference(function_node.FunctionNode):
     _elementwise = True
     _arg_names = ('x1', 'x2')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x1, x2 = inputs
         d = x1 - x2
         return d * d,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x1, x2 = self.get_retained_inputs()
         gy, = grad_outputs
         gx = gy * (x1 - x2) * 2

@@ -1,4 +1,8 @@
 """Sum of elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,6 +10,9 @@ from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 _F16 = numpy.dtype(numpy.float16)
 
@@ -16,12 +23,12 @@ class Sum(function_node.FunctionNode):
         self.axis = axis
         self.keepdims = keepdims
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         # An integer sum would come back as int64 whatever the input's integer dtype.
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, 'Sum')
         if x.dtype == _F16:
@@ -31,7 +38,8 @@ class Sum(function_node.FunctionNode):
                              dtype=numpy.float32).astype(x.dtype),
         return x.sum(axis=self.axis, keepdims=self.keepdims),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         shape = self.inputs[0].shape
         if not self.keepdims and self.axis is not None and len(shape) > 0:

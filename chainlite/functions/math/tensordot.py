@@ -1,4 +1,8 @@
 """Tensor dot product: sum of products over paired axes of two arrays."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,6 +10,9 @@ from chainlite.functions import _axis
 from chainlite.functions.array import cast
 from chainlite.functions.array import transpose
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _normalize(axes, a_ndim, b_ndim):
@@ -42,7 +49,7 @@ class TensorDot(function_node.FunctionNode):
         self.a_axes = a_axes
         self.b_axes = b_axes
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
         # Mixed float dtypes as in Chainer: the result has the promoted dtype.
@@ -51,12 +58,13 @@ class TensorDot(function_node.FunctionNode):
         for i, j in zip(self.a_axes, self.b_axes):
             type_check.expect(a.shape[i] == b.shape[j])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
         return numpy.tensordot(a, b, (self.a_axes, self.b_axes)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         a_free = [i for i in range(a.ndim) if i not in self.a_axes]

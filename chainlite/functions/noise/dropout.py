@@ -1,9 +1,18 @@
 """Dropout: elements zeroed at random during training, the rest scaled up."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Dropout(function_node.FunctionNode):
@@ -15,7 +24,7 @@ class Dropout(function_node.FunctionNode):
         self.dropout_ratio = dropout_ratio
         self.mask = mask
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f')
@@ -23,7 +32,7 @@ class Dropout(function_node.FunctionNode):
             type_check.expect(
                 x.shape == type_check.make_variable(self.mask.shape, 'mask.shape'))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         if self.mask is None:
             xp = backend.get_array_module(x)
@@ -34,7 +43,8 @@ class Dropout(function_node.FunctionNode):
             self.mask = self.mask.astype(x.dtype)  # the output keeps x's dtype
         return x * self.mask,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return gy * self.mask,
 

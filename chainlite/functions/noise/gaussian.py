@@ -1,9 +1,18 @@
 """Gaussian sampling with the reparameterization trick."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.math import exp
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Gaussian(function_node.FunctionNode):
@@ -11,7 +20,7 @@ class Gaussian(function_node.FunctionNode):
     def __init__(self, eps=None):
         self.eps = eps
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('mean', 'ln_var'))
         mean, ln_var = in_types
         type_check.expect(
@@ -23,7 +32,7 @@ class Gaussian(function_node.FunctionNode):
             type_check.expect(
                 mean.shape == type_check.make_variable(self.eps.shape, 'eps.shape'))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((1,))
         mean, ln_var = inputs
         xp = backend.get_array_module(mean)
@@ -37,7 +46,8 @@ class Gaussian(function_node.FunctionNode):
         noise += mean
         return noise,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ln_var, = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []

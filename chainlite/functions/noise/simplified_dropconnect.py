@@ -1,4 +1,10 @@
 """A linear layer whose weights are dropped at random (simplified dropconnect)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
@@ -8,6 +14,9 @@ from chainlite.functions.math import einsum as einsum_mod
 from chainlite.functions.math import matmul as matmul_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class SimplifiedDropconnect(function_node.FunctionNode):
@@ -21,7 +30,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         self.use_batchwise_mask = use_batchwise_mask
         self.train = train
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
         x, W = in_types[:2]
         type_check.expect(
@@ -44,7 +53,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
                 type_check.expect(
                     W.shape == type_check.make_variable(mask.shape, 'mask.shape'))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         xp = backend.get_array_module(x)
@@ -69,7 +78,8 @@ class SimplifiedDropconnect(function_node.FunctionNode):
             y += inputs[2]
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         c = self.coef

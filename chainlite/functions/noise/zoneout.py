@@ -1,9 +1,18 @@
 """Zoneout: each unit keeps its previous value at random instead of taking the new one."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Zoneout(function_node.FunctionNode):
@@ -11,12 +20,12 @@ class Zoneout(function_node.FunctionNode):
     def __init__(self, zoneout_ratio):
         self.zoneout_ratio = zoneout_ratio
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('h', 'x'))
         h, x = in_types
         type_check.expect(h.dtype.kind == 'f', x.dtype == h.dtype, x.shape == h.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         h, x = inputs
         xp = backend.get_array_module(x)
         # One draw from NumPy's global random state per call, as Chainer does.
@@ -24,7 +33,8 @@ class Zoneout(function_node.FunctionNode):
         self.flag_h = ~self.flag_x
         return xp.where(self.flag_x, x, h),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         ret = []
         if 0 in indexes:

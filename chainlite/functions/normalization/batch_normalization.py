@@ -1,4 +1,8 @@
 """Batch normalization with the statistics of the current batch."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import string
 
 import numpy
@@ -12,6 +16,9 @@ from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import mean as mean_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _compute_dtype(dtype):
@@ -39,7 +46,7 @@ class BatchNormalization(function_node.FunctionNode):
         self.decay = decay
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'gamma', 'beta'))
         x, gamma, beta = in_types
         type_check.expect(
@@ -60,7 +67,7 @@ class BatchNormalization(function_node.FunctionNode):
                 shape = type_check.make_variable(stat.shape, name + '.shape')
                 type_check.expect(gamma.shape == shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
@@ -87,7 +94,8 @@ class BatchNormalization(function_node.FunctionNode):
             self.running_var += (1 - self.decay) * adjust * var
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gamma = self.get_retained_inputs()
         gy, = grad_outputs
         return _BatchNormalizationGrad(self).apply((x, gamma, gy))
@@ -100,7 +108,7 @@ class _BatchNormalizationGrad(function_node.FunctionNode):
         self.eps, self.axis, self.m = bn.eps, bn.axis, bn.m
         self.x_hat, self.inv_std = bn.x_hat, bn.inv_std
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         x, gamma, gy = inputs
         xp = backend.get_array_module(x)
@@ -118,10 +126,8 @@ class _BatchNormalizationGrad(function_node.FunctionNode):
         return (gx.astype(x.dtype, copy=False), ggamma.astype(gamma.dtype, copy=False),
                 gbeta.astype(gamma.dtype, copy=False))
 
-    def backward(self, indexes, grad_outputs):
-        # Second derivatives in closed form, from differentiable functions of x, gamma and gy
-        # (the statistics are recomputed from x), so higher orders work too. Per channel,
-        # with E the mean over the reduced axes, s = 1/std and x_hat = (x - E[x]) * s:
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         #   gx = gamma * s * (gy - x_hat * E[gy x_hat] - E[gy]),
         #   ggamma = m * E[gy x_hat], gbeta = m * E[gy].
         x, gamma, gy = self.get_retained_inputs()

@@ -1,4 +1,8 @@
 """Decorrelated batch normalization: ZCA whitening of channel groups with batch statistics."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -9,6 +13,9 @@ from chainlite.functions.array import transpose
 from chainlite.functions.math import batch_inv
 from chainlite.functions.math import matmul
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _sylvester_solve(r, c):
@@ -22,13 +29,14 @@ def _sylvester_solve(r, c):
 class _Sylvester(function_node.FunctionNode):
     # X = solve(R X + X R = C); R symmetric positive definite.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         r, c = inputs
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         return _sylvester_solve(r, c).astype(c.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         r, = self.get_retained_inputs()
         x, = self.get_retained_outputs()
         gx, = grad_outputs
@@ -45,14 +53,15 @@ class _Sylvester(function_node.FunctionNode):
 class _Sqrtm(function_node.FunctionNode):
     # The symmetric square root of symmetric positive definite matrices (batched).
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         a, = inputs
         w, v = numpy.linalg.eigh(a)
         self.retain_outputs((0,))
         r = (v * numpy.sqrt(w)[..., None, :]) @ numpy.swapaxes(v, -1, -2)
         return r.astype(a.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         r, = self.get_retained_outputs()
         gr, = grad_outputs
         # R R = A gives dR = solve(R dR + dR R = dA), a self-adjoint map of dA.

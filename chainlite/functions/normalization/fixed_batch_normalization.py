@@ -1,4 +1,8 @@
 """Batch normalization with given (fixed) statistics."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -8,6 +12,9 @@ from chainlite.functions.array import reshape
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+
 
 class FixedBatchNormalization(function_node.FunctionNode):
 
@@ -15,7 +22,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
         self.eps = eps
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))
         x, gamma, beta, mean, var = in_types
         type_check.expect(
@@ -34,7 +41,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
         for j, i in enumerate(key):
             type_check.expect(x.shape[i] == gamma.shape[j])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
         kept = tuple([1 if i in self.axis else n for i, n in enumerate(x.shape)])
@@ -44,7 +51,8 @@ class FixedBatchNormalization(function_node.FunctionNode):
         y += (beta - mean * coef).reshape(kept)
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gamma, mean, var = self.get_retained_inputs()
         gy, = grad_outputs
         x_dtype, p_dtype = x.dtype, gamma.dtype

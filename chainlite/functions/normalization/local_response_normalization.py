@@ -1,6 +1,15 @@
 """Local response normalization across neighbouring channels."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _window_sum_array(a, half):
@@ -19,10 +28,11 @@ class _ChannelWindowSum(function_node.FunctionNode):
     def __init__(self, half):
         self.half = half
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         return _window_sum_array(inputs[0], self.half),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _ChannelWindowSum(self.half).apply(grad_outputs)
 
 
@@ -34,12 +44,12 @@ class LocalResponseNormalization(function_node.FunctionNode):
         self.alpha = alpha
         self.beta = beta
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim >= 2)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         scale = _window_sum_array(x * x, self.half)
@@ -49,7 +59,8 @@ class LocalResponseNormalization(function_node.FunctionNode):
         scale *= x
         return scale,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # gx = gy * scale ** -beta
         #      - 2 alpha beta x * window_sum(gy * x * scale ** (-beta - 1)),
         # from differentiable functions of x, so the gradient can be differentiated again.

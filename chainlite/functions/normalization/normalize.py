@@ -1,9 +1,18 @@
 """L2 normalization along given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.math import sqrt as sqrt_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class NormalizeL2(function_node.FunctionNode):
@@ -12,11 +21,11 @@ class NormalizeL2(function_node.FunctionNode):
         self.eps = eps
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
@@ -25,7 +34,8 @@ class NormalizeL2(function_node.FunctionNode):
         norm += self.eps
         return x / norm,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # With n = |x| and d = n + eps: gx = gy / d - x * sum(gy * x) / (d ** 2 * n), from
         # differentiable functions of x so the gradient can be differentiated again.
         x, = self.get_retained_inputs()

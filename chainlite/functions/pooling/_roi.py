@@ -6,6 +6,10 @@ pass builds that map as a sparse matrix (bins of pixels or of bilinear samples, 
 a mean or by the maximum), applies it, and the gradients are the transposed map and the map
 again, so double backprop comes for free. The regions get no gradient, as in Chainer.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import math
 import numbers
 
@@ -13,6 +17,9 @@ import numpy
 
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def check_outsize(name, outsize):
@@ -225,7 +232,7 @@ class ROINode(function_node.FunctionNode):
     def build(self, x, rois, roi_indices):
         raise TypeError('{}: ROINode subclasses define build'.format(self.label))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x = inputs[0]
         self._x_shape = x.shape
         self._matrix, empty, shape = self.build(*inputs)
@@ -234,7 +241,8 @@ class ROINode(function_node.FunctionNode):
             y[numpy.broadcast_to(empty, y.shape)] = self.fill
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gx, = _Transposed(self._matrix, self._x_shape).apply(grad_outputs)
         return (gx,) + (None,) * (len(self.inputs) - 1)
 
@@ -245,11 +253,12 @@ class _Linear(function_node.FunctionNode):
     def __init__(self, matrix, out_shape):
         self.matrix, self.out_shape = matrix, out_shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return apply_map(self.matrix, x, self.out_shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x_shape = self.inputs[0].shape
         return _Transposed(self.matrix, x_shape).apply(grad_outputs)
 
@@ -260,10 +269,11 @@ class _Transposed(function_node.FunctionNode):
     def __init__(self, matrix, x_shape):
         self.matrix, self.x_shape = matrix, x_shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         self._gy_shape = gy.shape
         return apply_map(self.matrix.T.tocsr(), gy, self.x_shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _Linear(self.matrix, self._gy_shape).apply(grad_outputs)

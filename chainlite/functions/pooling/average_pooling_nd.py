@@ -1,9 +1,18 @@
 """N-dimensional spatial average pooling."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.pooling import _pooling
 from chainlite.functions.pooling import max_pooling_nd
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class AveragePoolingND(function_node.FunctionNode):
@@ -21,14 +30,14 @@ class AveragePoolingND(function_node.FunctionNode):
             raise ValueError('%s: pad_value must be 0 or None, got %r' % (label, pad_value))
         self.pad_value = pad_value
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 2 + self.ndim)
         for i, (k, p) in enumerate(zip(self.ksize, self.pad)):
             type_check.expect(x.shape[2 + i] + 2 * p >= k)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._windows = _pooling.Windows.pooling(x.shape[2:], self.ksize, self.stride,
                                                  self.pad, False)
@@ -40,7 +49,8 @@ class AveragePoolingND(function_node.FunctionNode):
             return _pooling.valid_counts(self._windows, a.dtype, backend.get_array_module(a))
         return self._windows.size
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _AveragePoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -50,12 +60,13 @@ class _AveragePoolingNDGrad(function_node.FunctionNode):
     def __init__(self, pooling):
         self.pooling = pooling
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         f = self.pooling
         return _pooling.spread(gy / f._divisor(gy), f._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         f = self.pooling
         return AveragePoolingND(f.ndim, f.ksize, f.stride, f.pad, f.pad_value).apply(
             grad_outputs)

@@ -1,8 +1,17 @@
 """N-dimensional spatial max pooling."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.pooling import _pooling
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class MaxPoolingND(function_node.FunctionNode):
@@ -19,7 +28,7 @@ class MaxPoolingND(function_node.FunctionNode):
         self.return_indices = return_indices
         self.indexes = None
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 2 + self.ndim)
@@ -28,14 +37,15 @@ class MaxPoolingND(function_node.FunctionNode):
             extra = 2 * p + (s - 1 if self.cover_all else 0)
             type_check.expect(x.shape[2 + i] + extra >= k)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._windows = _pooling.Windows.pooling(x.shape[2:], self.ksize, self.stride,
                                                  self.pad, self.cover_all)
         y, self.indexes = _pooling.max_with_indexes(x, self._windows)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _MaxPoolingNDGrad(self._windows, self.indexes).apply(grad_outputs)
 
 
@@ -46,11 +56,12 @@ class _MaxPoolingNDGrad(function_node.FunctionNode):
         self._windows = windows
         self.indexes = indexes
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         return _pooling.scatter(gy, self.indexes, self._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _MaxPoolingNDWithIndexes(self._windows, self.indexes).apply(grad_outputs)
 
 
@@ -61,11 +72,12 @@ class _MaxPoolingNDWithIndexes(function_node.FunctionNode):
         self._windows = windows
         self.indexes = indexes
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return _pooling.gather(x, self.indexes, self._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _MaxPoolingNDGrad(self._windows, self.indexes).apply(grad_outputs)
 
 

@@ -1,4 +1,8 @@
 """ROIAlign with averaging: bilinear samples of each bin, averaged."""
+from __future__ import annotations
+
+from typing import Any
+
 import numpy
 
 from chainlite.functions.pooling import _roi
@@ -12,7 +16,7 @@ class ROIAverageAlign2D(_roi.ROINode):
         self.spatial_scale = _roi.check_spatial_scale(name, spatial_scale)
         self.sampling_ratio = _roi.check_sampling_ratio(name, sampling_ratio)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _roi.check_types_with_indices(in_types, same_dtype=False)
 
     def build(self, x, rois, roi_indices):

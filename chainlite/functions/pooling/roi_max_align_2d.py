@@ -1,4 +1,8 @@
 """ROIAlign with the maximum: the largest bilinear sample of each bin."""
+from __future__ import annotations
+
+from typing import Any
+
 import numpy
 
 from chainlite.functions.pooling import _roi
@@ -15,7 +19,7 @@ class ROIMaxAlign2D(_roi.ROINode):
         self.spatial_scale = _roi.check_spatial_scale(name, spatial_scale)
         self.sampling_ratio = _roi.check_sampling_ratio(name, sampling_ratio)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _roi.check_types_with_indices(in_types, same_dtype=False)
 
     def build(self, x, rois, roi_indices):

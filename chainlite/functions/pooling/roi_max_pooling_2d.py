@@ -1,4 +1,8 @@
 """ROI max pooling with ``(y_min, x_min, y_max, x_max)`` regions and separate batch indices."""
+from __future__ import annotations
+
+from typing import Any
+
 import numpy
 
 from chainlite.functions.pooling import _roi
@@ -12,7 +16,7 @@ class ROIMaxPooling2D(_roi.ROINode):
         self.outh, self.outw = _roi.check_outsize('roi_max_pooling_2d', outsize)
         self.spatial_scale = _roi.check_spatial_scale('roi_max_pooling_2d', spatial_scale)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _roi.check_types_with_indices(in_types, same_dtype=True)
 
     def build(self, x, rois, roi_indices):

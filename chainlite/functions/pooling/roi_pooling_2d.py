@@ -1,4 +1,8 @@
 """Fast R-CNN's ROI pooling with ``(batch_index, x_min, y_min, x_max, y_max)`` regions."""
+from __future__ import annotations
+
+from typing import Any
+
 import numpy
 
 from chainlite.functions.pooling import _roi
@@ -11,7 +15,7 @@ class ROIPooling2D(_roi.ROINode):
         self.outh, self.outw = _roi.check_outsize('roi_pooling_2d', (outh, outw))
         self.spatial_scale = _roi.check_spatial_scale('roi_pooling_2d', spatial_scale)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'rois'))
         x, rois = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4, x.dtype == rois.dtype,

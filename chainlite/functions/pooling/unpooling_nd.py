@@ -1,8 +1,17 @@
 """Inverse of N-d pooling: every input value spread over its window (1-d, 3-d, N-d)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import _im2col
 from chainlite.functions.pooling import _pooling
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class UnpoolingND(function_node.FunctionNode):
@@ -19,7 +28,7 @@ class UnpoolingND(function_node.FunctionNode):
             outsize, ndim, 'outsize', label)
         self.cover_all = cover_all
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 2 + self.ndim)
@@ -32,7 +41,7 @@ class UnpoolingND(function_node.FunctionNode):
                 expected = _im2col.get_conv_outsize(self.outsize[i], k, s, p, self.cover_all)
                 type_check.expect(x.shape[2 + i] == expected)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         if self.outsize is None:
             self.outsize = tuple(
@@ -42,7 +51,8 @@ class UnpoolingND(function_node.FunctionNode):
                                          x.shape[2:])
         return _pooling.spread(x, self._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _UnpoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -52,11 +62,12 @@ class _UnpoolingNDGrad(function_node.FunctionNode):
     def __init__(self, unpooling):
         self.unpooling = unpooling
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         return _pooling.window_sum(gy, self.unpooling._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         f = self.unpooling
         return UnpoolingND(f.ndim, f.ksize, f.stride, f.pad, f.outsize, f.cover_all).apply(
             grad_outputs)

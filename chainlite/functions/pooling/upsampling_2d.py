@@ -1,4 +1,8 @@
 """Upsampling with the indexes of a 2-d max pooling (the pooled values back in place)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,6 +10,9 @@ from chainlite import variable
 from chainlite.functions.array import _im2col
 from chainlite.functions.pooling import _pooling
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Upsampling2D(function_node.FunctionNode):
@@ -22,7 +29,7 @@ class Upsampling2D(function_node.FunctionNode):
             outsize, 2, 'outsize', label)
         self.cover_all = cover_all
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4,
@@ -35,7 +42,7 @@ class Upsampling2D(function_node.FunctionNode):
                 expected = _im2col.get_conv_outsize(self.outsize[i], k, s, p, self.cover_all)
                 type_check.expect(x.shape[2 + i] == expected)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         if self.outsize is None:
             self.outsize = tuple(
@@ -45,7 +52,8 @@ class Upsampling2D(function_node.FunctionNode):
                                          x.shape[2:])
         return _pooling.scatter(x, self.indexes, self._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _Upsampling2DGrad(self).apply(grad_outputs)
 
 
@@ -55,12 +63,13 @@ class _Upsampling2DGrad(function_node.FunctionNode):
     def __init__(self, upsampling):
         self.upsampling = upsampling
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         f = self.upsampling
         return _pooling.gather(gy, f.indexes, f._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         f = self.upsampling
         return Upsampling2D(f.indexes, f.ksize, f.stride, f.pad, f.outsize,
                             f.cover_all).apply(grad_outputs)

@@ -1,4 +1,8 @@
 """Long short-term memory cell as an activation function, with Chainer's gate layout."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -9,6 +13,9 @@ from chainlite.functions.array import concat
 from chainlite.functions.array import reshape
 from chainlite.functions.array import stack
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _gates(x):
@@ -35,7 +42,7 @@ def _rows(v, n):
 
 class LSTM(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('c_prev', 'x'))
         c, x = in_types
         type_check.expect(
@@ -49,7 +56,7 @@ class LSTM(function_node.FunctionNode):
         for d in range(2, type_check.eval(c.ndim)):
             type_check.expect(x.shape[d] == c.shape[d])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         c_prev, x = inputs
         batch = len(x)
@@ -71,7 +78,8 @@ class LSTM(function_node.FunctionNode):
         self.retain_outputs((0,))
         return c, h
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         c_prev, x = self.get_retained_inputs()
         gc, gh = grad_outputs
         xp = backend.get_array_module(x.array)
@@ -89,7 +97,7 @@ class _LSTMGrad(function_node.FunctionNode):
     def __init__(self, c_next):
         self.c_next = c_next
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2, 3))
         c_prev, x, gc, gh = inputs
         batch = len(x)
@@ -115,7 +123,8 @@ class _LSTMGrad(function_node.FunctionNode):
             gc_prev[batch:] = gc[batch:]
         return gc_prev, gx
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # With K = dL/dgcb and gC = dL/dc (c rebuilt from c_prev and x), the products below
         # are the derivatives of L = <ggc_prev, gc_prev> + <ggx, gx> by the chain rule.
         c_prev, x, gc, gh = self.get_retained_inputs()
