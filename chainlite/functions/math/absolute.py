@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Absolute(function_node.FunctionNode):
@@ -32,7 +33,7 @@ class Absolute(function_node.FunctionNode):
         return gy * numpy.sign(x.array),
 
 
-def absolute(x):
+def absolute(x: VariableOrArray) -> Variable:
     """Elementwise absolute value, ``|x|`` (also ``abs(x)``).
 
     The gradient at 0 is 0 (the sign of 0).

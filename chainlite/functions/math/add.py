@@ -10,6 +10,7 @@ from chainlite.functions.array import sum_to
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import ScalarValue, VariableOrArray
 
 
 class Add(function_node.FunctionNode):
@@ -33,7 +34,7 @@ class Add(function_node.FunctionNode):
 
 class AddConstant(function_node.FunctionNode):
 
-    def __init__(self, value):
+    def __init__(self, value: ScalarValue | numpy.ndarray) -> None:
         self.value = value
 
     @property
@@ -60,7 +61,7 @@ def _constant_label(value):
     return '(%s)' % text if text.startswith('-') else text
 
 
-def add(*xs):
+def add(*xs: VariableOrArray) -> Variable:
     """Elementwise sum of any number of variables (broadcasting as NumPy does).
 
     Args:

@@ -10,6 +10,7 @@ from chainlite.functions.math import arcsin
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Arccos(function_node.FunctionNode):
@@ -38,7 +39,7 @@ class _ArccosGrad(arcsin._ArcsinGrad):
     _negate = True
 
 
-def arccos(x):
+def arccos(x: VariableOrArray) -> Variable:
     """Elementwise inverse cosine.
 
     The gradient is infinite at -1 and 1; outside ``[-1, 1]`` the result is NaN, as in NumPy.

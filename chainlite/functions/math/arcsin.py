@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Arcsin(function_node.FunctionNode):
@@ -56,7 +57,7 @@ class _ArcsinGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def arcsin(x):
+def arcsin(x: VariableOrArray) -> Variable:
     """Elementwise inverse sine.
 
     The gradient is infinite at -1 and 1; outside ``[-1, 1]`` the result is NaN, as in NumPy.

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Arctan(function_node.FunctionNode):
@@ -53,7 +54,7 @@ class _ArctanGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def arctan(x):
+def arctan(x: VariableOrArray) -> Variable:
     """Elementwise inverse tangent.
 
     Args:

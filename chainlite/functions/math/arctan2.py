@@ -10,6 +10,7 @@ from chainlite.functions.array import sum_to
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Arctan2(function_node.FunctionNode):
@@ -41,7 +42,7 @@ class Arctan2(function_node.FunctionNode):
         return tuple(ret)
 
 
-def arctan2(x1, x2):
+def arctan2(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise arctangent of ``x1 / x2`` that takes the signs of both into account.
 
     The gradient is undefined at the origin, and the result jumps by ``2 pi`` across the

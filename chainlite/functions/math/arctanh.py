@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Arctanh(function_node.FunctionNode):
@@ -53,7 +54,7 @@ class _ArctanhGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def arctanh(x):
+def arctanh(x: VariableOrArray) -> Variable:
     """Elementwise inverse hyperbolic tangent.
 
     The result is infinite at -1 and 1 and NaN outside ``[-1, 1]``, as in NumPy.

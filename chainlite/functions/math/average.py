@@ -1,4 +1,8 @@
 """Weighted average of elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 import numpy
 
 from chainlite import variable
@@ -9,6 +13,10 @@ from chainlite.functions.math import mean as mean_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 def _invalid(expect, actual):
     raise type_check.InvalidType(
@@ -16,7 +24,9 @@ def _invalid(expect, actual):
                             'Expect: %s\nActual: %s' % (expect, actual))
 
 
-def average(x, axis=None, weights=None, keepdims=False, returned=False):
+def average(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+            weights: VariableOrArray | None = None, keepdims: bool = False,
+            returned: bool = False) -> Variable | tuple[Variable, Variable]:
     """Weighted average of elements over the given axes, ``sum(x * w) / sum(w)``.
 
     Args:

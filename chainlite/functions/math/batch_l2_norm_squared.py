@@ -13,6 +13,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class BatchL2NormSquared(function_node.FunctionNode):
@@ -37,7 +38,7 @@ class BatchL2NormSquared(function_node.FunctionNode):
         return gy * x * 2,
 
 
-def batch_l2_norm_squared(x):
+def batch_l2_norm_squared(x: VariableOrArray) -> Variable:
     """Squared L2 norm of each example: ``sum(x[i] ** 2)`` over all axes but the first.
 
     Args:

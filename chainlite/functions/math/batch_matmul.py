@@ -15,6 +15,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _as_mats(shape):
@@ -24,7 +25,7 @@ def _as_mats(shape):
 
 class BatchMatMul(function_node.FunctionNode):
 
-    def __init__(self, transa=False, transb=False):
+    def __init__(self, transa: bool = False, transb: bool = False) -> None:
         self.transa = transa
         self.transb = transb
 
@@ -67,7 +68,8 @@ class BatchMatMul(function_node.FunctionNode):
         return tuple(ret)
 
 
-def batch_matmul(a, b, transa=False, transb=False):
+def batch_matmul(a: VariableOrArray, b: VariableOrArray, transa: bool = False,
+                 transb: bool = False) -> Variable:
     """Matrix products of two batches of matrices, one product per batch entry.
 
     Deprecated, as in Chainer: it warns with :class:`DeprecationWarning`; use

@@ -14,6 +14,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Cholesky(function_node.FunctionNode):
@@ -50,7 +51,7 @@ class Cholesky(function_node.FunctionNode):
         return (s + transpose.transpose(s)) * mask,
 
 
-def cholesky(a):
+def cholesky(a: VariableOrArray) -> Variable:
     """Cholesky decomposition: the lower-triangular ``L`` with ``L @ L.T == a``.
 
     Only the lower triangle of ``a`` is read (as :func:`numpy.linalg.cholesky` does), so the

@@ -9,11 +9,12 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Clip(function_node.FunctionNode):
 
-    def __init__(self, x_min, x_max):
+    def __init__(self, x_min: float | None, x_max: float | None) -> None:
         if x_min is None and x_max is None:
             raise ValueError('clip: x_min and x_max cannot both be None')
         if x_min is not None and x_max is not None and not x_min < x_max:
@@ -51,7 +52,7 @@ class Clip(function_node.FunctionNode):
         return gy * inside.astype(x.dtype),
 
 
-def clip(x, x_min, x_max):
+def clip(x: VariableOrArray, x_min: float | None, x_max: float | None) -> Variable:
     """Clips the elements of ``x`` to the interval ``[x_min, x_max]``.
 
     The gradient is 1 inside the interval, edges included, and 0 outside.

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Cos(function_node.FunctionNode):
@@ -32,7 +33,7 @@ class Cos(function_node.FunctionNode):
         return -sin.sin(x) * gy,
 
 
-def cos(x):
+def cos(x: VariableOrArray) -> Variable:
     """Elementwise cosine.
 
     Args:

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Cosh(function_node.FunctionNode):
@@ -51,7 +52,7 @@ class _CoshGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def cosh(x):
+def cosh(x: VariableOrArray) -> Variable:
     """Elementwise hyperbolic cosine.
 
     Args:

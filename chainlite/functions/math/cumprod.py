@@ -14,11 +14,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Cumprod(function_node.FunctionNode):
 
-    def __init__(self, axis=None):
+    def __init__(self, axis: int | None = None) -> None:
         self.axis = axis
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -61,7 +62,7 @@ class Cumprod(function_node.FunctionNode):
         return gx,
 
 
-def cumprod(x, axis=None):
+def cumprod(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Cumulative product of elements along an axis.
 
     The gradient is exact with any zeros in ``x`` (it never divides by them); its own

@@ -13,6 +13,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check_axis(axis, ndim, label):
@@ -27,14 +28,14 @@ def _flip(x, axis):
     return get_item.get_item(x, (slice(None),) * axis + (slice(None, None, -1),))
 
 
-def reverse_cumsum(x, axis):
+def reverse_cumsum(x: VariableOrArray, axis: int) -> Variable:
     """``sum(x[k:])`` along ``axis`` for every ``k``: the transpose of a cumulative sum."""
     return _flip(cumsum(_flip(x, axis), axis), axis)
 
 
 class Cumsum(function_node.FunctionNode):
 
-    def __init__(self, axis=None):
+    def __init__(self, axis: int | None = None) -> None:
         self.axis = axis
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -55,7 +56,7 @@ class Cumsum(function_node.FunctionNode):
         return gx,
 
 
-def cumsum(x, axis=None):
+def cumsum(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Cumulative sum of elements along an axis.
 
     Args:

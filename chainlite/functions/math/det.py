@@ -14,6 +14,7 @@ from chainlite.functions.math import inv
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Det(function_node.FunctionNode):
@@ -42,7 +43,7 @@ class Det(function_node.FunctionNode):
         return reshape.reshape(gy * y, y.shape + (1, 1)) * a_inv_t,
 
 
-def det(a):
+def det(a: VariableOrArray) -> Variable:
     """Determinant of a square matrix.
 
     Args:

@@ -11,6 +11,7 @@ from chainlite.functions.math import polygamma
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _ONE = numpy.array(1)
 
@@ -37,7 +38,7 @@ class DiGamma(function_node.FunctionNode):
         return gy * polygamma.polygamma(_ONE, x),
 
 
-def digamma(x):
+def digamma(x: VariableOrArray) -> Variable:
     """Elementwise digamma function, the derivative of ``log Gamma(x)``.
 
     Args:

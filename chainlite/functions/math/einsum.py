@@ -156,7 +156,7 @@ class EinSum(function_node.FunctionNode):
         return tuple(ret)
 
 
-def einsum(*operands):
+def einsum(*operands: Any) -> Variable:
     """Einstein summation, as :func:`numpy.einsum`.
 
     Two calling conventions, as in Chainer and NumPy: ``einsum(subscripts, x0, x1, ...)``

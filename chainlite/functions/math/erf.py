@@ -14,6 +14,7 @@ from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
@@ -40,7 +41,7 @@ class Erf(function_node.FunctionNode):
         return gy * exp.exp(-x * x) * _TWO_OVER_SQRT_PI,
 
 
-def erf(x):
+def erf(x: VariableOrArray) -> Variable:
     """Elementwise error function, ``erf(x) = 2 / sqrt(pi) * integral_0^x exp(-t ** 2) dt``.
 
     Args:

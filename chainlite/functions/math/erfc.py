@@ -14,6 +14,7 @@ from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _MINUS_TWO_OVER_SQRT_PI = -2 / math.sqrt(math.pi)
 
@@ -40,7 +41,7 @@ class Erfc(function_node.FunctionNode):
         return gy * exp.exp(-x * x) * _MINUS_TWO_OVER_SQRT_PI,
 
 
-def erfc(x):
+def erfc(x: VariableOrArray) -> Variable:
     """Elementwise complementary error function, ``erfc(x) = 1 - erf(x)``.
 
     Args:

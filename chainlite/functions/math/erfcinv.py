@@ -10,6 +10,7 @@ from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _MINUS_HALF_SQRT_PI = -math.sqrt(math.pi) / 2
 
@@ -26,7 +27,7 @@ class ErfcInv(_inverse_special.InverseSpecial):
         return gy * exp.exp(y * y) * _MINUS_HALF_SQRT_PI,
 
 
-def erfcinv(x):
+def erfcinv(x: VariableOrArray) -> Variable:
     """Elementwise inverse complementary error function, the ``y`` with ``erfc(y) = x``.
 
     Args:

@@ -13,6 +13,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
@@ -41,7 +42,7 @@ class Erfcx(function_node.FunctionNode):
         return gy * (x * y * 2 - _TWO_OVER_SQRT_PI),
 
 
-def erfcx(x):
+def erfcx(x: VariableOrArray) -> Variable:
     """Elementwise scaled complementary error function, ``erfcx(x) = exp(x ** 2) * erfc(x)``.
 
     It stays finite for large ``x``, where ``erfc`` underflows.

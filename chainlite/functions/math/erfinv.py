@@ -10,6 +10,7 @@ from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _HALF_SQRT_PI = math.sqrt(math.pi) / 2
 
@@ -26,7 +27,7 @@ class ErfInv(_inverse_special.InverseSpecial):
         return gy * exp.exp(y * y) * _HALF_SQRT_PI,
 
 
-def erfinv(x):
+def erfinv(x: VariableOrArray) -> Variable:
     """Elementwise inverse error function, the ``y`` with ``erf(y) = x``.
 
     Args:

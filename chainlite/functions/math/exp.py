@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Exp(function_node.FunctionNode):
@@ -37,7 +38,7 @@ class Exp(function_node.FunctionNode):
 
 
 
-def exp(x):
+def exp(x: VariableOrArray) -> Variable:
     """Elementwise exponential, ``e ** x``.
 
     Args:

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Expm1(function_node.FunctionNode):
@@ -51,7 +52,7 @@ class _Expm1Grad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def expm1(x):
+def expm1(x: VariableOrArray) -> Variable:
     """Elementwise ``exp(x) - 1``, computed without the cancellation of ``exp(x) - 1`` near 0.
 
     Args:

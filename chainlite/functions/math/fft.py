@@ -11,11 +11,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class FFT(function_node.FunctionNode):
 
-    def __init__(self, method):
+    def __init__(self, method: str) -> None:
         self._method = method  # 'fft' or 'ifft'
 
     @property
@@ -50,7 +51,7 @@ class FFT(function_node.FunctionNode):
         return gxr, gxi
 
 
-def fft(x):
+def fft(x: VariableOrArray) -> Variable:
     """Fast Fourier transform along the last axis (:func:`numpy.fft.fft`).
 
     Complex numbers travel as a pair of float arrays, as in Chainer.

@@ -10,6 +10,7 @@ from chainlite.functions.array import sum_to
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Fmod(function_node.FunctionNode):
@@ -42,7 +43,7 @@ class Fmod(function_node.FunctionNode):
         return tuple(ret)
 
 
-def fmod(x, divisor):
+def fmod(x: VariableOrArray, divisor: VariableOrArray) -> Variable:
     """Elementwise remainder of ``x / divisor``, with the sign of ``x`` (C's ``fmod``).
 
     ``y = x - fix(x / divisor) * divisor``; its gradient is ``1`` for ``x`` and

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Identity(function_node.FunctionNode):
@@ -21,7 +22,7 @@ class Identity(function_node.FunctionNode):
         return tuple([grad_outputs[i] for i in indexes])
 
 
-def identity(*inputs):
+def identity(*inputs: VariableOrArray) -> Variable | tuple[Variable, ...]:
     """Returns the inputs unchanged, as new Variables whose gradients pass straight through.
 
     Useful to give an input a node of its own in the graph (e.g. to hook it).

@@ -1,8 +1,16 @@
 """Inverse discrete Fourier transform along the last axis, on (real, imag) pairs."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite.functions.math import fft
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
-def ifft(x):
+
+def ifft(x: VariableOrArray) -> Variable:
     """Inverse fast Fourier transform along the last axis (:func:`numpy.fft.ifft`).
 
     Complex numbers travel as a pair of float arrays, as in Chainer.

@@ -11,6 +11,7 @@ from chainlite.functions.math import matmul
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Inv(function_node.FunctionNode):
@@ -37,7 +38,7 @@ class Inv(function_node.FunctionNode):
         return -matmul.matmul(matmul.matmul(y, gy, transa=True), y, transb=True),
 
 
-def inv(a):
+def inv(a: VariableOrArray) -> Variable:
     """Inverse of a square matrix.
 
     Args:

@@ -12,6 +12,7 @@ from chainlite.functions.math import digamma
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class LGamma(function_node.FunctionNode):
@@ -36,7 +37,7 @@ class LGamma(function_node.FunctionNode):
         return gy * digamma.digamma(x),
 
 
-def lgamma(x):
+def lgamma(x: VariableOrArray) -> Variable:
     """Elementwise log of the absolute value of the gamma function, ``log|Gamma(x)|``.
 
     Args:

@@ -10,6 +10,7 @@ from chainlite.functions.array import sum_to
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class LinearInterpolate(function_node.FunctionNode):
@@ -39,7 +40,7 @@ class LinearInterpolate(function_node.FunctionNode):
         return tuple(ret)
 
 
-def linear_interpolate(p, x, y):
+def linear_interpolate(p: VariableOrArray, x: VariableOrArray, y: VariableOrArray) -> Variable:
     """Elementwise linear interpolation between ``y`` (at ``p = 0``) and ``x`` (at ``p = 1``).
 
     Computes ``p * x + (1 - p) * y``. Unlike Chainer, which requires equal shapes, the three

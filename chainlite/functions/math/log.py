@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Log(function_node.FunctionNode):
@@ -31,7 +32,7 @@ class Log(function_node.FunctionNode):
         return gy / x,
 
 
-def log(x):
+def log(x: VariableOrArray) -> Variable:
     """Elementwise natural logarithm.
 
     Args:

@@ -1,9 +1,17 @@
 """Elementwise base-10 logarithm."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import math
 
 import numpy
 
 from chainlite.functions.math import _log_base
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Log10(_log_base.LogBase):
@@ -12,7 +20,7 @@ class Log10(_log_base.LogBase):
     _inv_ln_base = 1 / math.log(10)
 
 
-def log10(x):
+def log10(x: VariableOrArray) -> Variable:
     """Elementwise base-10 logarithm.
 
     Args:

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Log1p(function_node.FunctionNode):
@@ -31,7 +32,7 @@ class Log1p(function_node.FunctionNode):
         return gy / (x + 1),
 
 
-def log1p(x):
+def log1p(x: VariableOrArray) -> Variable:
     """Elementwise ``log(1 + x)``, computed without the rounding of ``1 + x`` near 0.
 
     Args:

@@ -1,9 +1,17 @@
 """Elementwise base-2 logarithm."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import math
 
 import numpy
 
 from chainlite.functions.math import _log_base
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Log2(_log_base.LogBase):
@@ -12,7 +20,7 @@ class Log2(_log_base.LogBase):
     _inv_ln_base = 1 / math.log(2)
 
 
-def log2(x):
+def log2(x: VariableOrArray) -> Variable:
     """Elementwise base-2 logarithm.
 
     Args:

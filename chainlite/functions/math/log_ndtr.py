@@ -14,6 +14,7 @@ from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
@@ -43,7 +44,7 @@ class LogNdtr(function_node.FunctionNode):
         return gy * exp.exp(x * x * -0.5 - y) * _INV_SQRT_2PI,
 
 
-def log_ndtr(x):
+def log_ndtr(x: VariableOrArray) -> Variable:
     """Elementwise log of the standard normal cumulative distribution function.
 
     Accurate far in the left tail, where ``log(ndtr(x))`` would underflow.

@@ -1,7 +1,7 @@
 """Log of the sum of exponentials over given axes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -15,11 +15,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class LogSumExp(function_node.FunctionNode):
 
-    def __init__(self, axis=None):
+    def __init__(self, axis: int | Sequence[int] | None = None) -> None:
         self.axis = axis
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -53,7 +54,7 @@ def _reduced_shape(shape, axis):
     return () if axis is None else tuple(s for i, s in enumerate(shape) if i not in axis)
 
 
-def logsumexp(x, axis=None):
+def logsumexp(x: VariableOrArray, axis: int | Sequence[int] | None = None) -> Variable:
     """Log of the sum of exponentials, ``log(sum(exp(x), axis))``, computed stably.
 
     Args:

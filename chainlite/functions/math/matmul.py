@@ -13,6 +13,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _t(a, trans):
@@ -21,7 +22,7 @@ def _t(a, trans):
 
 class MatMul(function_node.FunctionNode):
 
-    def __init__(self, transa=False, transb=False):
+    def __init__(self, transa: bool = False, transb: bool = False) -> None:
         self.transa = transa
         self.transb = transb
 
@@ -59,7 +60,8 @@ class MatMul(function_node.FunctionNode):
         return tuple(ret)
 
 
-def matmul(a, b, transa=False, transb=False):
+def matmul(a: VariableOrArray, b: VariableOrArray, transa: bool = False,
+           transb: bool = False) -> Variable:
     """Matrix product ``a @ b`` (NumPy's matmul semantics, batch dimensions broadcast).
 
     Args:

@@ -1,7 +1,7 @@
 """Maximum of array elements over given axes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -13,11 +13,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Max(function_node.FunctionNode):
 
-    def __init__(self, axis=None, keepdims=False):
+    def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
         self.axis = axis
         self.keepdims = keepdims
 
@@ -53,7 +54,8 @@ class Max(function_node.FunctionNode):
         return broadcast.broadcast_to(reshape.reshape(gy, kept), shape) * mask,
 
 
-def max(x, axis=None, keepdims=False):
+def max(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+        keepdims: bool = False) -> Variable:
     """Maximum of array elements over the given axes.
 
     The gradient flows to the elements equal to the maximum; in a tie, each of them receives

@@ -10,6 +10,7 @@ from chainlite.functions.array import sum_to
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Maximum(function_node.FunctionNode):
@@ -46,7 +47,7 @@ class Maximum(function_node.FunctionNode):
         return tuple(ret)
 
 
-def maximum(x1, x2):
+def maximum(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise maximum of two inputs, which broadcast against each other by NumPy's rules.
 
     Where the inputs are equal, the whole gradient goes to ``x1``.

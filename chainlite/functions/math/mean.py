@@ -1,7 +1,7 @@
 """Arithmetic mean of elements over given axes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -13,11 +13,13 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Mean(function_node.FunctionNode):
 
-    def __init__(self, axis=None, keepdims=False, label='Mean'):
+    def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False,
+                 label: str = 'Mean') -> None:
         self.axis = axis
         self.keepdims = keepdims
         self._label = label
@@ -51,7 +53,8 @@ class Mean(function_node.FunctionNode):
         return broadcast.broadcast_to(gy, shape) * (1.0 / max(n, 1)),
 
 
-def mean(x, axis=None, weights=None, keepdims=False):
+def mean(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+         weights: VariableOrArray | None = None, keepdims: bool = False) -> Variable:
     """Arithmetic mean of elements over the given axes.
 
     Chainer keeps this function private (``average`` without weights); chainlite exposes it.

@@ -14,6 +14,7 @@ from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
@@ -40,7 +41,7 @@ class Ndtr(function_node.FunctionNode):
         return gy * exp.exp(x * x * -0.5) * _INV_SQRT_2PI,
 
 
-def ndtr(x):
+def ndtr(x: VariableOrArray) -> Variable:
     """Elementwise standard normal cumulative distribution function.
 
     Args:

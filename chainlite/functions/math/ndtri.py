@@ -10,6 +10,7 @@ from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
@@ -26,7 +27,7 @@ class Ndtri(_inverse_special.InverseSpecial):
         return gy * exp.exp(y * y * 0.5) * _SQRT_2PI,
 
 
-def ndtri(x):
+def ndtri(x: VariableOrArray) -> Variable:
     """Elementwise inverse of the standard normal cumulative distribution function.
 
     Args:

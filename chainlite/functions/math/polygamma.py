@@ -13,6 +13,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class PolyGamma(function_node.FunctionNode):
@@ -41,7 +42,7 @@ class PolyGamma(function_node.FunctionNode):
         return None, sum_to.sum_to(gy * polygamma(n.array + 1, x), x.shape)
 
 
-def polygamma(n, x):
+def polygamma(n: VariableOrArray, x: VariableOrArray) -> Variable:
     """Elementwise polygamma function, the ``n``-th derivative of the digamma function.
 
     Args:

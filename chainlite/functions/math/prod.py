@@ -1,7 +1,7 @@
 """Product of elements over given axes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -17,6 +17,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _exclusive_cumprod(x):
@@ -32,7 +33,7 @@ def _exclusive_cumprod(x):
 
 class Prod(function_node.FunctionNode):
 
-    def __init__(self, axis=None, keepdims=False):
+    def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
         self.axis = axis
         self.keepdims = keepdims
 
@@ -69,7 +70,8 @@ class Prod(function_node.FunctionNode):
         return transpose.transpose(gx, tuple(numpy.argsort(perm))),
 
 
-def prod(x, axis=None, keepdims=False):
+def prod(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+         keepdims: bool = False) -> Variable:
     """Product of elements over the given axes.
 
     The gradient is the product of the other elements, computed without division, so it is

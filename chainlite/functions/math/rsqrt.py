@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Rsqrt(function_node.FunctionNode):
@@ -51,7 +52,7 @@ class _RsqrtGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def rsqrt(x):
+def rsqrt(x: VariableOrArray) -> Variable:
     """Elementwise reciprocal square root, ``1 / sqrt(x)``.
 
     Args:

@@ -13,11 +13,12 @@ from chainlite.functions.math import _caffe_broadcast
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Scale(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis  # non-negative, checked by the wrapper
 
     _float_inputs = True
@@ -45,7 +46,7 @@ class Scale(function_node.FunctionNode):
         return tuple(ret)
 
 
-def scale(x, y, axis=1):
+def scale(x: VariableOrArray, y: VariableOrArray, axis: int = 1) -> Variable:
     """Elementwise product of ``x`` and ``y``, with ``y`` broadcast from ``x``'s axis ``axis``.
 
     ``y``'s axes line up with ``x``'s axes ``axis, axis + 1, ...`` (Caffe's broadcasting, not

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Sin(function_node.FunctionNode):
@@ -51,7 +52,7 @@ class _SinGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def sin(x):
+def sin(x: VariableOrArray) -> Variable:
     """Elementwise sine.
 
     Args:

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Sinh(function_node.FunctionNode):
@@ -51,7 +52,7 @@ class _SinhGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def sinh(x):
+def sinh(x: VariableOrArray) -> Variable:
     """Elementwise hyperbolic sine.
 
     Args:

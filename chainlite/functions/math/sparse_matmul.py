@@ -16,6 +16,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import DTypeSpec, VariableOrArray
 
 
 def _batched(row, col, dense):
@@ -55,8 +56,9 @@ class CooMatMul(function_node.FunctionNode):
     # ``CooMatMul(row, col, shape, order, transa=, transb=, transc=, dtype=)`` works too.
     # The result has the promoted dtype of the operands (or ``dtype``).
 
-    def __init__(self, row, col, shape, trans=False, transa=False, transb=False,
-                 transc=False, dtype=None):
+    def __init__(self, row: numpy.ndarray, col: numpy.ndarray, shape: tuple[int, int],
+                 trans: bool = False, transa: bool = False, transb: bool = False,
+                 transc: bool = False, dtype: DTypeSpec = None) -> None:
         self.row = row
         self.col = col
         self.sp_shape = shape
@@ -152,7 +154,8 @@ def _swap(x):
     return transpose.transpose(x, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
 
 
-def sparse_matmul(a, b, transa=False, transb=False):
+def sparse_matmul(a: VariableOrArray | sparse.CooMatrix, b: VariableOrArray | sparse.CooMatrix,
+                  transa: bool = False, transb: bool = False) -> Variable:
     """Product of a sparse and a dense matrix (or batches of them), either way round.
 
     One operand is a :class:`~chainlite.utils.sparse.CooMatrix` (see

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Sqrt(function_node.FunctionNode):
@@ -31,7 +32,7 @@ class Sqrt(function_node.FunctionNode):
         return gy / (y * 2),
 
 
-def sqrt(x):
+def sqrt(x: VariableOrArray) -> Variable:
     """Elementwise square root.
 
     The gradient is infinite at 0 and the result NaN below 0, as in NumPy.

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Square(function_node.FunctionNode):
@@ -31,7 +32,7 @@ class Square(function_node.FunctionNode):
         return gy * (x * 2),
 
 
-def square(x):
+def square(x: VariableOrArray) -> Variable:
     """Elementwise square, ``x * x``.
 
     Args:

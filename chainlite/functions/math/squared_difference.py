@@ -10,6 +10,7 @@ from chainlite.functions.array import sum_to
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class SquaredDifference(function_node.FunctionNode):
@@ -37,7 +38,7 @@ class SquaredDifference(function_node.FunctionNode):
         return tuple(ret)
 
 
-def squared_difference(x1, x2):
+def squared_difference(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise squared difference of two inputs, ``(x1 - x2) ** 2``.
 
     Unlike Chainer, which requires equal shapes, the inputs may broadcast against each other

@@ -11,6 +11,7 @@ from chainlite.functions.math import add
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import ScalarValue
 
 
 class Sub(function_node.FunctionNode):
@@ -35,7 +36,7 @@ class Sub(function_node.FunctionNode):
 
 class SubFromConstant(function_node.FunctionNode):
 
-    def __init__(self, value):
+    def __init__(self, value: ScalarValue | numpy.ndarray) -> None:
         self.value = value
 
     @property

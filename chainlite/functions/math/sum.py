@@ -1,7 +1,7 @@
 """Sum of elements over given axes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -13,13 +13,14 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _F16 = numpy.dtype(numpy.float16)
 
 
 class Sum(function_node.FunctionNode):
 
-    def __init__(self, axis=None, keepdims=False):
+    def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
         self.axis = axis
         self.keepdims = keepdims
 
@@ -47,7 +48,8 @@ class Sum(function_node.FunctionNode):
         return broadcast.broadcast_to(gy, shape),
 
 
-def sum(x, axis=None, keepdims=False):
+def sum(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+        keepdims: bool = False) -> Variable:
     """Sum of elements over the given axes.
 
     Args:

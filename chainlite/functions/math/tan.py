@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Tan(function_node.FunctionNode):
@@ -51,7 +52,7 @@ class _TanGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def tan(x):
+def tan(x: VariableOrArray) -> Variable:
     """Elementwise tangent.
 
     Args:

@@ -1,7 +1,7 @@
 """Tensor dot product: sum of products over paired axes of two arrays."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -13,6 +13,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _normalize(axes, a_ndim, b_ndim):
@@ -45,7 +46,7 @@ def _normalize(axes, a_ndim, b_ndim):
 
 class TensorDot(function_node.FunctionNode):
 
-    def __init__(self, a_axes, b_axes):
+    def __init__(self, a_axes: Sequence[int], b_axes: Sequence[int]) -> None:
         self.a_axes = a_axes
         self.b_axes = b_axes
 
@@ -91,7 +92,8 @@ def _back_to(x, order):
     return x if perm == tuple(range(len(perm))) else transpose.transpose(x, perm)
 
 
-def tensordot(a, b, axes=2):
+def tensordot(a: VariableOrArray, b: VariableOrArray,
+              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> Variable:
     """Tensor dot product: sums the products of ``a`` and ``b`` over paired axes.
 
     As :func:`numpy.tensordot`: the result's axes are ``a``'s remaining axes followed by

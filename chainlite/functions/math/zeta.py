@@ -12,6 +12,7 @@ from chainlite.functions.array import sum_to
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Zeta(function_node.FunctionNode):
@@ -40,7 +41,7 @@ class Zeta(function_node.FunctionNode):
         return None, sum_to.sum_to(gy * zeta(x + 1, q) * -x, q.shape)
 
 
-def zeta(x, q):
+def zeta(x: VariableOrArray, q: VariableOrArray) -> Variable:
     """Elementwise Hurwitz zeta function, ``zeta(x, q) = sum_{k >= 0} (k + q) ** -x``.
 
     Only ``q`` gets a gradient; ``x`` is treated as a constant (its gradient stays None).

@@ -13,11 +13,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Dropout(function_node.FunctionNode):
 
-    def __init__(self, dropout_ratio, mask=None):
+    def __init__(self, dropout_ratio: float, mask: numpy.ndarray | None = None) -> None:
         if not 0.0 <= dropout_ratio < 1.0:
             raise ValueError('dropout_ratio must be in the range [0, 1), got %r'
                              % (dropout_ratio,))
@@ -53,7 +54,8 @@ class Dropout(function_node.FunctionNode):
         return grad_outputs[0] * self.mask,
 
 
-def dropout(x, ratio=.5, *, mask=None, return_mask=False):
+def dropout(x: VariableOrArray, ratio: float = .5, *, mask: numpy.ndarray | None = None,
+            return_mask: bool = False) -> Variable | tuple[Variable, numpy.ndarray | None]:
     """Drops elements of ``x`` at random with probability ``ratio`` during training.
 
     Kept elements are scaled by ``1 / (1 - ratio)``, so the expected value is unchanged.

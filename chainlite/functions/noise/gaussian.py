@@ -13,11 +13,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Gaussian(function_node.FunctionNode):
 
-    def __init__(self, eps=None):
+    def __init__(self, eps: numpy.ndarray | None = None) -> None:
         self.eps = eps
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -59,7 +60,8 @@ class Gaussian(function_node.FunctionNode):
         return tuple(ret)
 
 
-def gaussian(mean, ln_var, *, eps=None, return_eps=False):
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarray | None = None,
+             return_eps: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """Draws a sample from the Gaussian ``N(mean, exp(ln_var))``, differentiably.
 
     ``y = mean + exp(ln_var / 2) * eps`` with ``eps`` drawn from the standard normal

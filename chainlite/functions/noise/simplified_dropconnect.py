@@ -17,11 +17,13 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class SimplifiedDropconnect(function_node.FunctionNode):
 
-    def __init__(self, ratio, mask=None, use_batchwise_mask=True, train=True):
+    def __init__(self, ratio: float, mask: numpy.ndarray | None = None,
+                 use_batchwise_mask: bool = True, train: bool = True) -> None:
         if not 0.0 <= ratio < 1.0:
             raise ValueError('SimplifiedDropconnect: ratio must be in the range [0, 1), got %r'
                              % (ratio,))
@@ -110,8 +112,9 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         return tuple(ret)
 
 
-def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
-                           use_batchwise_mask=True):
+def simplified_dropconnect(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                           ratio: float = .5, train: bool = True, mask: numpy.ndarray | None = None,
+                           use_batchwise_mask: bool = True) -> Variable:
     """A linear layer ``y = x W^T + b`` whose weights are dropped at random while training.
 
     Each weight is kept with probability ``1 - ratio`` and scaled by ``1 / (1 - ratio)``.

@@ -13,11 +13,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Zoneout(function_node.FunctionNode):
 
-    def __init__(self, zoneout_ratio):
+    def __init__(self, zoneout_ratio: float) -> None:
         self.zoneout_ratio = zoneout_ratio
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -44,7 +45,7 @@ class Zoneout(function_node.FunctionNode):
         return ret
 
 
-def zoneout(h, x, ratio=.5, **kwargs):
+def zoneout(h: VariableOrArray, x: VariableOrArray, ratio: float = .5, **kwargs: Any) -> Variable:
     """Zoneout regularization: keeps each unit's previous value ``h`` with probability ``ratio``.
 
     While training, each element of the result is ``h`` with probability ``ratio`` and ``x``

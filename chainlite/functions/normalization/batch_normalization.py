@@ -1,7 +1,7 @@
 """Batch normalization with the statistics of the current batch."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import string
 
@@ -19,6 +19,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _compute_dtype(dtype):
@@ -39,7 +40,9 @@ def _kept_shape(shape, axis):
 
 class BatchNormalization(function_node.FunctionNode):
 
-    def __init__(self, eps, running_mean, running_var, decay, axis):
+    def __init__(self, eps: float, running_mean: numpy.ndarray | None,
+                 running_var: numpy.ndarray | None, decay: float,
+                 axis: int | Sequence[int] | None) -> None:
         self.eps = eps
         self.running_mean = running_mean
         self.running_var = running_var
@@ -188,8 +191,10 @@ class _BatchNormalizationGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var=None,
-                        decay=0.9, axis=None):
+def batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                        eps: float = 2e-5, running_mean: numpy.ndarray | None = None,
+                        running_var: numpy.ndarray | None = None, decay: float = 0.9,
+                        axis: int | Sequence[int] | None = None) -> Variable:
     """Batch normalization: normalizes ``x`` with the mean and variance of the batch.
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, where ``mean`` and ``var`` (the

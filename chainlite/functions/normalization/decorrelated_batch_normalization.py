@@ -16,6 +16,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _sylvester_solve(r, c):
@@ -103,8 +104,10 @@ def _compute_dtype(dtype):
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else numpy.dtype(dtype)
 
 
-def decorrelated_batch_normalization(x, *, groups=16, eps=2e-5, running_mean=None,
-                                     running_projection=None, decay=0.9):
+def decorrelated_batch_normalization(x: VariableOrArray, *, groups: int = 16, eps: float = 2e-5,
+                                     running_mean: numpy.ndarray | None = None,
+                                     running_projection: numpy.ndarray | None = None,
+                                     decay: float = 0.9) -> Variable:
     """Decorrelated batch normalization (Huang et al., 2018, https://arxiv.org/abs/1804.08450).
 
     The channels of ``x`` (shape ``(b, c, ...)``) are split into ``groups`` groups of
@@ -168,7 +171,9 @@ def decorrelated_batch_normalization(x, *, groups=16, eps=2e-5, running_mean=Non
     return y if dtype == work else cast.cast(y, dtype)
 
 
-def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
+def fixed_decorrelated_batch_normalization(x: VariableOrArray, mean: VariableOrArray,
+                                           projection: VariableOrArray,
+                                           groups: int = 16) -> Variable:
     """Decorrelated batch normalization with a given mean and projection, as at test time.
 
     ``y = projection[k] @ (x_k - mean[k])`` for each channel group ``k`` (laid out as in

@@ -1,7 +1,7 @@
 """Batch normalization with given (fixed) statistics."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -14,11 +14,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class FixedBatchNormalization(function_node.FunctionNode):
 
-    def __init__(self, eps, axis):
+    def __init__(self, eps: float, axis: int | Sequence[int] | None) -> None:
         self.eps = eps
         self.axis = axis
 
@@ -87,7 +88,9 @@ class FixedBatchNormalization(function_node.FunctionNode):
         return tuple(ret)
 
 
-def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
+def fixed_batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                              mean: VariableOrArray, var: VariableOrArray, eps: float = 2e-5,
+                              axis: int | Sequence[int] | None = None) -> Variable:
     """Batch normalization with the mean and variance given, as at test time.
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, per channel; the axes are chosen as

@@ -14,11 +14,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class GroupNormalization(function_node.FunctionNode):
 
-    def __init__(self, groups, eps):
+    def __init__(self, groups: int, eps: float) -> None:
         self.groups = groups
         self.eps = eps
 
@@ -85,7 +86,8 @@ class GroupNormalization(function_node.FunctionNode):
         return tuple(ret)
 
 
-def group_normalization(x, groups, gamma, beta, eps=1e-5):
+def group_normalization(x: VariableOrArray, groups: int, gamma: VariableOrArray,
+                        beta: VariableOrArray, eps: float = 1e-5) -> Variable:
     """Group normalization: per sample, the channels of each group share one mean and variance.
 
     The ``C`` channels of ``x`` (its second axis) are split into ``groups`` groups of

@@ -13,11 +13,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class LayerNormalization(function_node.FunctionNode):
 
-    def __init__(self, eps):
+    def __init__(self, eps: float) -> None:
         self.eps = eps
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -71,7 +72,8 @@ class LayerNormalization(function_node.FunctionNode):
         return tuple(ret)
 
 
-def layer_normalization(x, gamma, beta, eps=1e-5):
+def layer_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                        eps: float = 1e-5) -> Variable:
     """Layer normalization: each row of ``x`` normalized by its mean and variance.
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, with ``mean`` and ``var`` (biased)

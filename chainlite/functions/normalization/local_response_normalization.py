@@ -10,6 +10,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _window_sum_array(a, half):
@@ -38,7 +39,7 @@ class _ChannelWindowSum(function_node.FunctionNode):
 
 class LocalResponseNormalization(function_node.FunctionNode):
 
-    def __init__(self, n, k, alpha, beta):
+    def __init__(self, n: int, k: float, alpha: float, beta: float) -> None:
         self.half = int(n) // 2
         self.k = k
         self.alpha = alpha
@@ -72,7 +73,8 @@ class LocalResponseNormalization(function_node.FunctionNode):
         return gy * p - x * t * (2 * self.alpha * self.beta),
 
 
-def local_response_normalization(x, n=5, k=2, alpha=1e-4, beta=0.75):
+def local_response_normalization(x: VariableOrArray, n: int = 5, k: float = 2, alpha: float = 1e-4,
+                                 beta: float = 0.75) -> Variable:
     """Local response normalization across neighbouring channels.
 
     ``y[:, c] = x[:, c] / (k + alpha * sum(x[:, j] ** 2)) ** beta``, the sum running over the

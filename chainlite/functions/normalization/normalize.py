@@ -1,7 +1,7 @@
 """L2 normalization along given axes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -13,11 +13,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class NormalizeL2(function_node.FunctionNode):
 
-    def __init__(self, eps, axis):
+    def __init__(self, eps: float, axis: int | Sequence[int]) -> None:
         self.eps = eps
         self.axis = axis
 
@@ -45,7 +46,7 @@ class NormalizeL2(function_node.FunctionNode):
         return gy / d - x * (sum_mod.sum(gy * x, axis=self.axis, keepdims=True) / (d * d * n)),
 
 
-def normalize(x, eps=1e-5, axis=1):
+def normalize(x: VariableOrArray, eps: float = 1e-5, axis: int | Sequence[int] = 1) -> Variable:
     """L2 normalization: ``x`` divided by its Euclidean norm along ``axis`` (plus ``eps``).
 
     ``y = x / (sqrt(sum(x ** 2, axis)) + eps)``; the norm is not reduced away, so ``y`` has

@@ -229,7 +229,7 @@ class ROINode(function_node.FunctionNode):
 
     fill = 0.0  # the output of an empty bin in the max ops
 
-    def build(self, x, rois, roi_indices):
+    def build(self, x: Any, rois: Any, roi_indices: Any) -> Any:
         raise TypeError('{}: ROINode subclasses define build'.format(self.label))
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:

@@ -13,11 +13,13 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import ShapeSpec, VariableOrArray
 
 
 class AveragePoolingND(function_node.FunctionNode):
 
-    def __init__(self, ndim, ksize, stride=None, pad=0, pad_value=0):
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, pad_value: float | None = 0) -> None:
         label = self.label
         self.ndim = ndim
         self.ksize = _pooling.as_tuple(ksize, ndim, 'ksize', label)
@@ -72,7 +74,8 @@ class _AveragePoolingNDGrad(function_node.FunctionNode):
             grad_outputs)
 
 
-def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0, pad_value: float | None = 0) -> Variable:
     """N-dimensional spatial average pooling: the mean of every window, channel by channel.
 
     The number of spatial axes N is ``x.ndim - 2``. Windows start at ``-pad`` and move by
@@ -104,7 +107,8 @@ def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
     return AveragePoolingND(ndim, ksize, stride, pad, pad_value).apply((x,))[0]
 
 
-def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0, pad_value: float | None = 0) -> Variable:
     """1-dimensional spatial average pooling: :func:`average_pooling_nd` on ``(n, c, w)``.
 
     Args:
@@ -130,7 +134,8 @@ def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
     return average_pooling_nd(x, ksize, stride, pad, pad_value)
 
 
-def average_pooling_3d(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0, pad_value: float | None = 0) -> Variable:
     """3-dimensional spatial average pooling: :func:`average_pooling_nd` on ``(n, c, d, h, w)``.
 
     Args:

@@ -12,11 +12,13 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import ShapeSpec, VariableOrArray
 
 
 class MaxPoolingND(function_node.FunctionNode):
 
-    def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, cover_all: bool = True, return_indices: bool = False) -> None:
         label = self.label
         self.ndim = ndim
         self.ksize = _pooling.as_tuple(ksize, ndim, 'ksize', label)
@@ -89,7 +91,9 @@ def _apply(node, x):
     return y
 
 
-def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """N-dimensional spatial max pooling: the maximum of every window, channel by channel.
 
     The number of spatial axes N is ``x.ndim - 2``. Windows start at ``-pad`` and move by
@@ -131,7 +135,9 @@ def _check_ndim(name, x, ndim):
                 name, ndim, ndim + 2, tuple(x.shape), len(x.shape)))
 
 
-def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """1-dimensional spatial max pooling: :func:`max_pooling_nd` on ``(n, c, w)`` inputs.
 
     Args:
@@ -158,7 +164,9 @@ def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
 
 
-def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """3-dimensional spatial max pooling: :func:`max_pooling_nd` on ``(n, c, d, h, w)`` inputs.
 
     Args:

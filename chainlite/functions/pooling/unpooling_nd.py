@@ -12,11 +12,14 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import ShapeSpec, VariableOrArray
 
 
 class UnpoolingND(function_node.FunctionNode):
 
-    def __init__(self, ndim, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> None:
         label = self.label
         self.ndim = ndim
         self.ksize = _pooling.as_tuple(ksize, ndim, 'ksize', label)
@@ -73,7 +76,9 @@ class _UnpoolingNDGrad(function_node.FunctionNode):
             grad_outputs)
 
 
-def unpooling_nd(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> Variable:
     """N-dimensional inverse of pooling: copies every input element over its output window.
 
     The number of spatial axes N is ``x.ndim - 2``. Output windows are laid out as pooling
@@ -115,7 +120,9 @@ def _check_ndim(name, x, ndim):
                 name, ndim, ndim + 2, tuple(x.shape), len(x.shape)))
 
 
-def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> Variable:
     """1-dimensional inverse of pooling: :func:`unpooling_nd` on ``(n, c, w)`` inputs.
 
     Args:
@@ -142,7 +149,9 @@ def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)
 
 
-def unpooling_3d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> Variable:
     """3-dimensional inverse of pooling: :func:`unpooling_nd` on ``(n, c, d, h, w)`` inputs.
 
     Args:

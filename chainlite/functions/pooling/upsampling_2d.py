@@ -13,11 +13,14 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import ShapeSpec, VariableOrArray
 
 
 class Upsampling2D(function_node.FunctionNode):
 
-    def __init__(self, indexes, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+    def __init__(self, indexes: numpy.ndarray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> None:
         label = self.label
         self.indexes = indexes
         self.ksize = _pooling.as_tuple(ksize, 2, 'ksize', label)
@@ -75,7 +78,9 @@ class _Upsampling2DGrad(function_node.FunctionNode):
                             f.cover_all).apply(grad_outputs)
 
 
-def upsampling_2d(x, indexes, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def upsampling_2d(x: VariableOrArray, indexes: numpy.ndarray, ksize: ShapeSpec,
+                  stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
+                  outsize: ShapeSpec | None = None, cover_all: bool = True) -> Variable:
     """Upsampling with pooling indexes: each value goes back where its window's maximum was.
 
     The inverse of :func:`max_pooling_2d` with ``return_indices=True`` and the same window

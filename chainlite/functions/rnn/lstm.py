@@ -16,6 +16,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _gates(x):
@@ -177,7 +178,8 @@ class LSTMGrad:
     here, so the result can be differentiated with respect to all five arguments.
     """
 
-    def __call__(self, c_prev, x, c_next, gc, gh):
+    def __call__(self, c_prev: Variable, x: VariableOrArray, c_next: Variable, gc: Variable,
+                 gh: Variable) -> tuple[Variable, Variable]:
         x = variable.as_variable(x)
         batch, rows = x.shape[0], c_prev.shape[0]
         cp = c_prev if batch == rows else c_prev[:batch]
@@ -195,7 +197,7 @@ class LSTMGrad:
         return gc_prev, gx
 
 
-def lstm(c_prev, x):
+def lstm(c_prev: VariableOrArray, x: VariableOrArray) -> tuple[Variable, Variable]:
     """Long short-term memory unit with a forget gate, as an activation function.
 
     ``x`` holds the pre-activations of the four gates, interleaved unit by unit as in

@@ -1,11 +1,19 @@
 """S-LSTM cell: an LSTM step that merges two children (binary trees)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite import variable
 from chainlite.functions.activation import sigmoid as sigmoid_mod
 from chainlite.functions.activation import tanh as tanh_mod
 from chainlite.functions.array import stack as stack_mod
 from chainlite.functions.rnn import lstm as lstm_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check(inputs):
@@ -66,7 +74,8 @@ class SLSTMGrad:
         return gc_prev[0], gc_prev[1], gx[0], gx[1]
 
 
-def slstm(c_prev1, c_prev2, x1, x2):
+def slstm(c_prev1: VariableOrArray, c_prev2: VariableOrArray, x1: VariableOrArray,
+          x2: VariableOrArray) -> tuple[Variable, Variable]:
     """S-LSTM unit: one LSTM step over the two children of a binary tree node.
 
     ``x1`` and ``x2`` hold the gate pre-activations computed from each child, interleaved
