@@ -10,7 +10,7 @@ class ConstantOp(function_node.FunctionNode):
     """An op of one input and the constant ``value``; subclasses set ``_label_format``, the
     label with ``%s`` for the constant (``'_ * %s'`` gives ``'_ * (-2)'`` for -2)."""
 
-    _label_format = None
+    _label_format: str  # set by each subclass
 
     def __init__(self, value):
         self.value = value

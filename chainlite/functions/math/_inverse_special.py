@@ -13,7 +13,7 @@ class InverseSpecial(function_node.FunctionNode):
     retained output."""
 
     _float_inputs = True
-    _special = None  # the function's name in scipy.special, also the label
+    _special: str  # the function's name in scipy.special, also the label
 
     @property
     def label(self) -> str:

@@ -16,8 +16,8 @@ class LogBase(function_node.FunctionNode):
     ``_inv_ln_base = 1 / ln(b)``; subclasses set the two."""
 
     _float_inputs = True
-    _log = None
-    _inv_ln_base = None
+    _log: numpy.ufunc  # set by each subclass
+    _inv_ln_base: float
 
     @property
     def label(self) -> str:

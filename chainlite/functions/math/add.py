@@ -28,8 +28,10 @@ class Add(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return tuple([sum_to.sum_to(gy, self.inputs[i].shape) for i in indexes])
+        return tuple([sum_to.sum_to(gy, in_nodes[i].shape) for i in indexes])
 
 
 class AddConstant(function_node.FunctionNode):
@@ -77,10 +79,10 @@ def add(*xs: VariableOrArray) -> Variable:
     """
     if not xs:
         raise TypeError('add() needs at least one input')
-    y = xs[0]
-    for x in xs[1:]:
-        y, = Add().apply((y, x))
     if len(xs) == 1:
         from chainlite import variable
-        return variable.as_variable(y)
+        return variable.as_variable(xs[0])
+    y, = Add().apply((xs[0], xs[1]))
+    for x in xs[2:]:
+        y, = Add().apply((y, x))
     return y

@@ -30,15 +30,17 @@ class Arctan2(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x1, x2 = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dx1 = x2 / r^2 and d/dx2 = -x1 / r^2, with r^2 = x1^2 + x2^2.
         g = gy / (x1 * x1 + x2 * x2)
         ret = []
         if 0 in indexes:
-            ret.append(sum_to.sum_to(g * x2, self.inputs[0].shape))
+            ret.append(sum_to.sum_to(g * x2, in_nodes[0].shape))
         if 1 in indexes:
-            ret.append(sum_to.sum_to(-g * x1, self.inputs[1].shape))
+            ret.append(sum_to.sum_to(-g * x1, in_nodes[1].shape))
         return tuple(ret)
 
 

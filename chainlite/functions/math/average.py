@@ -1,7 +1,7 @@
 """Weighted average of elements over given axes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Literal, Sequence, overload
 
 import numpy
 
@@ -22,6 +22,24 @@ def _invalid(expect, actual):
     raise type_check.InvalidType(
         expect, actual, msg='Invalid operation is performed in: average (Forward)\n\n'
                             'Expect: %s\nActual: %s' % (expect, actual))
+
+
+@overload
+def average(x: VariableOrArray, axis: int | Sequence[int] | None = ...,
+            weights: VariableOrArray | None = ..., keepdims: bool = ...,
+            returned: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def average(x: VariableOrArray, axis: int | Sequence[int] | None = ...,
+            weights: VariableOrArray | None = ..., keepdims: bool = ..., *,
+            returned: Literal[True]) -> tuple[Variable, Variable]: ...
+
+
+@overload
+def average(x: VariableOrArray, axis: int | Sequence[int] | None = ...,
+            weights: VariableOrArray | None = ..., keepdims: bool = ...,
+            returned: bool = ...) -> Variable | tuple[Variable, Variable]: ...
 
 
 def average(x: VariableOrArray, axis: int | Sequence[int] | None = None,

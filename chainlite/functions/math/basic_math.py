@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 _Variable = variable.Variable
 _ndarray = numpy.ndarray
-_constants = {}
+_constants: dict[tuple[Any, numpy.dtype], numpy.ndarray] = {}
 
 
 def _constant(x, value):
@@ -72,8 +72,9 @@ def add(self: Variable, rhs: Any) -> Variable:
         return _add.Add().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _add.Add().apply((self, _operand(self, rhs)))[0]
+    data: Any = self._data  # never None here: an operand of arithmetic holds an array
     try:  # inline: the hot path of x + 1, x * 2
-        c = _constants[rhs, self._data.dtype]
+        c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
     return _add.AddConstant(c)._apply1(self)
@@ -98,8 +99,9 @@ def mul(self: Variable, rhs: Any) -> Variable:
         return _mul.Mul().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _mul.Mul().apply((self, _operand(self, rhs)))[0]
+    data: Any = self._data  # never None here: an operand of arithmetic holds an array
     try:  # inline: the hot path of x + 1, x * 2
-        c = _constants[rhs, self._data.dtype]
+        c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
     return _mul.MulConstant(c)._apply1(self)
@@ -165,17 +167,12 @@ def absolute(self: Variable) -> Variable:
 def install_variable_arithmetics() -> None:
     """Attaches the operators to :class:`~chainlite.Variable` (done on ``import chainlite``)."""
     V = _Variable
-    V.__add__ = V.__radd__ = add
-    V.__sub__ = sub
-    V.__rsub__ = rsub
-    V.__mul__ = V.__rmul__ = mul
-    V.__truediv__ = div
-    V.__rtruediv__ = rdiv
-    V.__floordiv__ = floordiv
-    V.__rfloordiv__ = rfloordiv
-    V.__pow__ = pow
-    V.__rpow__ = rpow
-    V.__matmul__ = matmul
-    V.__rmatmul__ = rmatmul
-    V.__neg__ = neg
-    V.__abs__ = absolute
+    for name, fn in (('__add__', add), ('__radd__', add), ('__sub__', sub), ('__rsub__', rsub),
+                     ('__mul__', mul), ('__rmul__', mul), ('__truediv__', div),
+                     ('__rtruediv__', rdiv), ('__floordiv__', floordiv),
+                     ('__rfloordiv__', rfloordiv), ('__pow__', pow), ('__rpow__', rpow),
+                     ('__matmul__', matmul), ('__rmatmul__', rmatmul), ('__neg__', neg),
+                     ('__abs__', absolute)):
+        # setattr: mypy sees the operators declared on Variable, and would refuse the
+        # assignment of a method.
+        setattr(V, name, fn)

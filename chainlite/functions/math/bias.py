@@ -33,13 +33,15 @@ class Bias(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
             ret.append(gy)
         if 1 in indexes:
-            x_ndim = len(self.inputs[0].shape)
-            y_shape = self.inputs[1].shape
+            x_ndim = len(in_nodes[0].shape)
+            y_shape = in_nodes[1].shape
             g = sum_to.sum_to(gy, _caffe_broadcast.aligned_shape(y_shape, self.axis, x_ndim))
             ret.append(reshape.reshape(g, y_shape))
         return tuple(ret)

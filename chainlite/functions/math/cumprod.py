@@ -35,6 +35,8 @@ class Cumprod(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -58,7 +60,7 @@ class Cumprod(function_node.FunctionNode):
             xz = broadcast.broadcast_to(sum_mod.sum(x * first, axis, keepdims=True), xa.shape)
             gx = gx + r1 * first + xz * r1 / (x * after + (1 - after)) * after
         if self.axis is None:
-            gx = reshape.reshape(gx, self.inputs[0].shape)
+            gx = reshape.reshape(gx, in_nodes[0].shape)
         return gx,
 
 

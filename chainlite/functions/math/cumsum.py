@@ -49,10 +49,12 @@ class Cumsum(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         gx = reverse_cumsum(gy, 0 if self.axis is None else self.axis)
         if self.axis is None:
-            gx = reshape.reshape(gx, self.inputs[0].shape)
+            gx = reshape.reshape(gx, in_nodes[0].shape)
         return gx,
 
 

@@ -30,14 +30,16 @@ class Div(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         x0, x1 = self.get_retained_inputs()
         gx0 = gy / x1
         ret = []
         if 0 in indexes:
-            ret.append(sum_to.sum_to(gx0, self.inputs[0].shape))
+            ret.append(sum_to.sum_to(gx0, in_nodes[0].shape))
         if 1 in indexes:
-            ret.append(sum_to.sum_to(-gx0 * x0 / x1, self.inputs[1].shape))
+            ret.append(sum_to.sum_to(-gx0 * x0 / x1, in_nodes[1].shape))
         return tuple(ret)
 
 

@@ -101,7 +101,8 @@ def _expand_ellipsis(terms, out, ndims):
 
 class EinSum(function_node.FunctionNode):
 
-    def __init__(self, in_terms, out_term, out_shape=None):
+    def __init__(self, in_terms: tuple[str, ...], out_term: str,
+                 out_shape: tuple[int, ...] | None = None) -> None:
         # out_shape is needed only when out_term repeats a letter (a diagonal is written)
         # or has letters no input has (broadcast): both happen in gradients only.
         self.in_terms = in_terms
@@ -111,7 +112,7 @@ class EinSum(function_node.FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, tuple('x%d' % i for i in range(len(in_types))))
         type_check.expect(in_types.size() == len(self.in_terms))
-        first = {}
+        first: dict[str, tuple[int, int]] = {}
         for i, (x, term) in enumerate(zip(in_types, self.in_terms)):
             type_check.expect(x.dtype.kind == 'f', x.dtype == in_types[0].dtype,
                               x.ndim == len(term))
@@ -134,6 +135,7 @@ class EinSum(function_node.FunctionNode):
         # Write z onto the diagonals of zeros (repeated letters), broadcast along the
         # letters no input has: one assignment through broadcasting index arrays.
         xp = backend.get_array_module(inputs[0])
+        assert self.out_shape is not None  # given whenever the output is not direct
         size = dict(zip(out, self.out_shape))
         unique = direct + ''.join(dict.fromkeys(c for c in out if c not in ins))
         index = tuple(xp.arange(size[c]).reshape([-1 if u == c else 1 for u in unique])

@@ -51,7 +51,7 @@ class FFT(function_node.FunctionNode):
         return gxr, gxi
 
 
-def fft(x: VariableOrArray) -> Variable:
+def fft(x: tuple[VariableOrArray, VariableOrArray]) -> tuple[Variable, Variable]:
     """Fast Fourier transform along the last axis (:func:`numpy.fft.fft`).
 
     Complex numbers travel as a pair of float arrays, as in Chainer.
@@ -71,4 +71,5 @@ def fft(x: VariableOrArray) -> Variable:
         (array([10., -2., -2., -2.]), array([ 0.,  2.,  0., -2.]))
     """
     real, imag = x
-    return FFT('fft').apply((real, imag))
+    yr, yi = FFT('fft').apply((real, imag))
+    return yr, yi

@@ -30,16 +30,18 @@ class Fmod(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, divisor = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(sum_to.sum_to(gy, self.inputs[0].shape))
+            ret.append(sum_to.sum_to(gy, in_nodes[0].shape))
         if 1 in indexes:
             # y = x - fix(x / divisor) * divisor; the quotient is piecewise constant, so a
             # constant array keeps double backprop exact.
             q = numpy.fix(x.array / divisor.array)
-            ret.append(sum_to.sum_to(gy * -q, self.inputs[1].shape))
+            ret.append(sum_to.sum_to(gy * -q, in_nodes[1].shape))
         return tuple(ret)
 
 

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 
-def ifft(x: VariableOrArray) -> Variable:
+def ifft(x: tuple[VariableOrArray, VariableOrArray]) -> tuple[Variable, Variable]:
     """Inverse fast Fourier transform along the last axis (:func:`numpy.fft.ifft`).
 
     Complex numbers travel as a pair of float arrays, as in Chainer.
@@ -30,4 +30,5 @@ def ifft(x: VariableOrArray) -> Variable:
         (array([1., 2., 3., 4.]), array([0., 0., 0., 0.]))
     """
     real, imag = x
-    return fft.FFT('ifft').apply((real, imag))
+    yr, yi = fft.FFT('ifft').apply((real, imag))
+    return yr, yi

@@ -26,10 +26,12 @@ class LinearInterpolate(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         p, x, y = self.get_retained_inputs()
         g, = grad_outputs
-        shapes = [n.shape for n in self.inputs]
-        pg = p * g if 1 in indexes or 2 in indexes else None
+        shapes = [n.shape for n in in_nodes]
+        pg: Any = p * g if 1 in indexes or 2 in indexes else None
         ret = []
         if 0 in indexes:
             ret.append(sum_to.sum_to((x - y) * g, shapes[0]))

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 class LogSumExp(function_node.FunctionNode):
 
     def __init__(self, axis: int | Sequence[int] | None = None) -> None:
-        self.axis = axis
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))

@@ -47,16 +47,18 @@ class MatMul(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         ta, tb = self.transa, self.transb
         ret = []
         if 0 in indexes:
             ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
-            ret.append(cast.cast_to(sum_to.sum_to(ga, self.inputs[0].shape), a.dtype))
+            ret.append(cast.cast_to(sum_to.sum_to(ga, in_nodes[0].shape), a.dtype))
         if 1 in indexes:
             gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
-            ret.append(cast.cast_to(sum_to.sum_to(gb, self.inputs[1].shape), b.dtype))
+            ret.append(cast.cast_to(sum_to.sum_to(gb, in_nodes[1].shape), b.dtype))
         return tuple(ret)
 
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 class Max(function_node.FunctionNode):
 
     def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
-        self.axis = axis
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
         self.keepdims = keepdims
 
     def check_type_forward(self, in_types: Any) -> None:

@@ -34,6 +34,8 @@ class Maximum(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x1, x2 = self.get_retained_inputs()
         gy, = grad_outputs
         # The choice is piecewise constant: constant masks keep double backprop exact.
@@ -41,9 +43,9 @@ class Maximum(function_node.FunctionNode):
         dtype = gy.dtype
         ret = []
         if 0 in indexes:
-            ret.append(sum_to.sum_to(gy * first.astype(dtype), self.inputs[0].shape))
+            ret.append(sum_to.sum_to(gy * first.astype(dtype), in_nodes[0].shape))
         if 1 in indexes:
-            ret.append(sum_to.sum_to(gy * (~first).astype(dtype), self.inputs[1].shape))
+            ret.append(sum_to.sum_to(gy * (~first).astype(dtype), in_nodes[1].shape))
         return tuple(ret)
 
 

@@ -20,7 +20,7 @@ class Mean(function_node.FunctionNode):
 
     def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False,
                  label: str = 'Mean') -> None:
-        self.axis = axis
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
         self.keepdims = keepdims
         self._label = label
 
@@ -40,8 +40,10 @@ class Mean(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        shape = self.inputs[0].shape
+        shape = in_nodes[0].shape
         n = 1
         kept = list(shape)
         for i, s in enumerate(shape):

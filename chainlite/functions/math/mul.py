@@ -30,9 +30,11 @@ class Mul(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         xs = self.get_retained_inputs()
-        return tuple([sum_to.sum_to(gy * xs[1 - i], self.inputs[i].shape) for i in indexes])
+        return tuple([sum_to.sum_to(gy * xs[1 - i], in_nodes[i].shape) for i in indexes])
 
 
 class MulConstant(_constant.ConstantOp):

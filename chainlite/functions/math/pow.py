@@ -31,13 +31,15 @@ class PowVarVar(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         x0, x1 = self.get_retained_inputs()
         ret = []
         if 0 in indexes:
-            ret.append(sum_to.sum_to(gy * x1 * x0 ** (x1 - 1), self.inputs[0].shape))
+            ret.append(sum_to.sum_to(gy * x1 * x0 ** (x1 - 1), in_nodes[0].shape))
         if 1 in indexes:
-            ret.append(sum_to.sum_to(gy * log.log(x0) * x0 ** x1, self.inputs[1].shape))
+            ret.append(sum_to.sum_to(gy * log.log(x0) * x0 ** x1, in_nodes[1].shape))
         return tuple(ret)
 
 

@@ -34,7 +34,7 @@ def _exclusive_cumprod(x):
 class Prod(function_node.FunctionNode):
 
     def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
-        self.axis = axis
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
         self.keepdims = keepdims
 
     def check_type_forward(self, in_types: Any) -> None:

@@ -34,13 +34,15 @@ class Scale(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, y = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
             ret.append(Scale(self.axis).apply((gy, y))[0])
         if 1 in indexes:
-            y_shape = self.inputs[1].shape
+            y_shape = in_nodes[1].shape
             g = sum_to.sum_to(gy * x, _caffe_broadcast.aligned_shape(y_shape, self.axis, x.ndim))
             ret.append(reshape.reshape(g, y_shape))
         return tuple(ret)

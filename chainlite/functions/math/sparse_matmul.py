@@ -185,13 +185,11 @@ def sparse_matmul(a: VariableOrArray | sparse.CooMatrix, b: VariableOrArray | sp
         array([[ 6.],
                [-1.]])
     """
-    a_sp = isinstance(a, sparse.CooMatrix)
-    b_sp = isinstance(b, sparse.CooMatrix)
     dense_types = (variable.Variable, numpy.ndarray)
-    if a_sp and isinstance(b, dense_types):
+    if isinstance(a, sparse.CooMatrix) and isinstance(b, dense_types):
         b = _swap(b) if transb else b
         return CooMatMul(a.row, a.col, a.shape, transa).apply((a.data, b))[0]
-    if b_sp and isinstance(a, dense_types):
+    if isinstance(b, sparse.CooMatrix) and isinstance(a, dense_types):
         # op(a) @ op(b) = (op(b)^T @ op(a)^T)^T
         a = a if transa else _swap(a)
         return _swap(CooMatMul(b.row, b.col, b.shape, not transb).apply((b.data, a))[0])

@@ -27,14 +27,16 @@ class SquaredDifference(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x1, x2 = self.get_retained_inputs()
         gy, = grad_outputs
         gx = gy * (x1 - x2) * 2
         ret = []
         if 0 in indexes:
-            ret.append(sum_to.sum_to(gx, self.inputs[0].shape))
+            ret.append(sum_to.sum_to(gx, in_nodes[0].shape))
         if 1 in indexes:
-            ret.append(sum_to.sum_to(-gx, self.inputs[1].shape))
+            ret.append(sum_to.sum_to(-gx, in_nodes[1].shape))
         return tuple(ret)
 
 

@@ -29,8 +29,10 @@ class Sub(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return tuple([sum_to.sum_to(gy if i == 0 else -gy, self.inputs[i].shape)
+        return tuple([sum_to.sum_to(gy if i == 0 else -gy, in_nodes[i].shape)
                       for i in indexes])
 
 

@@ -21,7 +21,7 @@ _F16 = numpy.dtype(numpy.float16)
 class Sum(function_node.FunctionNode):
 
     def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
-        self.axis = axis
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
         self.keepdims = keepdims
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -41,8 +41,10 @@ class Sum(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        shape = self.inputs[0].shape
+        shape = in_nodes[0].shape
         if not self.keepdims and self.axis is not None and len(shape) > 0:
             gy = reshape.reshape(gy, _axis.kept_shape(shape, self.axis))
         return broadcast.broadcast_to(gy, shape),

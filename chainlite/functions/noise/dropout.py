@@ -1,7 +1,7 @@
 """Dropout: elements zeroed at random during training, the rest scaled up."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy
 
@@ -52,6 +52,21 @@ class Dropout(function_node.FunctionNode):
     def _static_backward(self, indexes, grad_outputs, inputs, outputs):
         # backward on arrays, for a replayed chainlite.static_graph (this replay's mask).
         return grad_outputs[0] * self.mask,
+
+
+@overload
+def dropout(x: VariableOrArray, ratio: float = ..., *, mask: numpy.ndarray | None = ...,
+            return_mask: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def dropout(x: VariableOrArray, ratio: float = ..., *, mask: numpy.ndarray | None = ...,
+            return_mask: Literal[True]) -> tuple[Variable, numpy.ndarray | None]: ...
+
+
+@overload
+def dropout(x: VariableOrArray, ratio: float = ..., *, mask: numpy.ndarray | None = ...,
+            return_mask: bool = ...) -> Variable | tuple[Variable, numpy.ndarray | None]: ...
 
 
 def dropout(x: VariableOrArray, ratio: float = .5, *, mask: numpy.ndarray | None = None,

@@ -1,7 +1,7 @@
 """Gaussian sampling with the reparameterization trick."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy
 
@@ -56,8 +56,24 @@ class Gaussian(function_node.FunctionNode):
             ret.append(gy)
         if 1 in indexes:
             # d y / d ln_var = exp(ln_var / 2) * eps / 2, differentiable again in ln_var.
+            assert self.eps is not None  # drawn by forward
             ret.append(gy * exp.exp(ln_var * 0.5) * (self.eps * 0.5))
         return tuple(ret)
+
+
+@overload
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarray | None = ...,
+             return_eps: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarray | None = ...,
+             return_eps: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarray | None = ...,
+             return_eps: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
 
 
 def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarray | None = None,
@@ -89,5 +105,6 @@ def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarr
     func = Gaussian(variable.as_array(eps))
     out, = func.apply((mean, ln_var))
     if return_eps:
+        assert func.eps is not None  # drawn by forward if not given
         return out, func.eps
     return out

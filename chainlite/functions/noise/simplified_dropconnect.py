@@ -85,7 +85,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         c = self.coef
-        x2 = reshape.reshape(x, (len(x), x.size // max(len(x), 1)))
+        x2: Any = reshape.reshape(x, (len(x), x.size // max(len(x), 1)))
         gb = sum_mod.sum(gy, axis=0) if 2 in indexes else None
         x_dtype = x.dtype
         if x_dtype != W.dtype:

@@ -42,7 +42,7 @@ class Zoneout(function_node.FunctionNode):
             ret.append(gy * self.flag_h.astype(gy.dtype))
         if 1 in indexes:
             ret.append(gy * self.flag_x.astype(gy.dtype))
-        return ret
+        return tuple(ret)
 
 
 def zoneout(h: VariableOrArray, x: VariableOrArray, ratio: float = .5, **kwargs: Any) -> Variable:

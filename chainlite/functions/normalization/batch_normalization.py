@@ -42,7 +42,7 @@ class BatchNormalization(function_node.FunctionNode):
 
     def __init__(self, eps: float, running_mean: numpy.ndarray | None,
                  running_var: numpy.ndarray | None, decay: float,
-                 axis: int | Sequence[int] | None) -> None:
+                 axis: tuple[int, ...]) -> None:
         self.eps = eps
         self.running_mean = running_mean
         self.running_var = running_var
@@ -236,10 +236,10 @@ def batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: Variab
     """
     x_ndim = x.ndim
     if axis is None:
-        axis = (0,) + tuple(range(gamma.ndim + 1, x_ndim))
+        axes = (0,) + tuple(range(gamma.ndim + 1, x_ndim))
     else:
-        axis = _axis.normalize_axes(axis, x_ndim, 'BatchNormalization')
+        axes = _axis.normalize_axes(axis, x_ndim, 'BatchNormalization')
     running_mean = variable.as_array(running_mean)
     running_var = variable.as_array(running_var)
-    node = BatchNormalization(eps, running_mean, running_var, decay, axis)
+    node = BatchNormalization(eps, running_mean, running_var, decay, axes)
     return node.apply((x, gamma, beta))[0]

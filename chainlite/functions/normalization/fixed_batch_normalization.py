@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 class FixedBatchNormalization(function_node.FunctionNode):
 
-    def __init__(self, eps: float, axis: int | Sequence[int] | None) -> None:
+    def __init__(self, eps: float, axis: tuple[int, ...]) -> None:
         self.eps = eps
         self.axis = axis
 
@@ -120,7 +120,7 @@ def fixed_batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: 
                [ 1.,  1.]])
     """
     if axis is None:
-        axis = (0,) + tuple(range(gamma.ndim + 1, x.ndim))
+        axes = (0,) + tuple(range(gamma.ndim + 1, x.ndim))
     else:
-        axis = _axis.normalize_axes(axis, x.ndim, 'FixedBatchNormalization')
-    return FixedBatchNormalization(eps, axis).apply((x, gamma, beta, mean, var))[0]
+        axes = _axis.normalize_axes(axis, x.ndim, 'FixedBatchNormalization')
+    return FixedBatchNormalization(eps, axes).apply((x, gamma, beta, mean, var))[0]

@@ -26,7 +26,7 @@ def check_outsize(name, outsize):
     """``(outh, outw)`` from an int or a pair of positive ints, or a TypeError."""
     pair = tuple(outsize) if isinstance(outsize, (tuple, list)) else (outsize, outsize)
     if len(pair) != 2 or not all(
-            isinstance(v, numbers.Integral) and not isinstance(v, bool) and v > 0
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) and int(v) > 0
             for v in pair):
         raise TypeError('{}: outsize must be a positive int or a pair of positive ints; got '
                         '{!r}'.format(name, outsize))
@@ -36,7 +36,7 @@ def check_outsize(name, outsize):
 def check_spatial_scale(name, spatial_scale):
     """``spatial_scale`` as a positive float, or a TypeError."""
     if (isinstance(spatial_scale, bool) or not isinstance(spatial_scale, numbers.Real)
-            or not spatial_scale > 0):
+            or not float(spatial_scale) > 0):
         raise TypeError('{}: spatial_scale must be a positive number; got {!r}'.format(
             name, spatial_scale))
     return float(spatial_scale)
@@ -48,7 +48,7 @@ def check_sampling_ratio(name, sampling_ratio):
             else (sampling_ratio, sampling_ratio))
     if len(pair) != 2 or not all(
             v is None or (isinstance(v, numbers.Integral) and not isinstance(v, bool)
-                          and v >= 1) for v in pair):
+                          and int(v) >= 1) for v in pair):
         raise TypeError('{}: sampling_ratio must be None, an int >= 1 or a pair of them; got '
                         '{!r}'.format(name, sampling_ratio))
     return pair
@@ -228,8 +228,12 @@ class ROINode(function_node.FunctionNode):
     """Base of the ROI ops: ``build`` returns the map and the empty bins; the rest is here."""
 
     fill = 0.0  # the output of an empty bin in the max ops
+    outh: int
+    outw: int
+    spatial_scale: float
+    sampling_ratio: tuple[int | None, int | None]  # the ROIAlign ops only
 
-    def build(self, x: Any, rois: Any, roi_indices: Any) -> Any:
+    def build(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError('{}: ROINode subclasses define build'.format(self.label))
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -243,8 +247,10 @@ class ROINode(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gx, = _Transposed(self._matrix, self._x_shape).apply(grad_outputs)
-        return (gx,) + (None,) * (len(self.inputs) - 1)
+        return (gx,) + (None,) * (len(in_nodes) - 1)
 
 
 class _Linear(function_node.FunctionNode):
@@ -259,7 +265,9 @@ class _Linear(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
-        x_shape = self.inputs[0].shape
+        in_nodes = self.inputs
+        assert in_nodes is not None
+        x_shape = in_nodes[0].shape
         return _Transposed(self.matrix, x_shape).apply(grad_outputs)
 
 

@@ -1,7 +1,7 @@
 """Spatial (2-d) max pooling."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 import numpy
 
@@ -17,6 +17,24 @@ class MaxPooling2D(max_pooling_nd.MaxPoolingND):
     def __init__(self, ksize: ShapeSpec, stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
                  cover_all: bool = True, return_indices: bool = False) -> None:
         super().__init__(2, ksize, stride, pad, cover_all, return_indices)
+
+
+@overload
+def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ..., *,
+                   return_indices: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
 
 
 def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,

@@ -1,7 +1,7 @@
 """N-dimensional spatial max pooling."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy
 
@@ -91,6 +91,24 @@ def _apply(node, x):
     return y
 
 
+@overload
+def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ..., *,
+                   return_indices: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
 def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
                    pad: ShapeSpec = 0, cover_all: bool = True,
                    return_indices: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
@@ -135,6 +153,24 @@ def _check_ndim(name, x, ndim):
                 name, ndim, ndim + 2, tuple(x.shape), len(x.shape)))
 
 
+@overload
+def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ..., *,
+                   return_indices: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
 def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
                    pad: ShapeSpec = 0, cover_all: bool = True,
                    return_indices: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
@@ -162,6 +198,24 @@ def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | Non
     """
     _check_ndim('max_pooling_1d', x, 1)
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
+
+
+@overload
+def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ..., *,
+                   return_indices: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
 
 
 def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,

@@ -58,7 +58,9 @@ class SLSTMGrad:
     ``(gc_prev1, gc_prev2, gx1, gx2)``; being a composition, it is differentiable again.
     """
 
-    def __call__(self, c_prev1, c_prev2, x1, x2, c_next, gc, gh):
+    def __call__(self, c_prev1: Variable, c_prev2: Variable, x1: VariableOrArray,
+                 x2: VariableOrArray, c_next: Variable, gc: Variable,
+                 gh: Variable) -> tuple[Variable, Variable, Variable, Variable]:
         gx = []
         gc_prev = []
         tc = tanh_mod.tanh(c_next)
