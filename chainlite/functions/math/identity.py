@@ -1,7 +1,7 @@
 """The identity function: inputs returned unchanged, as new nodes of the graph."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy
 
@@ -20,6 +20,15 @@ class Identity(function_node.FunctionNode):
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return tuple([grad_outputs[i] for i in indexes])
+
+
+@overload
+def identity(x: VariableOrArray, /) -> Variable: ...
+
+
+@overload
+def identity(x0: VariableOrArray, x1: VariableOrArray, /,
+             *inputs: VariableOrArray) -> tuple[Variable, ...]: ...
 
 
 def identity(*inputs: VariableOrArray) -> Variable | tuple[Variable, ...]:
