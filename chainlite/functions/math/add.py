@@ -9,8 +9,8 @@ from chainlite import function_node
 from chainlite.functions.array import sum_to
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ScalarValue, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Add(function_node.FunctionNode):

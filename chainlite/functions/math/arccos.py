@@ -9,8 +9,8 @@ from chainlite import function_node
 from chainlite.functions.math import arcsin
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Arccos(function_node.FunctionNode):

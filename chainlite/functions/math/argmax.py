@@ -10,8 +10,8 @@ from chainlite.functions import _axis
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _select_index(x, axis, label, method):

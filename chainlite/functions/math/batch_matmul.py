@@ -1,9 +1,8 @@
 """Batched matrix products of two 3-D (or 2-D column-vector) batches (deprecated)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -14,8 +13,8 @@ from chainlite.functions.math import matmul
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _as_mats(shape):

@@ -12,8 +12,8 @@ from chainlite.functions.array import sum_to
 from chainlite.functions.math import _caffe_broadcast
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Bias(function_node.FunctionNode):

@@ -13,8 +13,8 @@ from chainlite.functions.math import batch_inv
 from chainlite.functions.math import inv
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Det(function_node.FunctionNode):

@@ -10,8 +10,8 @@ from chainlite import function_node
 from chainlite.functions.math import polygamma
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _ONE = numpy.array(1)
 

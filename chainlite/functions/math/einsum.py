@@ -1,9 +1,8 @@
 """Einstein summation over any number of operands."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import string
+from typing import TYPE_CHECKING, Any
 
 import numpy
 

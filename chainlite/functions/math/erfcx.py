@@ -12,8 +12,8 @@ from chainlite.functions._scipy import special
 from chainlite import function_node
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 

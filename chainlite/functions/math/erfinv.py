@@ -1,16 +1,15 @@
 """Elementwise inverse error function."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import math
+from typing import TYPE_CHECKING, Any
 
 from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _HALF_SQRT_PI = math.sqrt(math.pi) / 2
 

@@ -8,8 +8,8 @@ import numpy
 from chainlite import function_node
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Expm1(function_node.FunctionNode):

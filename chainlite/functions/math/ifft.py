@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 from chainlite.functions.math import fft
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def ifft(x: tuple[VariableOrArray, VariableOrArray]) -> tuple[Variable, Variable]:

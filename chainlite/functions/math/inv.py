@@ -10,8 +10,8 @@ from chainlite.functions.math import _square_matrix
 from chainlite.functions.math import matmul
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Inv(function_node.FunctionNode):

@@ -1,17 +1,16 @@
 """Elementwise base-10 logarithm."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import math
+from typing import TYPE_CHECKING
 
 import numpy
 
 from chainlite.functions.math import _log_base
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Log10(_log_base.LogBase):

@@ -13,8 +13,8 @@ from chainlite import function_node
 from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 

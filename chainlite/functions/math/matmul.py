@@ -12,8 +12,8 @@ from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _t(a, trans):

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Sequence
 from chainlite.functions.math import max as max_mod
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Min(max_mod.Max):

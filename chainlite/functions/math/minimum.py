@@ -8,8 +8,8 @@ import numpy
 from chainlite.functions.math import maximum
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Minimum(maximum.Maximum):

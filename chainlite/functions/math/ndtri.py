@@ -1,16 +1,15 @@
 """Elementwise inverse of the standard normal CDF."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import math
+from typing import TYPE_CHECKING, Any
 
 from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 

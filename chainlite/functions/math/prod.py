@@ -16,8 +16,8 @@ from chainlite.functions.math import cumprod
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _exclusive_cumprod(x):

@@ -8,8 +8,8 @@ import numpy
 from chainlite.functions.math import _outside_graph
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def sign(x: VariableOrArray) -> Variable:

@@ -15,8 +15,8 @@ from chainlite.utils import sparse
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import DTypeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _batched(row, col, dense):

@@ -10,8 +10,8 @@ from chainlite.functions.array import sum_to
 from chainlite.functions.math import add
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ScalarValue
+    from chainlite.variable import Variable
 
 
 class Sub(function_node.FunctionNode):

@@ -12,8 +12,8 @@ from chainlite.functions.array import reshape
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _F16 = numpy.dtype(numpy.float16)
 

@@ -12,8 +12,8 @@ from chainlite.functions.array import transpose
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _normalize(axes, a_ndim, b_ndim):

@@ -11,8 +11,8 @@ from chainlite import function_node
 from chainlite.functions.array import sum_to
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Zeta(function_node.FunctionNode):

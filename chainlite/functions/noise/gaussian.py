@@ -12,8 +12,8 @@ from chainlite.functions.math import exp
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Gaussian(function_node.FunctionNode):

@@ -8,8 +8,8 @@ from chainlite import variable
 from chainlite.functions.activation import softmax as softmax_mod
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def gumbel_softmax(log_pi: VariableOrArray, tau: float | VariableOrArray = 0.1,

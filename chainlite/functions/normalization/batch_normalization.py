@@ -1,9 +1,8 @@
 """Batch normalization with the statistics of the current batch."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
-
 import string
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -18,8 +17,8 @@ from chainlite.functions.math import mean as mean_mod
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _compute_dtype(dtype):

@@ -1,9 +1,8 @@
 """Batch renormalization: batch normalization corrected towards the running statistics."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -13,8 +12,8 @@ from chainlite.functions.normalization import batch_normalization as bn_mod
 from chainlite.functions.normalization import fixed_batch_normalization as fixed_mod
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def batch_renormalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,

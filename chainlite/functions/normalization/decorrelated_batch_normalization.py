@@ -15,8 +15,8 @@ from chainlite.functions.math import matmul
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _sylvester_solve(r, c):

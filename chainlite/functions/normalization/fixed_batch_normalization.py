@@ -13,8 +13,8 @@ from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class FixedBatchNormalization(function_node.FunctionNode):

@@ -9,8 +9,8 @@ from chainlite import function_node
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _window_sum_array(a, half):

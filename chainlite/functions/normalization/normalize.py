@@ -12,8 +12,8 @@ from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class NormalizeL2(function_node.FunctionNode):

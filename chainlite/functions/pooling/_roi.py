@@ -8,10 +8,9 @@ again, so double backprop comes for free. The regions get no gradient, as in Cha
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import math
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 from chainlite.functions.pooling import average_pooling_nd
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class AveragePooling2D(average_pooling_nd.AveragePoolingND):

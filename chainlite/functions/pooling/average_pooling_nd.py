@@ -12,8 +12,8 @@ from chainlite.functions.pooling import max_pooling_nd
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class AveragePoolingND(function_node.FunctionNode):

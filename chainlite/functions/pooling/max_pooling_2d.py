@@ -8,8 +8,8 @@ import numpy
 from chainlite.functions.pooling import max_pooling_nd
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class MaxPooling2D(max_pooling_nd.MaxPoolingND):

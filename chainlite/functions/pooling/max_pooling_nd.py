@@ -11,8 +11,8 @@ from chainlite.functions.pooling import _pooling
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class MaxPoolingND(function_node.FunctionNode):

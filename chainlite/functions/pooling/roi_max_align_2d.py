@@ -9,8 +9,8 @@ from chainlite.functions.pooling import _roi
 from chainlite.functions.pooling import roi_average_align_2d
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class ROIMaxAlign2D(_roi.ROINode):

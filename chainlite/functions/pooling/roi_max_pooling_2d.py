@@ -8,8 +8,8 @@ import numpy
 from chainlite.functions.pooling import _roi
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class ROIMaxPooling2D(_roi.ROINode):

@@ -9,8 +9,8 @@ from chainlite.functions.pooling import _roi
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class ROIPooling2D(_roi.ROINode):

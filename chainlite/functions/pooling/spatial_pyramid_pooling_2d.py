@@ -1,9 +1,8 @@
 """Spatial pyramid pooling: max pooling into 1, 4, 16, ... bins, flattened and concatenated."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import math
+from typing import TYPE_CHECKING
 
 from chainlite.functions.array import concat
 from chainlite.functions.array import reshape
@@ -11,8 +10,8 @@ from chainlite.functions.pooling import max_pooling_2d
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _invalid(expect, actual):

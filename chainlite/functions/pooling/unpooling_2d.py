@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 from chainlite.functions.pooling import unpooling_nd
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Unpooling2D(unpooling_nd.UnpoolingND):

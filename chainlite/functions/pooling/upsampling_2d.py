@@ -12,8 +12,8 @@ from chainlite.functions.pooling import _pooling
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Upsampling2D(function_node.FunctionNode):

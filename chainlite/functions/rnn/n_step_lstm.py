@@ -10,8 +10,8 @@ from chainlite.functions.rnn import _n_step
 from chainlite.functions.rnn import lstm as lstm_module
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _interleave(params):

@@ -8,8 +8,8 @@ from chainlite.functions.math import matmul
 from chainlite.functions.rnn import _n_step
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _relu(x):

@@ -12,8 +12,8 @@ from chainlite.functions.rnn import lstm as lstm_mod
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _check(inputs):

@@ -9,8 +9,8 @@ from chainlite.functions.activation import tanh as tanh_mod
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _check(inputs):
