@@ -130,6 +130,9 @@ class _BatchNormalizationGrad(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        # Second derivatives in closed form, from differentiable functions of x, gamma and gy
+        # (the statistics are recomputed from x), so higher orders work too. Per channel,
+        # with E the mean over the reduced axes, s = 1/std and x_hat = (x - E[x]) * s:
         #   gx = gamma * s * (gy - x_hat * E[gy x_hat] - E[gy]),
         #   ggamma = m * E[gy x_hat], gbeta = m * E[gy].
         x, gamma, gy = self.get_retained_inputs()
