@@ -1,4 +1,8 @@
 """What erfinv, erfcinv and ndtri share: the inverse of a SciPy special function."""
+from __future__ import annotations
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions._scipy import special
 
@@ -9,13 +13,13 @@ class InverseSpecial(function_node.FunctionNode):
     retained output."""
 
     _float_inputs = True
-    _special = None  # the function's name in scipy.special, also the label
+    _special: str  # the function's name in scipy.special, also the label
 
     @property
-    def label(self):
+    def label(self) -> str:
         return self._special  # 'erfinv', 'erfcinv', 'ndtri'
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_outputs((0,))
         # SciPy computes float16 in a wider type: cast back.

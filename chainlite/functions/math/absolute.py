@@ -1,30 +1,39 @@
 """Elementwise absolute value."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Absolute(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return '|_|'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return abs(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         x, = self.get_retained_inputs()
         # sign(x) is piecewise constant: a constant array keeps double backprop exact.
         return gy * numpy.sign(x.array),
 
 
-def absolute(x):
+def absolute(x: VariableOrArray) -> Variable:
     """Elementwise absolute value, ``|x|`` (also ``abs(x)``).
 
     The gradient at 0 is 0 (the sign of 0).

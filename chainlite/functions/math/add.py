@@ -1,40 +1,54 @@
 """Elementwise addition: ``x + y`` (broadcasting) and ``x + c`` for a constant ``c``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import sum_to
+
+if TYPE_CHECKING:
+    from chainlite.types import ScalarValue, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Add(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return '_ + _'
 
     _elementwise = True
     _arg_names = ('lhs', 'rhs')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x0, x1 = inputs
         return x0 + x1,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return tuple([sum_to.sum_to(gy, self.inputs[i].shape) for i in indexes])
+        return tuple([sum_to.sum_to(gy, in_nodes[i].shape) for i in indexes])
 
 
 class AddConstant(function_node.FunctionNode):
 
-    def __init__(self, value):
+    def __init__(self, value: ScalarValue | numpy.ndarray) -> None:
         self.value = value
 
     @property
-    def label(self):
+    def label(self) -> str:
         return '_ + %s' % _constant_label(self.value)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return x + self.value,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return grad_outputs
 
     def _jvp(self, tangents):
@@ -49,7 +63,7 @@ def _constant_label(value):
     return '(%s)' % text if text.startswith('-') else text
 
 
-def add(*xs):
+def add(*xs: VariableOrArray) -> Variable:
     """Elementwise sum of any number of variables (broadcasting as NumPy does).
 
     Args:
@@ -65,10 +79,10 @@ def add(*xs):
     """
     if not xs:
         raise TypeError('add() needs at least one input')
-    y = xs[0]
-    for x in xs[1:]:
-        y, = Add().apply((y, x))
     if len(xs) == 1:
         from chainlite import variable
-        return variable.as_variable(y)
+        return variable.as_variable(xs[0])
+    y, = Add().apply((xs[0], xs[1]))
+    for x in xs[2:]:
+        y, = Add().apply((y, x))
     return y

@@ -1,24 +1,33 @@
 """Elementwise inverse cosine."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.math import arcsin
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Arccos(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'arccos'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return numpy.arccos(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return _ArccosGrad().apply((x, gy))
@@ -30,7 +39,7 @@ class _ArccosGrad(arcsin._ArcsinGrad):
     _negate = True
 
 
-def arccos(x):
+def arccos(x: VariableOrArray) -> Variable:
     """Elementwise inverse cosine.
 
     The gradient is infinite at -1 and 1; outside ``[-1, 1]`` the result is NaN, as in NumPy.

@@ -1,23 +1,32 @@
 """Elementwise inverse sine."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Arcsin(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'arcsin'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return numpy.arcsin(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return _ArcsinGrad().apply((x, gy))
@@ -28,14 +37,15 @@ class _ArcsinGrad(function_node.FunctionNode):
 
     _negate = False  # _ArccosGrad: d/dx arccos(x) = -d/dx arcsin(x)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         if self._negate:
             gy = -gy
         return gy / numpy.sqrt(1 - x * x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gy = self.get_retained_inputs()
         g, = grad_outputs
         ret = []
@@ -47,7 +57,7 @@ class _ArcsinGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def arcsin(x):
+def arcsin(x: VariableOrArray) -> Variable:
     """Elementwise inverse sine.
 
     The gradient is infinite at -1 and 1; outside ``[-1, 1]`` the result is NaN, as in NumPy.

@@ -1,39 +1,50 @@
 """Elementwise arctangent of ``x1 / x2``, in the quadrant of the point ``(x2, x1)``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import sum_to
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Arctan2(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'arctan2'
 
     _float_inputs = True
     _elementwise = True
     _arg_names = ('x1', 'x2')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x1, x2 = inputs
         return numpy.arctan2(x1, x2),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x1, x2 = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dx1 = x2 / r^2 and d/dx2 = -x1 / r^2, with r^2 = x1^2 + x2^2.
         g = gy / (x1 * x1 + x2 * x2)
         ret = []
         if 0 in indexes:
-            ret.append(sum_to.sum_to(g * x2, self.inputs[0].shape))
+            ret.append(sum_to.sum_to(g * x2, in_nodes[0].shape))
         if 1 in indexes:
-            ret.append(sum_to.sum_to(-g * x1, self.inputs[1].shape))
+            ret.append(sum_to.sum_to(-g * x1, in_nodes[1].shape))
         return tuple(ret)
 
 
-def arctan2(x1, x2):
+def arctan2(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise arctangent of ``x1 / x2`` that takes the signs of both into account.
 
     The gradient is undefined at the origin, and the result jumps by ``2 pi`` across the

@@ -1,23 +1,32 @@
 """Elementwise inverse hyperbolic tangent."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Arctanh(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'arctanh'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return numpy.arctanh(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return _ArctanhGrad().apply((x, gy))
@@ -26,12 +35,13 @@ class Arctanh(function_node.FunctionNode):
 class _ArctanhGrad(function_node.FunctionNode):
     # gx = gy / (1 - x^2) in one node: one op per backward step instead of three.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         return gy / (1 - x * x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gy = self.get_retained_inputs()
         g, = grad_outputs
         ret = []
@@ -44,7 +54,7 @@ class _ArctanhGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def arctanh(x):
+def arctanh(x: VariableOrArray) -> Variable:
     """Elementwise inverse hyperbolic tangent.
 
     The result is infinite at -1 and 1 and NaN outside ``[-1, 1]``, as in NumPy.

@@ -1,9 +1,17 @@
 """Index of the maximum over an axis (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite import variable
 from chainlite.functions import _axis
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _select_index(x, axis, label, method):
@@ -23,7 +31,7 @@ def _select_index(x, axis, label, method):
     return variable.Variable(y, requires_grad=False)
 
 
-def argmax(x, axis=None):
+def argmax(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Index of the maximum element along an axis.
 
     The result is an integer index with no gradient, so, as in Chainer, it has no creator

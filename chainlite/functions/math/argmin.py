@@ -1,8 +1,16 @@
 """Index of the minimum over an axis (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite.functions.math import argmax
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
-def argmin(x, axis=None):
+
+def argmin(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Index of the minimum element along an axis.
 
     The result is an integer index with no gradient, so, as in Chainer, it has no creator

@@ -1,4 +1,8 @@
 """Weighted average of elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, Sequence, overload
+
 import numpy
 
 from chainlite import variable
@@ -9,6 +13,10 @@ from chainlite.functions.math import mean as mean_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 def _invalid(expect, actual):
     raise type_check.InvalidType(
@@ -16,7 +24,27 @@ def _invalid(expect, actual):
                             'Expect: %s\nActual: %s' % (expect, actual))
 
 
-def average(x, axis=None, weights=None, keepdims=False, returned=False):
+@overload
+def average(x: VariableOrArray, axis: int | Sequence[int] | None = ...,
+            weights: VariableOrArray | None = ..., keepdims: bool = ...,
+            returned: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def average(x: VariableOrArray, axis: int | Sequence[int] | None = ...,
+            weights: VariableOrArray | None = ..., keepdims: bool = ..., *,
+            returned: Literal[True]) -> tuple[Variable, Variable]: ...
+
+
+@overload
+def average(x: VariableOrArray, axis: int | Sequence[int] | None = ...,
+            weights: VariableOrArray | None = ..., keepdims: bool = ...,
+            returned: bool = ...) -> Variable | tuple[Variable, Variable]: ...
+
+
+def average(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+            weights: VariableOrArray | None = None, keepdims: bool = False,
+            returned: bool = False) -> Variable | tuple[Variable, Variable]:
     """Weighted average of elements over the given axes, ``sum(x * w) / sum(w)``.
 
     Args:

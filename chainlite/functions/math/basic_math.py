@@ -6,6 +6,10 @@ input; an array is cast to the variable's dtype and becomes a constant input; a 
 becomes part of a constant op (``x + 2`` is ``AddConstant(2)``), cast to the variable's
 dtype, so float32 stays float32.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import variable
@@ -19,9 +23,12 @@ from chainlite.functions.math import pow as _pow
 from chainlite.functions.math import sub as _sub
 from chainlite.functions.math import absolute as _absolute
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+
 _Variable = variable.Variable
 _ndarray = numpy.ndarray
-_constants = {}
+_constants: dict[tuple[Any, numpy.dtype], numpy.ndarray] = {}
 
 # The operator nodes, under the module Chainer keeps them in (``chainer.functions.math.
 # basic_math.Add``): code that builds them directly or checks a creator's type finds them.
@@ -88,19 +95,20 @@ def _operand(x, value):
     return value
 
 
-def add(self, rhs):
+def add(self: Variable, rhs: Any) -> Variable:
     if rhs.__class__ is _Variable:
         return _add.Add().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _add.Add().apply((self, _operand(self, rhs)))[0]
+    data: Any = self._data  # never None here: an operand of arithmetic holds an array
     try:  # inline: the hot path of x + 1, x * 2
-        c = _constants[rhs, self._data.dtype]
+        c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
     return _add.AddConstant(c)._apply1(self)
 
 
-def sub(self, rhs):
+def sub(self: Variable, rhs: Any) -> Variable:
     if rhs.__class__ is _Variable:
         return _sub.Sub().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
@@ -108,25 +116,26 @@ def sub(self, rhs):
     return _add.AddConstant(_constant(self, -rhs))._apply1(self)
 
 
-def rsub(self, lhs):
+def rsub(self: Variable, lhs: Any) -> Variable:
     if isinstance(lhs, (_Variable, _ndarray)):
         return _sub.Sub().apply((_operand(self, lhs), self))[0]
     return _sub.SubFromConstant(_constant(self, lhs))._apply1(self)
 
 
-def mul(self, rhs):
+def mul(self: Variable, rhs: Any) -> Variable:
     if rhs.__class__ is _Variable:
         return _mul.Mul().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _mul.Mul().apply((self, _operand(self, rhs)))[0]
+    data: Any = self._data  # never None here: an operand of arithmetic holds an array
     try:  # inline: the hot path of x + 1, x * 2
-        c = _constants[rhs, self._data.dtype]
+        c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
     return _mul.MulConstant(c)._apply1(self)
 
 
-def div(self, rhs):
+def div(self: Variable, rhs: Any) -> Variable:
     if rhs.__class__ is _Variable:
         return _div.Div().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
@@ -137,66 +146,61 @@ def div(self, rhs):
         return _mul.MulConstant(_constant(self, (1 / c).item()))._apply1(self)
 
 
-def rdiv(self, lhs):
+def rdiv(self: Variable, lhs: Any) -> Variable:
     if isinstance(lhs, (_Variable, _ndarray)):
         return _div.Div().apply((_operand(self, lhs), self))[0]
     return _div.DivFromConstant(_constant(self, lhs)).apply((self,))[0]
 
 
-def pow(self, rhs):
+def pow(self: Variable, rhs: Any) -> Variable:
     if isinstance(rhs, (_Variable, _ndarray)):
         return _pow.PowVarVar().apply((self, _operand(self, rhs)))[0]
     return _pow.PowVarConst(_constant(self, rhs)).apply((self,))[0]
 
 
-def rpow(self, lhs):
+def rpow(self: Variable, lhs: Any) -> Variable:
     if isinstance(lhs, (_Variable, _ndarray)):
         return _pow.PowVarVar().apply((_operand(self, lhs), self))[0]
     return _pow.PowConstVar(_constant(self, lhs)).apply((self,))[0]
 
 
-def matmul(self, rhs):
+def matmul(self: Variable, rhs: Any) -> Variable:
     if not isinstance(rhs, (_Variable, _ndarray)):
         raise TypeError('matmul: a scalar operand is not allowed; use * instead')
     return _matmul.matmul(self, _operand(self, rhs))
 
 
-def rmatmul(self, lhs):
+def rmatmul(self: Variable, lhs: Any) -> Variable:
     if not isinstance(lhs, (_Variable, _ndarray)):
         raise TypeError('matmul: a scalar operand is not allowed; use * instead')
     return _matmul.matmul(_operand(self, lhs), self)
 
 
-def floordiv(self, rhs):
+def floordiv(self: Variable, rhs: Any) -> Variable:
     return _floor.floor(div(self, rhs))
 
 
-def rfloordiv(self, lhs):
+def rfloordiv(self: Variable, lhs: Any) -> Variable:
     return _floor.floor(rdiv(self, lhs))
 
 
-def neg(self):
+def neg(self: Variable) -> Variable:
     return _neg.Neg()._apply1(self)
 
 
-def absolute(self):
+def absolute(self: Variable) -> Variable:
     return _absolute.absolute(self)
 
 
-def install_variable_arithmetics():
+def install_variable_arithmetics() -> None:
     """Attaches the operators to :class:`~chainlite.Variable` (done on ``import chainlite``)."""
     V = _Variable
-    V.__add__ = V.__radd__ = add
-    V.__sub__ = sub
-    V.__rsub__ = rsub
-    V.__mul__ = V.__rmul__ = mul
-    V.__truediv__ = div
-    V.__rtruediv__ = rdiv
-    V.__floordiv__ = floordiv
-    V.__rfloordiv__ = rfloordiv
-    V.__pow__ = pow
-    V.__rpow__ = rpow
-    V.__matmul__ = matmul
-    V.__rmatmul__ = rmatmul
-    V.__neg__ = neg
-    V.__abs__ = absolute
+    for name, fn in (('__add__', add), ('__radd__', add), ('__sub__', sub), ('__rsub__', rsub),
+                     ('__mul__', mul), ('__rmul__', mul), ('__truediv__', div),
+                     ('__rtruediv__', rdiv), ('__floordiv__', floordiv),
+                     ('__rfloordiv__', rfloordiv), ('__pow__', pow), ('__rpow__', rpow),
+                     ('__matmul__', matmul), ('__rmatmul__', rmatmul), ('__neg__', neg),
+                     ('__abs__', absolute)):
+        # setattr: mypy sees the operators declared on Variable, and would refuse the
+        # assignment of a method.
+        setattr(V, name, fn)

@@ -1,5 +1,13 @@
 """Determinants of a batch of square matrices."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite.functions.math import det
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class BatchDet(det.Det):
@@ -7,7 +15,7 @@ class BatchDet(det.Det):
     _ndim = 3
 
 
-def batch_det(a):
+def batch_det(a: VariableOrArray) -> Variable:
     """Determinant of every matrix in a batch of square matrices.
 
     Args:

@@ -1,5 +1,13 @@
 """Inverses of a batch of square matrices."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite.functions.math import inv
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class BatchInv(inv.Inv):
@@ -7,7 +15,7 @@ class BatchInv(inv.Inv):
     _ndim = 3
 
 
-def batch_inv(a):
+def batch_inv(a: VariableOrArray) -> Variable:
     """Inverse of every matrix in a batch of square matrices.
 
     Args:

@@ -1,25 +1,36 @@
 """Squared L2 norm of each example in a batch."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class BatchL2NormSquared(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim >= 2)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         return _accumulate.wide_sum(x * x, axis=tuple(range(1, x.ndim))).astype(x.dtype,
                                                                             copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         gy = broadcast.broadcast_to(reshape.reshape(gy, (len(gy),) + (1,) * (x.ndim - 1)),
@@ -27,7 +38,7 @@ class BatchL2NormSquared(function_node.FunctionNode):
         return gy * x * 2,
 
 
-def batch_l2_norm_squared(x):
+def batch_l2_norm_squared(x: VariableOrArray) -> Variable:
     """Squared L2 norm of each example: ``sum(x[i] ** 2)`` over all axes but the first.
 
     Args:

@@ -1,5 +1,8 @@
 """Batched matrix products of two 3-D (or 2-D column-vector) batches (deprecated)."""
+from __future__ import annotations
+
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -9,6 +12,10 @@ from chainlite.functions.array import reshape
 from chainlite.functions.math import matmul
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 def _as_mats(shape):
     # A 2-D operand (B, N) is a batch of N x 1 column vectors.
@@ -17,11 +24,11 @@ def _as_mats(shape):
 
 class BatchMatMul(function_node.FunctionNode):
 
-    def __init__(self, transa=False, transb=False):
+    def __init__(self, transa: bool = False, transb: bool = False) -> None:
         self.transa = transa
         self.transb = transb
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
         type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f',
@@ -33,14 +40,15 @@ class BatchMatMul(function_node.FunctionNode):
         type_check.expect((a.shape[1] if self.transa else a_cols) ==
                           (b_cols if self.transb else b.shape[1]))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
         a = a.reshape(_as_mats(a.shape))
         b = b.reshape(_as_mats(b.shape))
         return numpy.matmul(matmul._t(a, self.transa), matmul._t(b, self.transb)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         a_shape, b_shape = a.shape, b.shape
@@ -59,7 +67,8 @@ class BatchMatMul(function_node.FunctionNode):
         return tuple(ret)
 
 
-def batch_matmul(a, b, transa=False, transb=False):
+def batch_matmul(a: VariableOrArray, b: VariableOrArray, transa: bool = False,
+                 transb: bool = False) -> Variable:
     """Matrix products of two batches of matrices, one product per batch entry.
 
     Deprecated, as in Chainer: it warns with :class:`DeprecationWarning`; use

@@ -1,40 +1,53 @@
 """Elementwise sum with a second input broadcast from a given axis (Caffe's Bias)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.functions.math import _caffe_broadcast
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Bias(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis  # non-negative, checked by the wrapper
 
     _float_inputs = True
     _arg_names = ('x', 'y')
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _caffe_broadcast.check_types(in_types, self.axis)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, y = inputs
         return x + y.reshape(_caffe_broadcast.aligned_shape(y.shape, self.axis, x.ndim)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
             ret.append(gy)
         if 1 in indexes:
-            x_ndim = len(self.inputs[0].shape)
-            y_shape = self.inputs[1].shape
+            x_ndim = len(in_nodes[0].shape)
+            y_shape = in_nodes[1].shape
             g = sum_to.sum_to(gy, _caffe_broadcast.aligned_shape(y_shape, self.axis, x_ndim))
             ret.append(reshape.reshape(g, y_shape))
         return tuple(ret)
 
 
-def bias(x, y, axis=1):
+def bias(x: VariableOrArray, y: VariableOrArray, axis: int = 1) -> Variable:
     """Elementwise sum of ``x`` and ``y``, with ``y`` broadcast from ``x``'s axis ``axis``.
 
     ``y``'s axes line up with ``x``'s axes ``axis, axis + 1, ...`` (Caffe's broadcasting, not

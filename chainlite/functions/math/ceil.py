@@ -1,10 +1,18 @@
 """Elementwise ceiling (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite.functions.math import _outside_graph
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
-def ceil(x):
+
+def ceil(x: VariableOrArray) -> Variable:
     """Elementwise ceiling, the smallest integer not less than each element.
 
     Its gradient is zero almost everywhere, so, as in Chainer, the result has no creator

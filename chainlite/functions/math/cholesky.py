@@ -1,4 +1,8 @@
 """Cholesky decomposition of a symmetric positive-definite matrix."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -8,16 +12,20 @@ from chainlite.functions.math import inv
 from chainlite.functions.math import matmul
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Cholesky(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('a',))
         a, = in_types
         type_check.expect(a.dtype.kind == 'f', a.ndim == 2)
         type_check.expect(a.shape[0] == a.shape[1])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_outputs((0,))
         a, = inputs
         # LAPACK has no half precision: float16 is decomposed in float32.
@@ -28,7 +36,8 @@ class Cholesky(function_node.FunctionNode):
             raise ValueError('%s: the matrix is not positive definite' % self.label) from None
         return y.astype(a.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         xp = backend.get_array_module(y.array)
@@ -42,7 +51,7 @@ class Cholesky(function_node.FunctionNode):
         return (s + transpose.transpose(s)) * mask,
 
 
-def cholesky(a):
+def cholesky(a: VariableOrArray) -> Variable:
     """Cholesky decomposition: the lower-triangular ``L`` with ``L @ L.T == a``.
 
     Only the lower triangle of ``a`` is read (as :func:`numpy.linalg.cholesky` does), so the

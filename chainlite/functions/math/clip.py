@@ -1,12 +1,20 @@
 """Elementwise clipping to an interval."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Clip(function_node.FunctionNode):
 
-    def __init__(self, x_min, x_max):
+    def __init__(self, x_min: float | None, x_max: float | None) -> None:
         if x_min is None and x_max is None:
             raise ValueError('clip: x_min and x_max cannot both be None')
         if x_min is not None and x_max is not None and not x_min < x_max:
@@ -26,13 +34,14 @@ class Clip(function_node.FunctionNode):
             return ((None if lo is None else dtype.type(lo)),
                     (None if hi is None else dtype.type(hi)))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         lo, hi = self._bounds(x.dtype)
         return numpy.clip(x, lo, hi),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         x = x.array
@@ -43,7 +52,7 @@ class Clip(function_node.FunctionNode):
         return gy * inside.astype(x.dtype),
 
 
-def clip(x, x_min, x_max):
+def clip(x: VariableOrArray, x_min: float | None, x_max: float | None) -> Variable:
     """Clips the elements of ``x`` to the interval ``[x_min, x_max]``.
 
     The gradient is 1 inside the interval, edges included, and 0 outside.

@@ -1,30 +1,39 @@
 """Elementwise cosine."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Cos(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'cos'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return numpy.cos(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         from chainlite.functions.math import sin
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return -sin.sin(x) * gy,
 
 
-def cos(x):
+def cos(x: VariableOrArray) -> Variable:
     """Elementwise cosine.
 
     Args:

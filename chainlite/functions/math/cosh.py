@@ -1,23 +1,32 @@
 """Elementwise hyperbolic cosine."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Cosh(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'cosh'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return numpy.cosh(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return _CoshGrad().apply((x, gy))
@@ -26,12 +35,13 @@ class Cosh(function_node.FunctionNode):
 class _CoshGrad(function_node.FunctionNode):
     # gx = gy * sinh(x) in one node: one op per backward step instead of two.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         return gy * numpy.sinh(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gy = self.get_retained_inputs()
         g, = grad_outputs
         ret = []
@@ -42,7 +52,7 @@ class _CoshGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def cosh(x):
+def cosh(x: VariableOrArray) -> Variable:
     """Elementwise hyperbolic cosine.
 
     Args:

@@ -1,4 +1,10 @@
 """Cumulative product along an axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
@@ -6,24 +12,31 @@ from chainlite.functions.math import cumsum as cumsum_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Cumprod(function_node.FunctionNode):
 
-    def __init__(self, axis=None):
+    def __init__(self, axis: int | None = None) -> None:
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = cumsum_mod._check_axis(self.axis, x.ndim, self.label)
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         return x.cumprod(axis=self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -47,11 +60,11 @@ class Cumprod(function_node.FunctionNode):
             xz = broadcast.broadcast_to(sum_mod.sum(x * first, axis, keepdims=True), xa.shape)
             gx = gx + r1 * first + xz * r1 / (x * after + (1 - after)) * after
         if self.axis is None:
-            gx = reshape.reshape(gx, self.inputs[0].shape)
+            gx = reshape.reshape(gx, in_nodes[0].shape)
         return gx,
 
 
-def cumprod(x, axis=None):
+def cumprod(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Cumulative product of elements along an axis.
 
     The gradient is exact with any zeros in ``x`` (it never divides by them); its own

@@ -1,9 +1,19 @@
 """Cumulative sum along an axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import get_item
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _check_axis(axis, ndim, label):
@@ -18,34 +28,37 @@ def _flip(x, axis):
     return get_item.get_item(x, (slice(None),) * axis + (slice(None, None, -1),))
 
 
-def reverse_cumsum(x, axis):
+def reverse_cumsum(x: VariableOrArray, axis: int) -> Variable:
     """``sum(x[k:])`` along ``axis`` for every ``k``: the transpose of a cumulative sum."""
     return _flip(cumsum(_flip(x, axis), axis), axis)
 
 
 class Cumsum(function_node.FunctionNode):
 
-    def __init__(self, axis=None):
+    def __init__(self, axis: int | None = None) -> None:
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _check_axis(self.axis, x.ndim, self.label)
         return x.cumsum(axis=self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         gx = reverse_cumsum(gy, 0 if self.axis is None else self.axis)
         if self.axis is None:
-            gx = reshape.reshape(gx, self.inputs[0].shape)
+            gx = reshape.reshape(gx, in_nodes[0].shape)
         return gx,
 
 
-def cumsum(x, axis=None):
+def cumsum(x: VariableOrArray, axis: int | None = None) -> Variable:
     """Cumulative sum of elements along an axis.
 
     Args:

@@ -1,4 +1,8 @@
 """Determinant of a square matrix."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -8,22 +12,27 @@ from chainlite.functions.math import _square_matrix
 from chainlite.functions.math import batch_inv
 from chainlite.functions.math import inv
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Det(function_node.FunctionNode):
 
     _ndim = 2  # BatchDet takes a batch of matrices
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _square_matrix.check_types(in_types, self._ndim)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         a, = inputs
         y = numpy.linalg.det(_square_matrix.lapack_input(a))
         return numpy.asarray(y).astype(a.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -34,7 +43,7 @@ class Det(function_node.FunctionNode):
         return reshape.reshape(gy * y, y.shape + (1, 1)) * a_inv_t,
 
 
-def det(a):
+def det(a: VariableOrArray) -> Variable:
     """Determinant of a square matrix.
 
     Args:

@@ -1,9 +1,17 @@
 """Elementwise digamma function."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 from chainlite.functions._scipy import special
 
 from chainlite import function_node
 from chainlite.functions.math import polygamma
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _ONE = numpy.array(1)
 
@@ -11,25 +19,26 @@ _ONE = numpy.array(1)
 class DiGamma(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'digamma'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
         return special.digamma(x).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dx digamma(x) = polygamma(1, x).
         return gy * polygamma.polygamma(_ONE, x),
 
 
-def digamma(x):
+def digamma(x: VariableOrArray) -> Variable:
     """Elementwise digamma function, the derivative of ``log Gamma(x)``.
 
     Args:

@@ -1,11 +1,17 @@
 """Einstein summation over any number of operands."""
+from __future__ import annotations
+
 import string
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 _LETTERS = string.ascii_uppercase + string.ascii_lowercase  # sublist ints index this
 _ELLIPSIS = '@'  # one character for '...' while parsing
@@ -103,17 +109,18 @@ def _expand_ellipsis(terms, out, ndims):
 
 class EinSum(function_node.FunctionNode):
 
-    def __init__(self, in_terms, out_term, out_shape=None):
+    def __init__(self, in_terms: tuple[str, ...], out_term: str,
+                 out_shape: tuple[int, ...] | None = None) -> None:
         # out_shape is needed only when out_term repeats a letter (a diagonal is written)
         # or has letters no input has (broadcast): both happen in gradients only.
         self.in_terms = in_terms
         self.out_term = out_term
         self.out_shape = out_shape
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, tuple('x%d' % i for i in range(len(in_types))))
         type_check.expect(in_types.size() == len(self.in_terms))
-        first = {}
+        first: dict[str, tuple[int, int]] = {}
         for i, (x, term) in enumerate(zip(in_types, self.in_terms)):
             type_check.expect(x.dtype.kind == 'f', x.dtype == in_types[0].dtype,
                               x.ndim == len(term))
@@ -124,7 +131,7 @@ class EinSum(function_node.FunctionNode):
                 else:
                     first[c] = (i, axis)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         ins = ''.join(self.in_terms)
         out = self.out_term
@@ -136,6 +143,7 @@ class EinSum(function_node.FunctionNode):
         # Write z onto the diagonals of zeros (repeated letters), broadcast along the
         # letters no input has: one assignment through broadcasting index arrays.
         xp = backend.get_array_module(inputs[0])
+        assert self.out_shape is not None  # given whenever the output is not direct
         size = dict(zip(out, self.out_shape))
         unique = direct + ''.join(dict.fromkeys(c for c in out if c not in ins))
         index = tuple(xp.arange(size[c]).reshape([-1 if u == c else 1 for u in unique])
@@ -144,7 +152,8 @@ class EinSum(function_node.FunctionNode):
         y[index] = xp.asarray(z).reshape(z.shape + (1,) * (len(unique) - len(direct)))
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         xs = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
@@ -175,7 +184,7 @@ class DiagEinSum(EinSum):
         super().__init__(tuple(in_subs.split(',')), out_sub, tuple(out_shape))
 
 
-def einsum(*operands):
+def einsum(*operands: Any) -> Variable:
     """Einstein summation, as :func:`numpy.einsum`.
 
     Two calling conventions, as in Chainer and NumPy: ``einsum(subscripts, x0, x1, ...)``

@@ -1,4 +1,10 @@
 """Elementwise error function."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 import math
 
 from chainlite.functions._scipy import special
@@ -6,31 +12,36 @@ from chainlite.functions._scipy import special
 from chainlite import function_node
 from chainlite.functions.math import exp
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
 
 class Erf(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'erf'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
         return special.erf(x).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dx erf(x) = 2 / sqrt(pi) * exp(-x ** 2).
         return gy * exp.exp(-x * x) * _TWO_OVER_SQRT_PI,
 
 
-def erf(x):
+def erf(x: VariableOrArray) -> Variable:
     """Elementwise error function, ``erf(x) = 2 / sqrt(pi) * integral_0^x exp(-t ** 2) dt``.
 
     Args:

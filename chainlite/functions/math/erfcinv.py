@@ -1,8 +1,15 @@
 """Elementwise inverse complementary error function."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _MINUS_HALF_SQRT_PI = -math.sqrt(math.pi) / 2
 
@@ -11,14 +18,15 @@ class ErfcInv(_inverse_special.InverseSpecial):
 
     _special = 'erfcinv'
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         # d/dx erfcinv(x) = -sqrt(pi) / 2 * exp(erfcinv(x) ** 2), from the output.
         return gy * exp.exp(y * y) * _MINUS_HALF_SQRT_PI,
 
 
-def erfcinv(x):
+def erfcinv(x: VariableOrArray) -> Variable:
     """Elementwise inverse complementary error function, the ``y`` with ``erfc(y) = x``.
 
     Args:

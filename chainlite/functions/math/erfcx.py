@@ -1,9 +1,19 @@
 """Elementwise scaled complementary error function."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 import math
 
 from chainlite.functions._scipy import special
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
@@ -11,19 +21,20 @@ _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 class Erfcx(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'erfcx'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         # SciPy computes float16 in a wider type: cast back.
         return special.erfcx(x).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -31,7 +42,7 @@ class Erfcx(function_node.FunctionNode):
         return gy * (x * y * 2 - _TWO_OVER_SQRT_PI),
 
 
-def erfcx(x):
+def erfcx(x: VariableOrArray) -> Variable:
     """Elementwise scaled complementary error function, ``erfcx(x) = exp(x ** 2) * erfc(x)``.
 
     It stays finite for large ``x``, where ``erfc`` underflows.

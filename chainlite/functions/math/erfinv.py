@@ -1,8 +1,15 @@
 """Elementwise inverse error function."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _HALF_SQRT_PI = math.sqrt(math.pi) / 2
 
@@ -11,14 +18,15 @@ class ErfInv(_inverse_special.InverseSpecial):
 
     _special = 'erfinv'
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         # d/dx erfinv(x) = sqrt(pi) / 2 * exp(erfinv(x) ** 2), from the output.
         return gy * exp.exp(y * y) * _HALF_SQRT_PI,
 
 
-def erfinv(x):
+def erfinv(x: VariableOrArray) -> Variable:
     """Elementwise inverse error function, the ``y`` with ``erf(y) = x``.
 
     Args:

@@ -1,35 +1,45 @@
 """Elementwise exponential."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Exp(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'exp'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_outputs((0,))   # backward needs y, not x
         return numpy.exp(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return gy * y,
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = y dx, from the retained output.
+        assert self._retained_output_data is not None
         y, = self._retained_output_data
         return tangents[0] * y,
 
 
 
-def exp(x):
+def exp(x: VariableOrArray) -> Variable:
     """Elementwise exponential, ``e ** x``.
 
     Args:

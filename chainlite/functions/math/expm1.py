@@ -1,23 +1,32 @@
 """Elementwise ``exp(x) - 1``, accurate near 0."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Expm1(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'expm1'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_outputs((0,))   # exp(x) = y + 1: backward needs y, not x
         return numpy.expm1(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return _Expm1Grad().apply((y, gy))
@@ -26,12 +35,13 @@ class Expm1(function_node.FunctionNode):
 class _Expm1Grad(function_node.FunctionNode):
     # gx = gy * (y + 1) in one node: one op per backward step instead of two.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         return gy * (y + 1),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, gy = self.get_retained_inputs()
         g, = grad_outputs
         ret = []
@@ -42,7 +52,7 @@ class _Expm1Grad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def expm1(x):
+def expm1(x: VariableOrArray) -> Variable:
     """Elementwise ``exp(x) - 1``, computed without the cancellation of ``exp(x) - 1`` near 0.
 
     Args:

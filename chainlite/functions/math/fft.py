@@ -1,27 +1,35 @@
 """Discrete Fourier transform along the last axis, on (real, imag) pairs."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class FFT(function_node.FunctionNode):
 
-    def __init__(self, method):
+    def __init__(self, method: str) -> None:
         self._method = method  # 'fft' or 'ifft'
 
     @property
-    def label(self):
+    def label(self) -> str:
         return self._method.upper()
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('real', 'imag'))
         real, imag = in_types
         type_check.expect(real.dtype.kind == 'f', real.ndim > 0, real.dtype == imag.dtype,
                           real.shape == imag.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         real, imag = inputs
         xp = backend.get_array_module(real)
         x = xp.empty(real.shape, numpy.result_type(real.dtype, numpy.complex64))
@@ -30,7 +38,8 @@ class FFT(function_node.FunctionNode):
         y = getattr(xp.fft, self._method)(x)
         return y.real.astype(real.dtype, copy=False), y.imag.astype(real.dtype, copy=False)
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gr, gi = grad_outputs
         if gr is None:
             gr = backend.get_array_module(gi.array).zeros_like(gi.array)
@@ -42,7 +51,7 @@ class FFT(function_node.FunctionNode):
         return gxr, gxi
 
 
-def fft(x):
+def fft(x: tuple[VariableOrArray, VariableOrArray]) -> tuple[Variable, Variable]:
     """Fast Fourier transform along the last axis (:func:`numpy.fft.fft`).
 
     Complex numbers travel as a pair of float arrays, as in Chainer.
@@ -62,4 +71,5 @@ def fft(x):
         (array([10., -2., -2., -2.]), array([ 0.,  2.,  0., -2.]))
     """
     real, imag = x
-    return FFT('fft').apply((real, imag))
+    yr, yi = FFT('fft').apply((real, imag))
+    return yr, yi

@@ -1,10 +1,18 @@
 """Elementwise rounding toward zero (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite.functions.math import _outside_graph
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
-def fix(x):
+
+def fix(x: VariableOrArray) -> Variable:
     """Elementwise rounding toward zero (truncation of the fractional part).
 
     Its gradient is zero almost everywhere, so, as in Chainer, the result has no creator

@@ -1,10 +1,18 @@
 """Elementwise floor (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite.functions.math import _outside_graph
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
-def floor(x):
+
+def floor(x: VariableOrArray) -> Variable:
     """Elementwise floor, the largest integer not greater than each element.
 
     Its gradient is zero almost everywhere, so, as in Chainer, the result has no creator

@@ -1,17 +1,37 @@
 """The identity function: inputs returned unchanged, as new nodes of the graph."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, overload
+
+import numpy
+
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Identity(function_node.FunctionNode):
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         return inputs
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return tuple([grad_outputs[i] for i in indexes])
 
 
-def identity(*inputs):
+@overload
+def identity(x: VariableOrArray, /) -> Variable: ...
+
+
+@overload
+def identity(x0: VariableOrArray, x1: VariableOrArray, /,
+             *inputs: VariableOrArray) -> tuple[Variable, ...]: ...
+
+
+def identity(*inputs: VariableOrArray) -> Variable | tuple[Variable, ...]:
     """Returns the inputs unchanged, as new Variables whose gradients pass straight through.
 
     Useful to give an input a node of its own in the graph (e.g. to hook it).

@@ -1,8 +1,16 @@
 """Inverse discrete Fourier transform along the last axis, on (real, imag) pairs."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite.functions.math import fft
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
-def ifft(x):
+
+def ifft(x: tuple[VariableOrArray, VariableOrArray]) -> tuple[Variable, Variable]:
     """Inverse fast Fourier transform along the last axis (:func:`numpy.fft.ifft`).
 
     Complex numbers travel as a pair of float arrays, as in Chainer.
@@ -22,4 +30,5 @@ def ifft(x):
         (array([1., 2., 3., 4.]), array([0., 0., 0., 0.]))
     """
     real, imag = x
-    return fft.FFT('ifft').apply((real, imag))
+    yr, yi = fft.FFT('ifft').apply((real, imag))
+    return yr, yi

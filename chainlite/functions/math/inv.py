@@ -1,19 +1,27 @@
 """Inverse of a square matrix."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.math import _square_matrix
 from chainlite.functions.math import matmul
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Inv(function_node.FunctionNode):
 
     _ndim = 2  # BatchInv takes a batch of matrices
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _square_matrix.check_types(in_types, self._ndim)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_outputs((0,))
         a, = inputs
         try:
@@ -22,14 +30,15 @@ class Inv(function_node.FunctionNode):
             raise ValueError('%s: input has singular matrices' % self.label) from None
         return y.astype(a.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gy A^-T.
         return -matmul.matmul(matmul.matmul(y, gy, transa=True), y, transb=True),
 
 
-def inv(a):
+def inv(a: VariableOrArray) -> Variable:
     """Inverse of a square matrix.
 
     Args:

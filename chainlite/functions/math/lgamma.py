@@ -1,32 +1,43 @@
 """Elementwise log-gamma function."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite.functions._scipy import special
 
 from chainlite import function_node
 from chainlite.functions.math import digamma
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class LGamma(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'lgamma'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
         return special.gammaln(x).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dx log|Gamma(x)| = digamma(x).
         return gy * digamma.digamma(x),
 
 
-def lgamma(x):
+def lgamma(x: VariableOrArray) -> Variable:
     """Elementwise log of the absolute value of the gamma function, ``log|Gamma(x)|``.
 
     Args:

@@ -1,6 +1,16 @@
 """Elementwise linear interpolation, ``p * x + (1 - p) * y``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import sum_to
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class LinearInterpolate(function_node.FunctionNode):
@@ -9,16 +19,19 @@ class LinearInterpolate(function_node.FunctionNode):
     _elementwise = True
     _arg_names = ('p', 'x', 'y')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         p, x, y = inputs
         return p * x + (1 - p) * y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         p, x, y = self.get_retained_inputs()
         g, = grad_outputs
-        shapes = [n.shape for n in self.inputs]
-        pg = p * g if 1 in indexes or 2 in indexes else None
+        shapes = [n.shape for n in in_nodes]
+        pg: Any = p * g if 1 in indexes or 2 in indexes else None
         ret = []
         if 0 in indexes:
             ret.append(sum_to.sum_to((x - y) * g, shapes[0]))
@@ -29,7 +42,7 @@ class LinearInterpolate(function_node.FunctionNode):
         return tuple(ret)
 
 
-def linear_interpolate(p, x, y):
+def linear_interpolate(p: VariableOrArray, x: VariableOrArray, y: VariableOrArray) -> Variable:
     """Elementwise linear interpolation between ``y`` (at ``p = 0``) and ``x`` (at ``p = 1``).
 
     Computes ``p * x + (1 - p) * y``. Unlike Chainer, which requires equal shapes, the three

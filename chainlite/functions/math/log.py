@@ -1,29 +1,38 @@
 """Elementwise natural logarithm."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Log(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'log'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return numpy.log(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return gy / x,
 
 
-def log(x):
+def log(x: VariableOrArray) -> Variable:
     """Elementwise natural logarithm.
 
     Args:

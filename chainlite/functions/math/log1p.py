@@ -1,29 +1,38 @@
 """Elementwise ``log(1 + x)``, accurate near 0."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Log1p(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'log1p'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return numpy.log1p(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return gy / (x + 1),
 
 
-def log1p(x):
+def log1p(x: VariableOrArray) -> Variable:
     """Elementwise ``log(1 + x)``, computed without the rounding of ``1 + x`` near 0.
 
     Args:

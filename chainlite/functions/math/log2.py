@@ -1,9 +1,16 @@
 """Elementwise base-2 logarithm."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import numpy
 
 from chainlite.functions.math import _log_base
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Log2(_log_base.LogBase):
@@ -12,7 +19,7 @@ class Log2(_log_base.LogBase):
     _inv_ln_base = 1 / math.log(2)
 
 
-def log2(x):
+def log2(x: VariableOrArray) -> Variable:
     """Elementwise base-2 logarithm.
 
     Args:

@@ -1,4 +1,10 @@
 """Elementwise log of the standard normal CDF."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 import math
 
 from chainlite.functions._scipy import special
@@ -6,25 +12,30 @@ from chainlite.functions._scipy import special
 from chainlite import function_node
 from chainlite.functions.math import exp
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
 
 class LogNdtr(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'log_ndtr'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         # SciPy computes float16 in a wider type: cast back.
         return special.log_ndtr(x).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -33,7 +44,7 @@ class LogNdtr(function_node.FunctionNode):
         return gy * exp.exp(x * x * -0.5 - y) * _INV_SQRT_2PI,
 
 
-def log_ndtr(x):
+def log_ndtr(x: VariableOrArray) -> Variable:
     """Elementwise log of the standard normal cumulative distribution function.
 
     Accurate far in the left tail, where ``log(ndtr(x))`` would underflow.

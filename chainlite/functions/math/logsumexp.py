@@ -1,4 +1,8 @@
 """Log of the sum of exponentials over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import function_node
@@ -9,17 +13,21 @@ from chainlite.functions.array import reshape
 from chainlite.functions.math import exp
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class LogSumExp(function_node.FunctionNode):
 
-    def __init__(self, axis=None):
-        self.axis = axis
+    def __init__(self, axis: int | Sequence[int] | None = None) -> None:
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
         self.retain_inputs((0,))
@@ -30,7 +38,8 @@ class LogSumExp(function_node.FunctionNode):
         y = m + numpy.log(s).astype(x.dtype, copy=False)
         return y.reshape(_reduced_shape(x.shape, self.axis)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -45,7 +54,7 @@ def _reduced_shape(shape, axis):
     return () if axis is None else tuple(s for i, s in enumerate(shape) if i not in axis)
 
 
-def logsumexp(x, axis=None):
+def logsumexp(x: VariableOrArray, axis: int | Sequence[int] | None = None) -> Variable:
     """Log of the sum of exponentials, ``log(sum(exp(x), axis))``, computed stably.
 
     Args:

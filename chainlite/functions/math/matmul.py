@@ -1,4 +1,8 @@
 """Matrix product with optional transposes and batch broadcasting."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -7,6 +11,10 @@ from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 def _t(a, trans):
     return a.swapaxes(-1, -2) if trans else a
@@ -14,15 +22,15 @@ def _t(a, trans):
 
 class MatMul(function_node.FunctionNode):
 
-    def __init__(self, transa=False, transb=False):
+    def __init__(self, transa: bool = False, transb: bool = False) -> None:
         self.transa = transa
         self.transb = transb
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'MatMul'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
         # Mixed float dtypes are accepted, as in Chainer: the product has the promoted dtype.
@@ -32,26 +40,30 @@ class MatMul(function_node.FunctionNode):
         type_check.expect(a_inner == b_inner)
         type_check.expect_broadcast_shapes(a.shape[:-2], b.shape[:-2])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
         return numpy.matmul(_t(a, self.transa), _t(b, self.transb)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         ta, tb = self.transa, self.transb
         ret = []
         if 0 in indexes:
             ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
-            ret.append(cast.cast_to(sum_to.sum_to(ga, self.inputs[0].shape), a.dtype))
+            ret.append(cast.cast_to(sum_to.sum_to(ga, in_nodes[0].shape), a.dtype))
         if 1 in indexes:
             gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
-            ret.append(cast.cast_to(sum_to.sum_to(gb, self.inputs[1].shape), b.dtype))
+            ret.append(cast.cast_to(sum_to.sum_to(gb, in_nodes[1].shape), b.dtype))
         return tuple(ret)
 
 
-def matmul(a, b, transa=False, transb=False):
+def matmul(a: VariableOrArray, b: VariableOrArray, transa: bool = False,
+           transb: bool = False) -> Variable:
     """Matrix product ``a @ b`` (NumPy's matmul semantics, batch dimensions broadcast).
 
     Args:

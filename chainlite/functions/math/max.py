@@ -1,25 +1,35 @@
 """Maximum of array elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Max(function_node.FunctionNode):
 
-    def __init__(self, axis=None, keepdims=False):
-        self.axis = axis
+    def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
         self.keepdims = keepdims
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def _reduce(self, x):
         return x.max(axis=self.axis, keepdims=self.keepdims)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
         axes = range(x.ndim) if self.axis is None else self.axis
@@ -31,7 +41,8 @@ class Max(function_node.FunctionNode):
         self.retain_outputs((0,))
         return self._reduce(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -43,7 +54,8 @@ class Max(function_node.FunctionNode):
         return broadcast.broadcast_to(reshape.reshape(gy, kept), shape) * mask,
 
 
-def max(x, axis=None, keepdims=False):
+def max(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+        keepdims: bool = False) -> Variable:
     """Maximum of array elements over the given axes.
 
     The gradient flows to the elements equal to the maximum; in a tie, each of them receives

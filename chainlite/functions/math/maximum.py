@@ -1,8 +1,16 @@
 """Elementwise maximum of two inputs."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import sum_to
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Maximum(function_node.FunctionNode):
@@ -19,12 +27,15 @@ class Maximum(function_node.FunctionNode):
         # Ties go to x1.
         return x1 >= x2
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x1, x2 = inputs
         return self._select(x1, x2),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x1, x2 = self.get_retained_inputs()
         gy, = grad_outputs
         # The choice is piecewise constant: constant masks keep double backprop exact.
@@ -32,13 +43,13 @@ class Maximum(function_node.FunctionNode):
         dtype = gy.dtype
         ret = []
         if 0 in indexes:
-            ret.append(sum_to.sum_to(gy * first.astype(dtype), self.inputs[0].shape))
+            ret.append(sum_to.sum_to(gy * first.astype(dtype), in_nodes[0].shape))
         if 1 in indexes:
-            ret.append(sum_to.sum_to(gy * (~first).astype(dtype), self.inputs[1].shape))
+            ret.append(sum_to.sum_to(gy * (~first).astype(dtype), in_nodes[1].shape))
         return tuple(ret)
 
 
-def maximum(x1, x2):
+def maximum(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise maximum of two inputs, which broadcast against each other by NumPy's rules.
 
     Where the inputs are equal, the whole gradient goes to ``x1``.

@@ -1,35 +1,49 @@
 """Arithmetic mean of elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Mean(function_node.FunctionNode):
 
-    def __init__(self, axis=None, keepdims=False, label='Mean'):
-        self.axis = axis
+    def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False,
+                 label: str = 'Mean') -> None:
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
         self.keepdims = keepdims
         self._label = label
 
     @property
-    def label(self):
+    def label(self) -> str:
         return self._label
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
         # NumPy accumulates float16 in float32 but may hand back a wider type for 0-d input.
         return x.mean(axis=self.axis, keepdims=self.keepdims).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        shape = self.inputs[0].shape
+        shape = in_nodes[0].shape
         n = 1
         kept = list(shape)
         for i, s in enumerate(shape):
@@ -41,7 +55,8 @@ class Mean(function_node.FunctionNode):
         return broadcast.broadcast_to(gy, shape) * (1.0 / max(n, 1)),
 
 
-def mean(x, axis=None, weights=None, keepdims=False):
+def mean(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+         weights: VariableOrArray | None = None, keepdims: bool = False) -> Variable:
     """Arithmetic mean of elements over the given axes.
 
     Chainer keeps this function private (``average`` without weights); chainlite exposes it.

@@ -1,6 +1,14 @@
 """Minimum of array elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions import _axis
 from chainlite.functions.math import max as max_mod
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Min(max_mod.Max):
@@ -10,7 +18,8 @@ class Min(max_mod.Max):
         return x.min(axis=self.axis, keepdims=self.keepdims)
 
 
-def min(x, axis=None, keepdims=False):
+def min(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+        keepdims: bool = False) -> Variable:
     """Minimum of array elements over the given axes.
 
     The gradient flows to the elements equal to the minimum; in a tie, each of them receives

@@ -1,7 +1,15 @@
 """Elementwise minimum of two inputs."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite.functions.math import maximum
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Minimum(maximum.Maximum):
@@ -15,7 +23,7 @@ class Minimum(maximum.Maximum):
         return x1 <= x2
 
 
-def minimum(x1, x2):
+def minimum(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise minimum of two inputs, which broadcast against each other by NumPy's rules.
 
     Where the inputs are equal, the whole gradient goes to ``x1``.

@@ -1,39 +1,52 @@
 """Elementwise multiplication: ``x * y`` (broadcasting) and ``x * c``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import sum_to
 from chainlite.functions.math import _constant
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Mul(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return '_ * _'
 
     _float_inputs = True
     _elementwise = True
     _arg_names = ('lhs', 'rhs')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x0, x1 = inputs
         return x0 * x1,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         xs = self.get_retained_inputs()
-        return tuple([sum_to.sum_to(gy * xs[1 - i], self.inputs[i].shape) for i in indexes])
+        return tuple([sum_to.sum_to(gy * xs[1 - i], in_nodes[i].shape) for i in indexes])
 
 
 class MulConstant(_constant.ConstantOp):
 
     _label_format = '_ * %s'
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return x * self.value,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return MulConstant(self.value)._apply1(gy),
 

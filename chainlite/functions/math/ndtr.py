@@ -1,4 +1,10 @@
 """Elementwise standard normal cumulative distribution function."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 import math
 
 from chainlite.functions._scipy import special
@@ -6,31 +12,36 @@ from chainlite.functions._scipy import special
 from chainlite import function_node
 from chainlite.functions.math import exp
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
 
 class Ndtr(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'ndtr'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
         return special.ndtr(x).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dx ndtr(x) is the standard normal density.
         return gy * exp.exp(x * x * -0.5) * _INV_SQRT_2PI,
 
 
-def ndtr(x):
+def ndtr(x: VariableOrArray) -> Variable:
     """Elementwise standard normal cumulative distribution function.
 
     Args:

@@ -1,8 +1,15 @@
 """Elementwise inverse of the standard normal CDF."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 from chainlite.functions.math import _inverse_special
 from chainlite.functions.math import exp
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
@@ -11,14 +18,15 @@ class Ndtri(_inverse_special.InverseSpecial):
 
     _special = 'ndtri'
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         # d/dx ndtri(x) = 1 / density(ndtri(x)) = sqrt(2 pi) * exp(ndtri(x) ** 2 / 2).
         return gy * exp.exp(y * y * 0.5) * _SQRT_2PI,
 
 
-def ndtri(x):
+def ndtri(x: VariableOrArray) -> Variable:
     """Elementwise inverse of the standard normal cumulative distribution function.
 
     Args:

@@ -1,4 +1,8 @@
 """Product of elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import backend
@@ -10,6 +14,10 @@ from chainlite.functions.array import reshape
 from chainlite.functions.array import transpose
 from chainlite.functions.math import cumprod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _exclusive_cumprod(x):
@@ -25,21 +33,22 @@ def _exclusive_cumprod(x):
 
 class Prod(function_node.FunctionNode):
 
-    def __init__(self, axis=None, keepdims=False):
-        self.axis = axis
+    def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
         self.keepdims = keepdims
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
         self.retain_inputs((0,))
         return x.prod(axis=self.axis, keepdims=self.keepdims),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         axes = tuple(range(x.ndim)) if self.axis is None else self.axis
@@ -61,7 +70,8 @@ class Prod(function_node.FunctionNode):
         return transpose.transpose(gx, tuple(numpy.argsort(perm))),
 
 
-def prod(x, axis=None, keepdims=False):
+def prod(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+         keepdims: bool = False) -> Variable:
     """Product of elements over the given axes.
 
     The gradient is the product of the other elements, computed without division, so it is

@@ -1,23 +1,32 @@
 """Elementwise reciprocal square root, ``1 / sqrt(x)``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Rsqrt(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'rsqrt'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_outputs((0,))   # d x^(-1/2)/dx = -y^3 / 2: backward needs y, not x
         return 1 / numpy.sqrt(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return _RsqrtGrad().apply((y, gy))
@@ -26,12 +35,13 @@ class Rsqrt(function_node.FunctionNode):
 class _RsqrtGrad(function_node.FunctionNode):
     # gx = -gy * y^3 / 2 in one node: one op per backward step instead of four.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         return gy * (y * y * y) * -0.5,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, gy = self.get_retained_inputs()
         g, = grad_outputs
         ret = []
@@ -42,7 +52,7 @@ class _RsqrtGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def rsqrt(x):
+def rsqrt(x: VariableOrArray) -> Variable:
     """Elementwise reciprocal square root, ``1 / sqrt(x)``.
 
     Args:

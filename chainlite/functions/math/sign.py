@@ -1,10 +1,18 @@
 """Elementwise sign (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite.functions.math import _outside_graph
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
-def sign(x):
+
+def sign(x: VariableOrArray) -> Variable:
     """Elementwise sign: -1 for negative elements, 0 for zeros, 1 for positive ones.
 
     NaN stays NaN. The gradient is zero wherever it is defined, so, as in Chainer, the result

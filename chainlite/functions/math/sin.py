@@ -1,23 +1,32 @@
 """Elementwise sine."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Sin(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'sin'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         return numpy.sin(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         return _SinGrad().apply((x, gy))
@@ -26,12 +35,13 @@ class Sin(function_node.FunctionNode):
 class _SinGrad(function_node.FunctionNode):
     # gx = gy * cos(x) in one node: one op per backward step instead of two.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         return gy * numpy.cos(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gy = self.get_retained_inputs()
         g, = grad_outputs
         ret = []
@@ -42,7 +52,7 @@ class _SinGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def sin(x):
+def sin(x: VariableOrArray) -> Variable:
     """Elementwise sine.
 
     Args:

@@ -1,4 +1,8 @@
 """Products of a sparse (COO) matrix and a dense one, computed with scipy.sparse."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 from chainlite.functions._scipy import sparse as scipy_sparse
 
@@ -9,6 +13,10 @@ from chainlite.functions.array import cast
 from chainlite.functions.array import transpose
 from chainlite.utils import sparse
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _batched(row, col, dense):
@@ -48,8 +56,9 @@ class CooMatMul(function_node.FunctionNode):
     # ``CooMatMul(row, col, shape, order, transa=, transb=, transc=, dtype=)`` works too.
     # The result has the promoted dtype of the operands (or ``dtype``).
 
-    def __init__(self, row, col, shape, trans=False, transa=False, transb=False,
-                 transc=False, dtype=None):
+    def __init__(self, row: numpy.ndarray, col: numpy.ndarray, shape: tuple[int, int],
+                 trans: bool = False, transa: bool = False, transb: bool = False,
+                 transc: bool = False, dtype: DTypeSpec = None) -> None:
         self.row = row
         self.col = col
         self.sp_shape = shape
@@ -58,7 +67,7 @@ class CooMatMul(function_node.FunctionNode):
         self.transc = bool(transc)
         self.dtype = None if dtype is None else numpy.dtype(dtype)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('sp', 'dn'))
         sp, dn = in_types
         type_check.expect(sp.dtype.kind == 'f', dn.dtype.kind == 'f', dn.ndim >= 2,
@@ -69,7 +78,7 @@ class CooMatMul(function_node.FunctionNode):
         if type_check.eval(dn.ndim) == 3:
             type_check.expect(sp.shape[0] == dn.shape[0], sp.shape[0] == self.row.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         data, dense = inputs
         if self.transb:
@@ -81,7 +90,8 @@ class CooMatMul(function_node.FunctionNode):
             y = y.astype(self.dtype, copy=False)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         data, dense = self.get_retained_inputs()
         gy, = grad_outputs
         if self.transc:
@@ -109,7 +119,7 @@ class _CooMatMulGradSP(function_node.FunctionNode):
         self.sp_shape = shape
         self.trans = trans
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         gy, dense = inputs
         xp = backend.get_array_module(gy)
@@ -124,7 +134,8 @@ class _CooMatMulGradSP(function_node.FunctionNode):
         g = xp.where(valid, g, 0).astype(gy.dtype, copy=False)
         return g.reshape(self.row.shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, dense = self.get_retained_inputs()
         gg, = grad_outputs
         ret = []
@@ -143,7 +154,8 @@ def _swap(x):
     return transpose.transpose(x, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
 
 
-def sparse_matmul(a, b, transa=False, transb=False):
+def sparse_matmul(a: VariableOrArray | sparse.CooMatrix, b: VariableOrArray | sparse.CooMatrix,
+                  transa: bool = False, transb: bool = False) -> Variable:
     """Product of a sparse and a dense matrix (or batches of them), either way round.
 
     One operand is a :class:`~chainlite.utils.sparse.CooMatrix` (see
@@ -173,13 +185,11 @@ def sparse_matmul(a, b, transa=False, transb=False):
         array([[ 6.],
                [-1.]])
     """
-    a_sp = isinstance(a, sparse.CooMatrix)
-    b_sp = isinstance(b, sparse.CooMatrix)
     dense_types = (variable.Variable, numpy.ndarray)
-    if a_sp and isinstance(b, dense_types):
+    if isinstance(a, sparse.CooMatrix) and isinstance(b, dense_types):
         b = _swap(b) if transb else b
         return CooMatMul(a.row, a.col, a.shape, transa).apply((a.data, b))[0]
-    if b_sp and isinstance(a, dense_types):
+    if isinstance(b, sparse.CooMatrix) and isinstance(a, dense_types):
         # op(a) @ op(b) = (op(b)^T @ op(a)^T)^T
         a = a if transa else _swap(a)
         return _swap(CooMatMul(b.row, b.col, b.shape, not transb).apply((b.data, a))[0])

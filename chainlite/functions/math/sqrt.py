@@ -1,29 +1,38 @@
 """Elementwise square root."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Sqrt(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'sqrt'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_outputs((0,))   # d sqrt(x)/dx = 1 / (2 y): backward needs y, not x
         return numpy.sqrt(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return gy / (y * 2),
 
 
-def sqrt(x):
+def sqrt(x: VariableOrArray) -> Variable:
     """Elementwise square root.
 
     The gradient is infinite at 0 and the result NaN below 0, as in NumPy.

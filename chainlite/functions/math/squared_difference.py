@@ -1,6 +1,16 @@
 """Elementwise squared difference, ``(x1 - x2) ** 2``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import sum_to
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class SquaredDifference(function_node.FunctionNode):
@@ -9,25 +19,28 @@ class SquaredDifference(function_node.FunctionNode):
     _elementwise = True
     _arg_names = ('x1', 'x2')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x1, x2 = inputs
         d = x1 - x2
         return d * d,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x1, x2 = self.get_retained_inputs()
         gy, = grad_outputs
         gx = gy * (x1 - x2) * 2
         ret = []
         if 0 in indexes:
-            ret.append(sum_to.sum_to(gx, self.inputs[0].shape))
+            ret.append(sum_to.sum_to(gx, in_nodes[0].shape))
         if 1 in indexes:
-            ret.append(sum_to.sum_to(-gx, self.inputs[1].shape))
+            ret.append(sum_to.sum_to(-gx, in_nodes[1].shape))
         return tuple(ret)
 
 
-def squared_difference(x1, x2):
+def squared_difference(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise squared difference of two inputs, ``(x1 - x2) ** 2``.
 
     Unlike Chainer, which requires equal shapes, the inputs may broadcast against each other

@@ -1,4 +1,8 @@
 """Sum of elements over given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import function_node
@@ -7,21 +11,25 @@ from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 _F16 = numpy.dtype(numpy.float16)
 
 
 class Sum(function_node.FunctionNode):
 
-    def __init__(self, axis=None, keepdims=False):
-        self.axis = axis
+    def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
+        self.axis: Any = axis  # normalized by forward to a tuple of ints or None
         self.keepdims = keepdims
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         # An integer sum would come back as int64 whatever the input's integer dtype.
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, 'Sum')
         if x.dtype == _F16:
@@ -31,15 +39,19 @@ class Sum(function_node.FunctionNode):
                              dtype=numpy.float32).astype(x.dtype),
         return x.sum(axis=self.axis, keepdims=self.keepdims),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        shape = self.inputs[0].shape
+        shape = in_nodes[0].shape
         if not self.keepdims and self.axis is not None and len(shape) > 0:
             gy = reshape.reshape(gy, _axis.kept_shape(shape, self.axis))
         return broadcast.broadcast_to(gy, shape),
 
 
-def sum(x, axis=None, keepdims=False):
+def sum(x: VariableOrArray, axis: int | Sequence[int] | None = None,
+        keepdims: bool = False) -> Variable:
     """Sum of elements over the given axes.
 
     Args:

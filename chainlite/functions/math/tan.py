@@ -1,23 +1,32 @@
 """Elementwise tangent."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Tan(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'tan'
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_outputs((0,))   # d tan(x)/dx = 1 + y^2: backward needs y, not x
         return numpy.tan(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return _TanGrad().apply((y, gy))
@@ -26,12 +35,13 @@ class Tan(function_node.FunctionNode):
 class _TanGrad(function_node.FunctionNode):
     # gx = gy * (1 + y^2) in one node: one op per backward step instead of three.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         return gy * (y * y + 1),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, gy = self.get_retained_inputs()
         g, = grad_outputs
         ret = []
@@ -42,7 +52,7 @@ class _TanGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def tan(x):
+def tan(x: VariableOrArray) -> Variable:
     """Elementwise tangent.
 
     Args:

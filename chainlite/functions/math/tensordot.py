@@ -1,4 +1,8 @@
 """Tensor dot product: sum of products over paired axes of two arrays."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import function_node
@@ -6,6 +10,10 @@ from chainlite.functions import _axis
 from chainlite.functions.array import cast
 from chainlite.functions.array import transpose
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _normalize(axes, a_ndim, b_ndim):
@@ -38,11 +46,11 @@ def _normalize(axes, a_ndim, b_ndim):
 
 class TensorDot(function_node.FunctionNode):
 
-    def __init__(self, a_axes, b_axes):
+    def __init__(self, a_axes: Sequence[int], b_axes: Sequence[int]) -> None:
         self.a_axes = a_axes
         self.b_axes = b_axes
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
         # Mixed float dtypes as in Chainer: the result has the promoted dtype.
@@ -51,12 +59,13 @@ class TensorDot(function_node.FunctionNode):
         for i, j in zip(self.a_axes, self.b_axes):
             type_check.expect(a.shape[i] == b.shape[j])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
         return numpy.tensordot(a, b, (self.a_axes, self.b_axes)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         a_free = [i for i in range(a.ndim) if i not in self.a_axes]
@@ -83,7 +92,8 @@ def _back_to(x, order):
     return x if perm == tuple(range(len(perm))) else transpose.transpose(x, perm)
 
 
-def tensordot(a, b, axes=2):
+def tensordot(a: VariableOrArray, b: VariableOrArray,
+              axes: int | Sequence[int] | Sequence[Sequence[int]] = 2) -> Variable:
     """Tensor dot product: sums the products of ``a`` and ``b`` over paired axes.
 
     As :func:`numpy.tensordot`: the result's axes are ``a``'s remaining axes followed by

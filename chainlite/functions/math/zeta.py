@@ -1,27 +1,38 @@
 """Elementwise Hurwitz zeta function."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite.functions._scipy import special
 
 from chainlite import function_node
 from chainlite.functions.array import sum_to
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Zeta(function_node.FunctionNode):
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'zeta'
 
     _float_inputs = True
     _elementwise = True
     _arg_names = ('x', 'q')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, q = inputs
         self.retain_inputs((0, 1))
         # SciPy computes float16 in a wider type: cast back.
         return special.zeta(x, q).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, q = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dq zeta(x, q) = -x * zeta(x + 1, q). The derivative in x has no closed form, so x
@@ -30,7 +41,7 @@ class Zeta(function_node.FunctionNode):
         return None, sum_to.sum_to(gy * zeta(x + 1, q) * -x, q.shape)
 
 
-def zeta(x, q):
+def zeta(x: VariableOrArray, q: VariableOrArray) -> Variable:
     """Elementwise Hurwitz zeta function, ``zeta(x, q) = sum_{k >= 0} (k + q) ** -x``.
 
     Only ``q`` gets a gradient; ``x`` is treated as a constant (its gradient stays None).

@@ -1,21 +1,31 @@
 """Dropout: elements zeroed at random during training, the rest scaled up."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+import numpy
+
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Dropout(function_node.FunctionNode):
 
-    def __init__(self, dropout_ratio, mask=None):
+    def __init__(self, dropout_ratio: float, mask: numpy.ndarray | None = None) -> None:
         if not 0.0 <= dropout_ratio < 1.0:
             raise ValueError('dropout_ratio must be in the range [0, 1), got %r'
                              % (dropout_ratio,))
         self.dropout_ratio = dropout_ratio
         self.mask = mask
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f')
@@ -23,7 +33,7 @@ class Dropout(function_node.FunctionNode):
             type_check.expect(
                 x.shape == type_check.make_variable(self.mask.shape, 'mask.shape'))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         if self.mask is None:
             xp = backend.get_array_module(x)
@@ -34,7 +44,8 @@ class Dropout(function_node.FunctionNode):
             self.mask = self.mask.astype(x.dtype)  # the output keeps x's dtype
         return x * self.mask,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return gy * self.mask,
 
@@ -43,7 +54,23 @@ class Dropout(function_node.FunctionNode):
         return grad_outputs[0] * self.mask,
 
 
-def dropout(x, ratio=.5, *, mask=None, return_mask=False):
+@overload
+def dropout(x: VariableOrArray, ratio: float = ..., *, mask: numpy.ndarray | None = ...,
+            return_mask: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def dropout(x: VariableOrArray, ratio: float = ..., *, mask: numpy.ndarray | None = ...,
+            return_mask: Literal[True]) -> tuple[Variable, numpy.ndarray | None]: ...
+
+
+@overload
+def dropout(x: VariableOrArray, ratio: float = ..., *, mask: numpy.ndarray | None = ...,
+            return_mask: bool = ...) -> Variable | tuple[Variable, numpy.ndarray | None]: ...
+
+
+def dropout(x: VariableOrArray, ratio: float = .5, *, mask: numpy.ndarray | None = None,
+            return_mask: bool = False) -> Variable | tuple[Variable, numpy.ndarray | None]:
     """Drops elements of ``x`` at random with probability ``ratio`` during training.
 
     Kept elements are scaled by ``1 / (1 - ratio)``, so the expected value is unchanged.

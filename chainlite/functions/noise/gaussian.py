@@ -1,17 +1,27 @@
 """Gaussian sampling with the reparameterization trick."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.math import exp
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Gaussian(function_node.FunctionNode):
 
-    def __init__(self, eps=None):
+    def __init__(self, eps: numpy.ndarray | None = None) -> None:
         self.eps = eps
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('mean', 'ln_var'))
         mean, ln_var = in_types
         type_check.expect(
@@ -23,7 +33,7 @@ class Gaussian(function_node.FunctionNode):
             type_check.expect(
                 mean.shape == type_check.make_variable(self.eps.shape, 'eps.shape'))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((1,))
         mean, ln_var = inputs
         xp = backend.get_array_module(mean)
@@ -37,7 +47,8 @@ class Gaussian(function_node.FunctionNode):
         noise += mean
         return noise,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ln_var, = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
@@ -45,11 +56,28 @@ class Gaussian(function_node.FunctionNode):
             ret.append(gy)
         if 1 in indexes:
             # d y / d ln_var = exp(ln_var / 2) * eps / 2, differentiable again in ln_var.
+            assert self.eps is not None  # drawn by forward
             ret.append(gy * exp.exp(ln_var * 0.5) * (self.eps * 0.5))
         return tuple(ret)
 
 
-def gaussian(mean, ln_var, *, eps=None, return_eps=False):
+@overload
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarray | None = ...,
+             return_eps: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarray | None = ...,
+             return_eps: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarray | None = ...,
+             return_eps: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
+def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarray | None = None,
+             return_eps: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """Draws a sample from the Gaussian ``N(mean, exp(ln_var))``, differentiably.
 
     ``y = mean + exp(ln_var / 2) * eps`` with ``eps`` drawn from the standard normal
@@ -77,5 +105,6 @@ def gaussian(mean, ln_var, *, eps=None, return_eps=False):
     func = Gaussian(variable.as_array(eps))
     out, = func.apply((mean, ln_var))
     if return_eps:
+        assert func.eps is not None  # drawn by forward if not given
         return out, func.eps
     return out

@@ -1,10 +1,19 @@
 """Gumbel-softmax: a differentiable relaxation of sampling from a categorical distribution."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite import backend
 from chainlite import variable
 from chainlite.functions.activation import softmax as softmax_mod
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
-def gumbel_softmax(log_pi, tau=0.1, axis=1):
+
+def gumbel_softmax(log_pi: VariableOrArray, tau: float | VariableOrArray = 0.1,
+                   axis: int = 1) -> Variable:
     """Draws a Gumbel-softmax sample, ``softmax((log_pi + g) / tau)`` with ``g ~ Gumbel(0, 1)``.
 
     As ``tau`` goes to 0 the samples approach one-hot vectors distributed as

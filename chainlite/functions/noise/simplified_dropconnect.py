@@ -1,4 +1,10 @@
 """A linear layer whose weights are dropped at random (simplified dropconnect)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
@@ -9,10 +15,15 @@ from chainlite.functions.math import matmul as matmul_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class SimplifiedDropconnect(function_node.FunctionNode):
 
-    def __init__(self, ratio, mask=None, use_batchwise_mask=True, train=True):
+    def __init__(self, ratio: float, mask: numpy.ndarray | None = None,
+                 use_batchwise_mask: bool = True, train: bool = True) -> None:
         if not 0.0 <= ratio < 1.0:
             raise ValueError('SimplifiedDropconnect: ratio must be in the range [0, 1), got %r'
                              % (ratio,))
@@ -21,7 +32,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         self.use_batchwise_mask = use_batchwise_mask
         self.train = train
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
         x, W = in_types[:2]
         type_check.expect(
@@ -44,7 +55,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
                 type_check.expect(
                     W.shape == type_check.make_variable(mask.shape, 'mask.shape'))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         xp = backend.get_array_module(x)
@@ -76,11 +87,12 @@ class SimplifiedDropconnect(function_node.FunctionNode):
             y += inputs[2]
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         c = self.coef
-        x2 = reshape.reshape(x, (len(x), x.size // max(len(x), 1)))
+        x2: Any = reshape.reshape(x, (len(x), x.size // max(len(x), 1)))
         gb = sum_mod.sum(gy, axis=0) if 2 in indexes else None
         x_dtype = x.dtype
         if x_dtype != W.dtype:
@@ -107,8 +119,9 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         return tuple(ret)
 
 
-def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
-                           use_batchwise_mask=True):
+def simplified_dropconnect(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                           ratio: float = .5, train: bool = True, mask: numpy.ndarray | None = None,
+                           use_batchwise_mask: bool = True) -> Variable:
     """A linear layer ``y = x W^T + b`` whose weights are dropped at random while training.
 
     Each weight is kept with probability ``1 - ratio`` and scaled by ``1 / (1 - ratio)``.

@@ -1,22 +1,32 @@
 """Zoneout: each unit keeps its previous value at random instead of taking the new one."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Zoneout(function_node.FunctionNode):
 
-    def __init__(self, zoneout_ratio):
+    def __init__(self, zoneout_ratio: float) -> None:
         self.zoneout_ratio = zoneout_ratio
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('h', 'x'))
         h, x = in_types
         type_check.expect(h.dtype.kind == 'f', x.dtype == h.dtype, x.shape == h.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         h, x = inputs
         xp = backend.get_array_module(x)
         # One draw from NumPy's global random state per call, as Chainer does.
@@ -24,17 +34,18 @@ class Zoneout(function_node.FunctionNode):
         self.flag_h = ~self.flag_x
         return xp.where(self.flag_x, x, h),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
             ret.append(gy * self.flag_h.astype(gy.dtype))
         if 1 in indexes:
             ret.append(gy * self.flag_x.astype(gy.dtype))
-        return ret
+        return tuple(ret)
 
 
-def zoneout(h, x, ratio=.5, **kwargs):
+def zoneout(h: VariableOrArray, x: VariableOrArray, ratio: float = .5, **kwargs: Any) -> Variable:
     """Zoneout regularization: keeps each unit's previous value ``h`` with probability ``ratio``.
 
     While training, each element of the result is ``h`` with probability ``ratio`` and ``x``

@@ -1,6 +1,9 @@
 """Batch normalization with the statistics of the current batch."""
+from __future__ import annotations
+
 import string
 import warnings
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -13,6 +16,10 @@ from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import mean as mean_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _compute_dtype(dtype):
@@ -33,14 +40,16 @@ def _kept_shape(shape, axis):
 
 class BatchNormalization(function_node.FunctionNode):
 
-    def __init__(self, eps, running_mean, running_var, decay, axis):
+    def __init__(self, eps: float, running_mean: numpy.ndarray | None,
+                 running_var: numpy.ndarray | None, decay: float,
+                 axis: tuple[int, ...]) -> None:
         self.eps = eps
         self.running_mean = running_mean
         self.running_var = running_var
         self.decay = decay
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'gamma', 'beta'))
         x, gamma, beta = in_types
         type_check.expect(
@@ -61,7 +70,7 @@ class BatchNormalization(function_node.FunctionNode):
                 shape = type_check.make_variable(stat.shape, name + '.shape')
                 type_check.expect(gamma.shape == shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
@@ -88,7 +97,8 @@ class BatchNormalization(function_node.FunctionNode):
             self.running_var += (1 - self.decay) * adjust * var
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gamma = self.get_retained_inputs()
         gy, = grad_outputs
         return _BatchNormalizationGrad(self).apply((x, gamma, gy))
@@ -101,7 +111,7 @@ class _BatchNormalizationGrad(function_node.FunctionNode):
         self.eps, self.axis, self.m = bn.eps, bn.axis, bn.m
         self.x_hat, self.inv_std = bn.x_hat, bn.inv_std
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         x, gamma, gy = inputs
         xp = backend.get_array_module(x)
@@ -119,7 +129,8 @@ class _BatchNormalizationGrad(function_node.FunctionNode):
         return (gx.astype(x.dtype, copy=False), ggamma.astype(gamma.dtype, copy=False),
                 gbeta.astype(gamma.dtype, copy=False))
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # Second derivatives in closed form, from differentiable functions of x, gamma and gy
         # (the statistics are recomputed from x), so higher orders work too. Per channel,
         # with E the mean over the reduced axes, s = 1/std and x_hat = (x - E[x]) * s:
@@ -183,8 +194,10 @@ class _BatchNormalizationGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var=None,
-                        decay=0.9, axis=None):
+def batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                        eps: float = 2e-5, running_mean: numpy.ndarray | None = None,
+                        running_var: numpy.ndarray | None = None, decay: float = 0.9,
+                        axis: int | Sequence[int] | None = None) -> Variable:
     """Batch normalization: normalizes ``x`` with the mean and variance of the batch.
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, where ``mean`` and ``var`` (the
@@ -228,13 +241,13 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
     """
     x_ndim = x.ndim
     if axis is None:
-        axis = (0,) + tuple(range(gamma.ndim + 1, x_ndim))
+        axes = (0,) + tuple(range(gamma.ndim + 1, x_ndim))
     else:
-        axis = _axis.normalize_axes(axis, x_ndim, 'BatchNormalization')
+        axes = _axis.normalize_axes(axis, x_ndim, 'BatchNormalization')
     shape = x.shape
-    if all([shape[i] == 1 for i in axis if i < len(shape)]):
+    if all([shape[i] == 1 for i in axes if i < len(shape)]):
         # Every statistic is over one value: the output is beta whatever x is.
-        if 0 in axis:
+        if 0 in axes:
             warnings.warn('batch_normalization: a batch of one sample (x.shape = %s) gives '
                           'a zero-centred output (beta) whatever x is; evaluation with '
                           'chainlite.config.train left True, or a last batch of one, '
@@ -242,8 +255,8 @@ def batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var
         else:
             warnings.warn('batch_normalization: every axis the statistics are taken over '
                           '(axis = %s) has size 1 in x.shape = %s: the output is beta '
-                          'whatever x is' % (axis, shape), UserWarning, stacklevel=2)
+                          'whatever x is' % (axes, shape), UserWarning, stacklevel=2)
     running_mean = variable.as_array(running_mean)
     running_var = variable.as_array(running_var)
-    node = BatchNormalization(eps, running_mean, running_var, decay, axis)
+    node = BatchNormalization(eps, running_mean, running_var, decay, axes)
     return node.apply((x, gamma, beta))[0]

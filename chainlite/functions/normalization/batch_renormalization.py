@@ -1,5 +1,8 @@
 """Batch renormalization: batch normalization corrected towards the running statistics."""
+from __future__ import annotations
+
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -8,9 +11,16 @@ from chainlite import variable
 from chainlite.functions.normalization import batch_normalization as bn_mod
 from chainlite.functions.normalization import fixed_batch_normalization as fixed_mod
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
-def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=None,
-                          running_var=None, decay=0.9, update_statistics=False):
+
+def batch_renormalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                          rmax: float, dmax: float, eps: float = 2e-5,
+                          running_mean: numpy.ndarray | None = None,
+                          running_var: numpy.ndarray | None = None, decay: float = 0.9,
+                          update_statistics: bool = False) -> Variable:
     """Batch renormalization (Ioffe, 2017, https://arxiv.org/abs/1702.03275).
 
     With the batch statistics ``mean``, ``var`` (over the first axis and those after the
@@ -87,7 +97,9 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
     return bn_mod.batch_normalization(x, scale, shift, eps)
 
 
-def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):
+def fixed_batch_renormalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                                mean: VariableOrArray, var: VariableOrArray,
+                                eps: float = 2e-5) -> Variable:
     """Deprecated: batch renormalization at test time is
     :func:`~chainlite.functions.fixed_batch_normalization`, which it calls.
 

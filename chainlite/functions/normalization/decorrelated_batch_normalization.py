@@ -1,4 +1,8 @@
 """Decorrelated batch normalization: ZCA whitening of channel groups with batch statistics."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -9,6 +13,10 @@ from chainlite.functions.array import transpose
 from chainlite.functions.math import batch_inv
 from chainlite.functions.math import matmul
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _sylvester_solve(r, c):
@@ -22,13 +30,14 @@ def _sylvester_solve(r, c):
 class _Sylvester(function_node.FunctionNode):
     # X = solve(R X + X R = C); R symmetric positive definite.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         r, c = inputs
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         return _sylvester_solve(r, c).astype(c.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         r, = self.get_retained_inputs()
         x, = self.get_retained_outputs()
         gx, = grad_outputs
@@ -45,14 +54,15 @@ class _Sylvester(function_node.FunctionNode):
 class _Sqrtm(function_node.FunctionNode):
     # The symmetric square root of symmetric positive definite matrices (batched).
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         a, = inputs
         w, v = numpy.linalg.eigh(a)
         self.retain_outputs((0,))
         r = (v * numpy.sqrt(w)[..., None, :]) @ numpy.swapaxes(v, -1, -2)
         return r.astype(a.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         r, = self.get_retained_outputs()
         gr, = grad_outputs
         # R R = A gives dR = solve(R dR + dR R = dA), a self-adjoint map of dA.
@@ -94,8 +104,10 @@ def _compute_dtype(dtype):
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else numpy.dtype(dtype)
 
 
-def decorrelated_batch_normalization(x, *, groups=16, eps=2e-5, running_mean=None,
-                                     running_projection=None, decay=0.9):
+def decorrelated_batch_normalization(x: VariableOrArray, *, groups: int = 16, eps: float = 2e-5,
+                                     running_mean: numpy.ndarray | None = None,
+                                     running_projection: numpy.ndarray | None = None,
+                                     decay: float = 0.9) -> Variable:
     """Decorrelated batch normalization (Huang et al., 2018, https://arxiv.org/abs/1804.08450).
 
     The channels of ``x`` (shape ``(b, c, ...)``) are split into ``groups`` groups of
@@ -159,7 +171,9 @@ def decorrelated_batch_normalization(x, *, groups=16, eps=2e-5, running_mean=Non
     return y if dtype == work else cast.cast(y, dtype)
 
 
-def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
+def fixed_decorrelated_batch_normalization(x: VariableOrArray, mean: VariableOrArray,
+                                           projection: VariableOrArray,
+                                           groups: int = 16) -> Variable:
     """Decorrelated batch normalization with a given mean and projection, as at test time.
 
     ``y = projection[k] @ (x_k - mean[k])`` for each channel group ``k`` (laid out as in

@@ -1,4 +1,8 @@
 """Batch normalization with given (fixed) statistics."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import function_node
@@ -8,14 +12,18 @@ from chainlite.functions.array import reshape
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class FixedBatchNormalization(function_node.FunctionNode):
 
-    def __init__(self, eps, axis):
+    def __init__(self, eps: float, axis: tuple[int, ...]) -> None:
         self.eps = eps
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))
         x, gamma, beta, mean, var = in_types
         type_check.expect(
@@ -34,7 +42,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
         for j, i in enumerate(key):
             type_check.expect(x.shape[i] == gamma.shape[j])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
         kept = tuple([1 if i in self.axis else n for i, n in enumerate(x.shape)])
@@ -44,7 +52,8 @@ class FixedBatchNormalization(function_node.FunctionNode):
         y += (beta - mean * coef).reshape(kept)
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gamma, mean, var = self.get_retained_inputs()
         gy, = grad_outputs
         x_dtype, p_dtype = x.dtype, gamma.dtype
@@ -79,7 +88,9 @@ class FixedBatchNormalization(function_node.FunctionNode):
         return tuple(ret)
 
 
-def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
+def fixed_batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                              mean: VariableOrArray, var: VariableOrArray, eps: float = 2e-5,
+                              axis: int | Sequence[int] | None = None) -> Variable:
     """Batch normalization with the mean and variance given, as at test time.
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, per channel; the axes are chosen as
@@ -109,7 +120,7 @@ def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
                [ 1.,  1.]])
     """
     if axis is None:
-        axis = (0,) + tuple(range(gamma.ndim + 1, x.ndim))
+        axes = (0,) + tuple(range(gamma.ndim + 1, x.ndim))
     else:
-        axis = _axis.normalize_axes(axis, x.ndim, 'FixedBatchNormalization')
-    return FixedBatchNormalization(eps, axis).apply((x, gamma, beta, mean, var))[0]
+        axes = _axis.normalize_axes(axis, x.ndim, 'FixedBatchNormalization')
+    return FixedBatchNormalization(eps, axes).apply((x, gamma, beta, mean, var))[0]

@@ -1,4 +1,8 @@
 """Group normalization: channels split into groups, each normalized per sample."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -9,14 +13,18 @@ from chainlite.functions.math import mean as mean_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class GroupNormalization(function_node.FunctionNode):
 
-    def __init__(self, groups, eps):
+    def __init__(self, groups: int, eps: float) -> None:
         self.groups = groups
         self.eps = eps
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'gamma', 'beta'))
         x, gamma, beta = in_types
         type_check.expect(
@@ -29,7 +37,7 @@ class GroupNormalization(function_node.FunctionNode):
             x.shape[1] == gamma.shape[0],
         )
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
         channels = x.shape[1]
@@ -52,7 +60,8 @@ class GroupNormalization(function_node.FunctionNode):
         y += beta.astype(dtype, copy=False).reshape(kept)
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # Built from differentiable functions of x (the statistics are recomputed), so the
         # gradient can be differentiated again.
         x, gamma = self.get_retained_inputs()
@@ -88,7 +97,8 @@ class GroupNormalization(function_node.FunctionNode):
         return tuple(ret)
 
 
-def group_normalization(x, groups, gamma, beta, eps=1e-5):
+def group_normalization(x: VariableOrArray, groups: int, gamma: VariableOrArray,
+                        beta: VariableOrArray, eps: float = 1e-5) -> Variable:
     """Group normalization: per sample, the channels of each group share one mean and variance.
 
     The ``C`` channels of ``x`` (its second axis) are split into ``groups`` groups of

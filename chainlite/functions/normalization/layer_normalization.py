@@ -1,4 +1,8 @@
 """Layer normalization: each row normalized by its own statistics."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -7,13 +11,17 @@ from chainlite.functions.math import mean as mean_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class LayerNormalization(function_node.FunctionNode):
 
-    def __init__(self, eps):
+    def __init__(self, eps: float) -> None:
         self.eps = eps
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'gamma', 'beta'))
         x, gamma, beta = in_types
         type_check.expect(
@@ -26,7 +34,7 @@ class LayerNormalization(function_node.FunctionNode):
             x.shape[1] == gamma.shape[0],
         )
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
@@ -40,7 +48,8 @@ class LayerNormalization(function_node.FunctionNode):
         y += beta
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # Built from differentiable functions of x (the statistics are recomputed), so the
         # gradient can be differentiated again.
         x, gamma = self.get_retained_inputs()
@@ -63,7 +72,8 @@ class LayerNormalization(function_node.FunctionNode):
         return tuple(ret)
 
 
-def layer_normalization(x, gamma, beta, eps=1e-5):
+def layer_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
+                        eps: float = 1e-5) -> Variable:
     """Layer normalization: each row of ``x`` normalized by its mean and variance.
 
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``, with ``mean`` and ``var`` (biased)

@@ -1,6 +1,16 @@
 """Local response normalization across neighbouring channels."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _window_sum_array(a, half):
@@ -19,27 +29,28 @@ class _ChannelWindowSum(function_node.FunctionNode):
     def __init__(self, half):
         self.half = half
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         return _window_sum_array(inputs[0], self.half),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _ChannelWindowSum(self.half).apply(grad_outputs)
 
 
 class LocalResponseNormalization(function_node.FunctionNode):
 
-    def __init__(self, n, k, alpha, beta):
+    def __init__(self, n: int, k: float, alpha: float, beta: float) -> None:
         self.half = int(n) // 2
         self.k = k
         self.alpha = alpha
         self.beta = beta
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim >= 2)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         scale = _window_sum_array(x * x, self.half)
@@ -49,7 +60,8 @@ class LocalResponseNormalization(function_node.FunctionNode):
         scale *= x
         return scale,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # gx = gy * scale ** -beta
         #      - 2 alpha beta x * window_sum(gy * x * scale ** (-beta - 1)),
         # from differentiable functions of x, so the gradient can be differentiated again.
@@ -61,7 +73,8 @@ class LocalResponseNormalization(function_node.FunctionNode):
         return gy * p - x * t * (2 * self.alpha * self.beta),
 
 
-def local_response_normalization(x, n=5, k=2, alpha=1e-4, beta=0.75):
+def local_response_normalization(x: VariableOrArray, n: int = 5, k: float = 2, alpha: float = 1e-4,
+                                 beta: float = 0.75) -> Variable:
     """Local response normalization across neighbouring channels.
 
     ``y[:, c] = x[:, c] / (k + alpha * sum(x[:, j] ** 2)) ** beta``, the sum running over the

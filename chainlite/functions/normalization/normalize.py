@@ -1,4 +1,10 @@
 """L2 normalization along given axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
@@ -7,18 +13,22 @@ from chainlite.functions.math import sqrt as sqrt_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class NormalizeL2(function_node.FunctionNode):
 
-    def __init__(self, eps, axis):
+    def __init__(self, eps: float, axis: int | Sequence[int]) -> None:
         self.eps = eps
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
         self.axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
@@ -27,7 +37,8 @@ class NormalizeL2(function_node.FunctionNode):
         norm += self.eps
         return x / norm,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # With n = |x| and d = n + eps: gx = gy / d - x * sum(gy * x) / (d ** 2 * n), from
         # differentiable functions of x so the gradient can be differentiated again. Where
         # n is 0 (a zero vector) the second term is 0, as in Chainer: the gradient is gy / eps
@@ -50,7 +61,7 @@ class NormalizeL2(function_node.FunctionNode):
         return gy / d - x * (s / (d * d)),
 
 
-def normalize(x, eps=1e-5, axis=1):
+def normalize(x: VariableOrArray, eps: float = 1e-5, axis: int | Sequence[int] = 1) -> Variable:
     """L2 normalization: ``x`` divided by its Euclidean norm along ``axis`` (plus ``eps``).
 
     ``y = x / (sqrt(sum(x ** 2, axis)) + eps)``; the norm is not reduced away, so ``y`` has

@@ -7,8 +7,11 @@ input per window offset (``prod(k)`` whole-array operations, never a loop over p
 windows with one ``sliding_window_view`` and a reduction over its window axes. Window offsets
 are numbered in C order (``offset = i * kw + j`` in 2-d), as Chainer numbers its indexes.
 """
+from __future__ import annotations
+
 import itertools
 import math
+from typing import Any
 
 from chainlite import backend
 from chainlite.functions.array import _im2col
@@ -243,7 +246,7 @@ def spread(g, win):
 
 def valid_counts(win, dtype, xp):
     """Number of non-padding input elements in every window, shaped ``(*out)``."""
-    counts = None
+    counts: Any = None
     nd = len(win.ksize)
     for axis, (d, k, s, p, o) in enumerate(zip(win.in_shape, win.ksize, win.stride, win.pad,
                                                 win.out_shape)):

@@ -6,20 +6,26 @@ pass builds that map as a sparse matrix (bins of pixels or of bilinear samples, 
 a mean or by the maximum), applies it, and the gradients are the transposed map and the map
 again, so double backprop comes for free. The regions get no gradient, as in Chainer.
 """
+from __future__ import annotations
+
 import math
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import function_node
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+
 
 def check_outsize(name, outsize):
     """``(outh, outw)`` from an int or a pair of positive ints, or a TypeError."""
     pair = tuple(outsize) if isinstance(outsize, (tuple, list)) else (outsize, outsize)
     if len(pair) != 2 or not all(
-            isinstance(v, numbers.Integral) and not isinstance(v, bool) and v > 0
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) and int(v) > 0
             for v in pair):
         raise TypeError('{}: outsize must be a positive int or a pair of positive ints; got '
                         '{!r}'.format(name, outsize))
@@ -29,7 +35,7 @@ def check_outsize(name, outsize):
 def check_spatial_scale(name, spatial_scale):
     """``spatial_scale`` as a positive float, or a TypeError."""
     if (isinstance(spatial_scale, bool) or not isinstance(spatial_scale, numbers.Real)
-            or not spatial_scale > 0):
+            or not float(spatial_scale) > 0):
         raise TypeError('{}: spatial_scale must be a positive number; got {!r}'.format(
             name, spatial_scale))
     return float(spatial_scale)
@@ -41,7 +47,7 @@ def check_sampling_ratio(name, sampling_ratio):
             else (sampling_ratio, sampling_ratio))
     if len(pair) != 2 or not all(
             v is None or (isinstance(v, numbers.Integral) and not isinstance(v, bool)
-                          and v >= 1) for v in pair):
+                          and int(v) >= 1) for v in pair):
         raise TypeError('{}: sampling_ratio must be None, an int >= 1 or a pair of them; got '
                         '{!r}'.format(name, sampling_ratio))
     return pair
@@ -221,11 +227,15 @@ class ROINode(function_node.FunctionNode):
     """Base of the ROI ops: ``build`` returns the map and the empty bins; the rest is here."""
 
     fill = 0.0  # the output of an empty bin in the max ops
+    outh: int
+    outw: int
+    spatial_scale: float
+    sampling_ratio: tuple[int | None, int | None]  # the ROIAlign ops only
 
-    def build(self, x, rois, roi_indices):
+    def build(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError('{}: ROINode subclasses define build'.format(self.label))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x = inputs[0]
         self._x_shape = x.shape
         self._matrix, empty, shape = self.build(*inputs)
@@ -234,9 +244,12 @@ class ROINode(function_node.FunctionNode):
             y[numpy.broadcast_to(empty, y.shape)] = self.fill
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gx, = _Transposed(self._matrix, self._x_shape).apply(grad_outputs)
-        return (gx,) + (None,) * (len(self.inputs) - 1)
+        return (gx,) + (None,) * (len(in_nodes) - 1)
 
 
 class _Linear(function_node.FunctionNode):
@@ -245,12 +258,15 @@ class _Linear(function_node.FunctionNode):
     def __init__(self, matrix, out_shape):
         self.matrix, self.out_shape = matrix, out_shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return apply_map(self.matrix, x, self.out_shape),
 
-    def backward(self, indexes, grad_outputs):
-        x_shape = self.inputs[0].shape
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
+        x_shape = in_nodes[0].shape
         return _Transposed(self.matrix, x_shape).apply(grad_outputs)
 
 
@@ -260,10 +276,11 @@ class _Transposed(function_node.FunctionNode):
     def __init__(self, matrix, x_shape):
         self.matrix, self.x_shape = matrix, x_shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         self._gy_shape = gy.shape
         return apply_map(self.matrix.T.tocsr(), gy, self.x_shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _Linear(self.matrix, self._gy_shape).apply(grad_outputs)

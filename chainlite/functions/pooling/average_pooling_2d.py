@@ -1,14 +1,24 @@
 """Spatial (2-d) average pooling."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite.functions.pooling import average_pooling_nd
+
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class AveragePooling2D(average_pooling_nd.AveragePoolingND):
 
-    def __init__(self, ksize, stride=None, pad=0, pad_value=0):
+    def __init__(self, ksize: ShapeSpec, stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
+                 pad_value: float | None = 0) -> None:
         super().__init__(2, ksize, stride, pad, pad_value)
 
 
-def average_pooling_2d(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0, pad_value: float | None = 0) -> Variable:
     """Spatial average pooling: the mean of every ``kh x kw`` window, channel by channel.
 
     Windows start at ``-pad`` and move by ``stride``; there are ``(h + 2 * ph - kh) // sy +

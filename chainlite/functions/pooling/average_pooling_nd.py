@@ -1,14 +1,25 @@
 """N-dimensional spatial average pooling."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.pooling import _pooling
 from chainlite.functions.pooling import max_pooling_nd
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
+
 
 class AveragePoolingND(function_node.FunctionNode):
 
-    def __init__(self, ndim, ksize, stride=None, pad=0, pad_value=0):
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, pad_value: float | None = 0) -> None:
         label = self.label
         self.ndim = ndim
         self.ksize = _pooling.as_tuple(ksize, ndim, 'ksize', label)
@@ -21,14 +32,14 @@ class AveragePoolingND(function_node.FunctionNode):
             raise ValueError('%s: pad_value must be 0 or None, got %r' % (label, pad_value))
         self.pad_value = pad_value
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 2 + self.ndim)
         for i, (k, p) in enumerate(zip(self.ksize, self.pad)):
             type_check.expect(x.shape[2 + i] + 2 * p >= k)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._windows = _pooling.Windows.pooling(x.shape[2:], self.ksize, self.stride,
                                                  self.pad, False)
@@ -40,7 +51,8 @@ class AveragePoolingND(function_node.FunctionNode):
             return _pooling.valid_counts(self._windows, a.dtype, backend.get_array_module(a))
         return self._windows.size
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _AveragePoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -50,18 +62,20 @@ class _AveragePoolingNDGrad(function_node.FunctionNode):
     def __init__(self, pooling):
         self.pooling = pooling
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         f = self.pooling
         return _pooling.spread(gy / f._divisor(gy), f._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         f = self.pooling
         return AveragePoolingND(f.ndim, f.ksize, f.stride, f.pad, f.pad_value).apply(
             grad_outputs)
 
 
-def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0, pad_value: float | None = 0) -> Variable:
     """N-dimensional spatial average pooling: the mean of every window, channel by channel.
 
     The number of spatial axes N is ``x.ndim - 2``. Windows start at ``-pad`` and move by
@@ -93,7 +107,8 @@ def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
     return AveragePoolingND(ndim, ksize, stride, pad, pad_value).apply((x,))[0]
 
 
-def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0, pad_value: float | None = 0) -> Variable:
     """1-dimensional spatial average pooling: :func:`average_pooling_nd` on ``(n, c, w)``.
 
     Args:
@@ -119,7 +134,8 @@ def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
     return average_pooling_nd(x, ksize, stride, pad, pad_value)
 
 
-def average_pooling_3d(x, ksize, stride=None, pad=0, pad_value=0):
+def average_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                       pad: ShapeSpec = 0, pad_value: float | None = 0) -> Variable:
     """3-dimensional spatial average pooling: :func:`average_pooling_nd` on ``(n, c, d, h, w)``.
 
     Args:

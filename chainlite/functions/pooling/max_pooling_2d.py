@@ -1,14 +1,45 @@
 """Spatial (2-d) max pooling."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, overload
+
+import numpy
+
 from chainlite.functions.pooling import max_pooling_nd
+
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class MaxPooling2D(max_pooling_nd.MaxPoolingND):
 
-    def __init__(self, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+    def __init__(self, ksize: ShapeSpec, stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
+                 cover_all: bool = True, return_indices: bool = False) -> None:
         super().__init__(2, ksize, stride, pad, cover_all, return_indices)
 
 
-def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+@overload
+def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ..., *,
+                   return_indices: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
+def max_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """Spatial max pooling: the maximum of every ``kh x kw`` window, channel by channel.
 
     Windows start at ``-pad`` and move by ``stride``; the padding never wins the maximum.

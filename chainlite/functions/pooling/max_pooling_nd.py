@@ -1,13 +1,24 @@
 """N-dimensional spatial max pooling."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.pooling import _pooling
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
+
 
 class MaxPoolingND(function_node.FunctionNode):
 
-    def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, cover_all: bool = True, return_indices: bool = False) -> None:
         label = self.label
         self.ndim = ndim
         self.ksize = _pooling.as_tuple(ksize, ndim, 'ksize', label)
@@ -19,7 +30,7 @@ class MaxPoolingND(function_node.FunctionNode):
         self.return_indices = return_indices
         self.indexes = None
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 2 + self.ndim)
@@ -28,14 +39,15 @@ class MaxPoolingND(function_node.FunctionNode):
             extra = 2 * p + (s - 1 if self.cover_all else 0)
             type_check.expect(x.shape[2 + i] + extra >= k)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._windows = _pooling.Windows.pooling(x.shape[2:], self.ksize, self.stride,
                                                  self.pad, self.cover_all)
         y, self.indexes = _pooling.max_with_indexes(x, self._windows)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _MaxPoolingNDGrad(self._windows, self.indexes).apply(grad_outputs)
 
 
@@ -46,11 +58,12 @@ class _MaxPoolingNDGrad(function_node.FunctionNode):
         self._windows = windows
         self.indexes = indexes
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         return _pooling.scatter(gy, self.indexes, self._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _MaxPoolingNDWithIndexes(self._windows, self.indexes).apply(grad_outputs)
 
 
@@ -61,11 +74,12 @@ class _MaxPoolingNDWithIndexes(function_node.FunctionNode):
         self._windows = windows
         self.indexes = indexes
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return _pooling.gather(x, self.indexes, self._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _MaxPoolingNDGrad(self._windows, self.indexes).apply(grad_outputs)
 
 
@@ -77,7 +91,27 @@ def _apply(node, x):
     return y
 
 
-def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+@overload
+def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ..., *,
+                   return_indices: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
+def max_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """N-dimensional spatial max pooling: the maximum of every window, channel by channel.
 
     The number of spatial axes N is ``x.ndim - 2``. Windows start at ``-pad`` and move by
@@ -119,7 +153,27 @@ def _check_ndim(name, x, ndim):
                 name, ndim, ndim + 2, tuple(x.shape), len(x.shape)))
 
 
-def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+@overload
+def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ..., *,
+                   return_indices: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
+def max_pooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """1-dimensional spatial max pooling: :func:`max_pooling_nd` on ``(n, c, w)`` inputs.
 
     Args:
@@ -146,7 +200,27 @@ def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
 
 
-def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+@overload
+def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ..., *,
+                   return_indices: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = ...,
+                   pad: ShapeSpec = ..., cover_all: bool = ...,
+                   return_indices: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
+def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                   pad: ShapeSpec = 0, cover_all: bool = True,
+                   return_indices: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """3-dimensional spatial max pooling: :func:`max_pooling_nd` on ``(n, c, d, h, w)`` inputs.
 
     Args:

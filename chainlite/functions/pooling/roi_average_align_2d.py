@@ -1,25 +1,36 @@
 """ROIAlign with averaging: bilinear samples of each bin, averaged."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite.functions.pooling import _roi
 
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
+
 
 class ROIAverageAlign2D(_roi.ROINode):
 
-    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+    def __init__(self, outsize: ShapeSpec, spatial_scale: float,
+                 sampling_ratio: int | Sequence[int | None] | None = None) -> None:
         name = 'roi_average_align_2d'
         self.outh, self.outw = _roi.check_outsize(name, outsize)
         self.spatial_scale = _roi.check_spatial_scale(name, spatial_scale)
         self.sampling_ratio = _roi.check_sampling_ratio(name, sampling_ratio)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _roi.check_types_with_indices(in_types, same_dtype=False)
 
-    def build(self, x, rois, roi_indices):
+    def build(self, x: numpy.ndarray, rois: numpy.ndarray,
+              roi_indices: numpy.ndarray) -> tuple[Any, numpy.ndarray, tuple[int, ...]]:
         return align_map(self, x, rois, roi_indices, 'roi_average_align_2d', 'mean')
 
 
-def align_map(node, x, rois, roi_indices, name, mode):
+def align_map(node: _roi.ROINode, x: numpy.ndarray, rois: numpy.ndarray, roi_indices: numpy.ndarray,
+              name: str, mode: str) -> tuple[Any, numpy.ndarray, tuple[int, ...]]:
     """The map of :func:`roi_average_align_2d` or :func:`roi_max_align_2d`."""
     _roi.check_indices(name, roi_indices, x.shape[0])
     scaled = rois.astype(numpy.float64) * node.spatial_scale
@@ -36,7 +47,9 @@ def align_map(node, x, rois, roi_indices, name, mode):
     return builder.matrix(), builder.empty, builder.shape
 
 
-def roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale, sampling_ratio=None):
+def roi_average_align_2d(x: VariableOrArray, rois: VariableOrArray, roi_indices: VariableOrArray,
+                         outsize: ShapeSpec, spatial_scale: float,
+                         sampling_ratio: int | Sequence[int | None] | None = None) -> Variable:
     """ROIAlign (Mask R-CNN) with averaging: the mean of bilinear samples of every bin.
 
     Each region, scaled by ``spatial_scale`` (not rounded), is at least 1 pixel high and

@@ -1,23 +1,35 @@
 """ROI average pooling with ``(y_min, x_min, y_max, x_max)`` regions."""
+from __future__ import annotations
+
+import numpy
+
+from typing import TYPE_CHECKING, Any
+
 from chainlite.functions.pooling import _roi
 from chainlite.functions.pooling import roi_max_pooling_2d
+
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class ROIAveragePooling2D(_roi.ROINode):
 
-    def __init__(self, outsize, spatial_scale):
+    def __init__(self, outsize: ShapeSpec, spatial_scale: float) -> None:
         self.outh, self.outw = _roi.check_outsize('roi_average_pooling_2d', outsize)
         self.spatial_scale = _roi.check_spatial_scale('roi_average_pooling_2d', spatial_scale)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _roi.check_types_with_indices(in_types, same_dtype=True)
 
-    def build(self, x, rois, roi_indices):
+    def build(self, x: numpy.ndarray, rois: numpy.ndarray,
+              roi_indices: numpy.ndarray) -> tuple[Any, numpy.ndarray, tuple[int, ...]]:
         return roi_max_pooling_2d.pixel_map(
             self, x, rois, roi_indices, 'roi_average_pooling_2d', 'mean')
 
 
-def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
+def roi_average_pooling_2d(x: VariableOrArray, rois: VariableOrArray, roi_indices: VariableOrArray,
+                           outsize: ShapeSpec, spatial_scale: float) -> Variable:
     """Region of interest (ROI) average pooling, with the batch indices given apart.
 
     The bins are those of :func:`roi_max_pooling_2d` (regions rounded to whole pixels,

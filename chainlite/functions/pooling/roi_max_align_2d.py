@@ -1,29 +1,41 @@
 """ROIAlign with the maximum: the largest bilinear sample of each bin."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite.functions.pooling import _roi
 from chainlite.functions.pooling import roi_average_align_2d
+
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class ROIMaxAlign2D(_roi.ROINode):
 
     fill = -numpy.inf
 
-    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+    def __init__(self, outsize: ShapeSpec, spatial_scale: float,
+                 sampling_ratio: int | Sequence[int | None] | None = None) -> None:
         name = 'roi_max_align_2d'
         self.outh, self.outw = _roi.check_outsize(name, outsize)
         self.spatial_scale = _roi.check_spatial_scale(name, spatial_scale)
         self.sampling_ratio = _roi.check_sampling_ratio(name, sampling_ratio)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _roi.check_types_with_indices(in_types, same_dtype=False)
 
-    def build(self, x, rois, roi_indices):
+    def build(self, x: numpy.ndarray, rois: numpy.ndarray,
+              roi_indices: numpy.ndarray) -> tuple[Any, numpy.ndarray, tuple[int, ...]]:
         return roi_average_align_2d.align_map(
             self, x, rois, roi_indices, 'roi_max_align_2d', 'max')
 
 
-def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale, sampling_ratio=None):
+def roi_max_align_2d(x: VariableOrArray, rois: VariableOrArray, roi_indices: VariableOrArray,
+                     outsize: ShapeSpec, spatial_scale: float,
+                     sampling_ratio: int | Sequence[int | None] | None = None) -> Variable:
     """ROIAlign (Mask R-CNN) with the maximum: the largest bilinear sample of every bin.
 
     The bins and samples are those of :func:`roi_average_align_2d`; each output is the

@@ -1,25 +1,35 @@
 """ROI max pooling with ``(y_min, x_min, y_max, x_max)`` regions and separate batch indices."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions.pooling import _roi
+
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class ROIMaxPooling2D(_roi.ROINode):
 
     fill = -numpy.inf
 
-    def __init__(self, outsize, spatial_scale):
+    def __init__(self, outsize: ShapeSpec, spatial_scale: float) -> None:
         self.outh, self.outw = _roi.check_outsize('roi_max_pooling_2d', outsize)
         self.spatial_scale = _roi.check_spatial_scale('roi_max_pooling_2d', spatial_scale)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         _roi.check_types_with_indices(in_types, same_dtype=True)
 
-    def build(self, x, rois, roi_indices):
+    def build(self, x: numpy.ndarray, rois: numpy.ndarray,
+              roi_indices: numpy.ndarray) -> tuple[Any, numpy.ndarray, tuple[int, ...]]:
         return pixel_map(self, x, rois, roi_indices, 'roi_max_pooling_2d', 'max')
 
 
-def pixel_map(node, x, rois, roi_indices, name, mode):
+def pixel_map(node: _roi.ROINode, x: numpy.ndarray, rois: numpy.ndarray, roi_indices: numpy.ndarray,
+              name: str, mode: str) -> tuple[Any, numpy.ndarray, tuple[int, ...]]:
     """The map of :func:`roi_max_pooling_2d` or :func:`roi_average_pooling_2d`."""
     _roi.check_indices(name, roi_indices, x.shape[0])
     corners = numpy.rint(rois * node.spatial_scale).astype(numpy.intp)
@@ -36,7 +46,8 @@ def pixel_map(node, x, rois, roi_indices, name, mode):
     return builder.matrix(), builder.empty, builder.shape
 
 
-def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
+def roi_max_pooling_2d(x: VariableOrArray, rois: VariableOrArray, roi_indices: VariableOrArray,
+                       outsize: ShapeSpec, spatial_scale: float) -> Variable:
     """Region of interest (ROI) max pooling, with the batch indices given apart.
 
     Each region is scaled by ``spatial_scale`` and rounded to whole pixels (half to even);

@@ -1,23 +1,32 @@
 """Fast R-CNN's ROI pooling with ``(batch_index, x_min, y_min, x_max, y_max)`` regions."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions.pooling import _roi
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
+
 
 class ROIPooling2D(_roi.ROINode):
 
-    def __init__(self, outh, outw, spatial_scale):
+    def __init__(self, outh: int, outw: int, spatial_scale: float) -> None:
         self.outh, self.outw = _roi.check_outsize('roi_pooling_2d', (outh, outw))
         self.spatial_scale = _roi.check_spatial_scale('roi_pooling_2d', spatial_scale)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'rois'))
         x, rois = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4, x.dtype == rois.dtype,
                           rois.ndim == 2, rois.shape[1] == 5)
 
-    def build(self, x, rois):
+    def build(self, x: numpy.ndarray,
+              rois: numpy.ndarray) -> tuple[Any, numpy.ndarray, tuple[int, ...]]:
         indices = rois[:, 0].astype(numpy.intp)
         _roi.check_indices('roi_pooling_2d', indices, x.shape[0])
         corners = numpy.rint(rois[:, 1:] * self.spatial_scale).astype(numpy.intp)
@@ -30,7 +39,8 @@ class ROIPooling2D(_roi.ROINode):
         return builder.matrix(), builder.empty, builder.shape
 
 
-def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
+def roi_pooling_2d(x: VariableOrArray, rois: VariableOrArray, outh: int, outw: int,
+                   spatial_scale: float) -> Variable:
     """Region of interest (ROI) max pooling of Fast R-CNN, with the batch index in the rois.
 
     Each region is scaled by ``spatial_scale`` and rounded to whole pixels (half to even);

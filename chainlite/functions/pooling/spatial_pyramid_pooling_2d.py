@@ -1,10 +1,17 @@
 """Spatial pyramid pooling: max pooling into 1, 4, 16, ... bins, flattened and concatenated."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 from chainlite.functions.array import concat
 from chainlite.functions.array import reshape
 from chainlite.functions.pooling import max_pooling_2d
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _invalid(expect, actual):
@@ -13,7 +20,8 @@ def _invalid(expect, actual):
                             '(Forward)\n\nExpect: %s\nActual: %s' % (expect, actual))
 
 
-def spatial_pyramid_pooling_2d(x, pyramid_height, pooling='max'):
+def spatial_pyramid_pooling_2d(x: VariableOrArray, pyramid_height: int,
+                               pooling: str = 'max') -> Variable:
     """Spatial pyramid pooling: a fixed-length feature whatever the input's spatial size.
 
     Level ``l`` (from 0) max-pools ``x`` into ``2^l x 2^l`` bins: windows of size

@@ -1,16 +1,27 @@
 """Inverse of 2-d pooling: every input value spread over its window."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite.functions.pooling import unpooling_nd
+
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
 
 
 class Unpooling2D(unpooling_nd.UnpoolingND):
     # UnpoolingND with two spatial axes, under Chainer's class name (converters and tests
     # look it up by that name).
 
-    def __init__(self, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+    def __init__(self, ksize: ShapeSpec, stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
+                 outsize: ShapeSpec | None = None, cover_all: bool = True) -> None:
         super().__init__(2, ksize, stride, pad, outsize, cover_all)
 
 
-def unpooling_2d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> Variable:
     """Inverse of pooling: copies every input pixel over its ``kh x kw`` output window.
 
     Output pixel windows are laid out as pooling with the same arguments would read them

@@ -1,13 +1,25 @@
 """Inverse of N-d pooling: every input value spread over its window (1-d, 3-d, N-d)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import _im2col
 from chainlite.functions.pooling import _pooling
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
+
 
 class UnpoolingND(function_node.FunctionNode):
 
-    def __init__(self, ndim, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+    def __init__(self, ndim: int, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> None:
         label = self.label
         self.ndim = ndim
         self.ksize = _pooling.as_tuple(ksize, ndim, 'ksize', label)
@@ -19,7 +31,7 @@ class UnpoolingND(function_node.FunctionNode):
             outsize, ndim, 'outsize', label)
         self.cover_all = cover_all
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 2 + self.ndim)
@@ -32,7 +44,7 @@ class UnpoolingND(function_node.FunctionNode):
                 expected = _im2col.get_conv_outsize(self.outsize[i], k, s, p, self.cover_all)
                 type_check.expect(x.shape[2 + i] == expected)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         if self.outsize is None:
             self.outsize = tuple(
@@ -42,7 +54,8 @@ class UnpoolingND(function_node.FunctionNode):
                                          x.shape[2:])
         return _pooling.spread(x, self._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _UnpoolingNDGrad(self).apply(grad_outputs)
 
 
@@ -52,17 +65,20 @@ class _UnpoolingNDGrad(function_node.FunctionNode):
     def __init__(self, unpooling):
         self.unpooling = unpooling
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         return _pooling.window_sum(gy, self.unpooling._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         f = self.unpooling
         return UnpoolingND(f.ndim, f.ksize, f.stride, f.pad, f.outsize, f.cover_all).apply(
             grad_outputs)
 
 
-def unpooling_nd(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> Variable:
     """N-dimensional inverse of pooling: copies every input element over its output window.
 
     The number of spatial axes N is ``x.ndim - 2``. Output windows are laid out as pooling
@@ -104,7 +120,9 @@ def _check_ndim(name, x, ndim):
                 name, ndim, ndim + 2, tuple(x.shape), len(x.shape)))
 
 
-def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_1d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> Variable:
     """1-dimensional inverse of pooling: :func:`unpooling_nd` on ``(n, c, w)`` inputs.
 
     Args:
@@ -131,7 +149,9 @@ def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)
 
 
-def unpooling_3d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def unpooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> Variable:
     """3-dimensional inverse of pooling: :func:`unpooling_nd` on ``(n, c, d, h, w)`` inputs.
 
     Args:

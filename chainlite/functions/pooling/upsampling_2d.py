@@ -1,4 +1,8 @@
 """Upsampling with the indexes of a 2-d max pooling (the pooled values back in place)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -7,10 +11,16 @@ from chainlite.functions.array import _im2col
 from chainlite.functions.pooling import _pooling
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
+    from chainlite.variable import Variable
+
 
 class Upsampling2D(function_node.FunctionNode):
 
-    def __init__(self, indexes, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+    def __init__(self, indexes: numpy.ndarray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
+                 pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
+                 cover_all: bool = True) -> None:
         label = self.label
         self.indexes = indexes
         self.ksize = _pooling.as_tuple(ksize, 2, 'ksize', label)
@@ -22,7 +32,7 @@ class Upsampling2D(function_node.FunctionNode):
             outsize, 2, 'outsize', label)
         self.cover_all = cover_all
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4,
@@ -35,7 +45,7 @@ class Upsampling2D(function_node.FunctionNode):
                 expected = _im2col.get_conv_outsize(self.outsize[i], k, s, p, self.cover_all)
                 type_check.expect(x.shape[2 + i] == expected)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         if self.outsize is None:
             self.outsize = tuple(
@@ -45,7 +55,8 @@ class Upsampling2D(function_node.FunctionNode):
                                          x.shape[2:])
         return _pooling.scatter(x, self.indexes, self._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _Upsampling2DGrad(self).apply(grad_outputs)
 
 
@@ -55,18 +66,21 @@ class _Upsampling2DGrad(function_node.FunctionNode):
     def __init__(self, upsampling):
         self.upsampling = upsampling
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         f = self.upsampling
         return _pooling.gather(gy, f.indexes, f._windows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         f = self.upsampling
         return Upsampling2D(f.indexes, f.ksize, f.stride, f.pad, f.outsize,
                             f.cover_all).apply(grad_outputs)
 
 
-def upsampling_2d(x, indexes, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+def upsampling_2d(x: VariableOrArray, indexes: numpy.ndarray, ksize: ShapeSpec,
+                  stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
+                  outsize: ShapeSpec | None = None, cover_all: bool = True) -> Variable:
     """Upsampling with pooling indexes: each value goes back where its window's maximum was.
 
     The inverse of :func:`max_pooling_2d` with ``return_indices=True`` and the same window

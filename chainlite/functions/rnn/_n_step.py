@@ -5,6 +5,10 @@ the steps concatenated along the batch axis), then runs the recurrence step by s
 shrink over time (sequences sorted by decreasing length): at each step only the first rows of
 the state are updated and the others are carried over, as Chainer does.
 """
+from __future__ import annotations
+
+from typing import Any
+
 import numpy
 
 from chainlite import backend
@@ -134,7 +138,7 @@ def run(name, cell, n_weights, n_layers, dropout_ratio, hx, cx, ws, bs, xs, dire
             p_all = matmul.matmul(inp, Wx, transb=True) + bx
             ps = split_axis.split_axis(p_all, cuts, 0) if cuts else (p_all,)
             h, c = hs[k], cs[k]
-            ys = [None] * len(ps)
+            ys: list[Any] = [None] * len(ps)
             for t in (range(len(ps)) if d == 0 else reversed(range(len(ps)))):
                 p = ps[t]
                 batch = p.shape[0]
@@ -157,6 +161,6 @@ def run(name, cell, n_weights, n_layers, dropout_ratio, hx, cx, ws, bs, xs, dire
                 [concat.concat(o, axis=0) if len(o) > 1 else o[0] for o in outs], axis=1)
         else:
             ys = [concat.concat(pair, axis=1) for pair in zip(*outs)]
-    hy = stack.stack(hy)
-    cy = stack.stack(cy) if use_cell else None
-    return hy, cy, tuple(ys)
+    hy_all = stack.stack(hy)
+    cy_all = stack.stack(cy) if use_cell else None
+    return hy_all, cy_all, tuple(ys)

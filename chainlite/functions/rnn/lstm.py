@@ -1,4 +1,8 @@
 """Long short-term memory cell as an activation function, with Chainer's gate layout."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -9,6 +13,10 @@ from chainlite.functions.array import concat
 from chainlite.functions.array import reshape
 from chainlite.functions.array import stack
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _gates(x):
@@ -35,7 +43,7 @@ def _rows(v, n):
 
 class LSTM(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('c_prev', 'x'))
         c, x = in_types
         type_check.expect(
@@ -49,7 +57,7 @@ class LSTM(function_node.FunctionNode):
         for d in range(2, type_check.eval(c.ndim)):
             type_check.expect(x.shape[d] == c.shape[d])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         c_prev, x = inputs
         batch = len(x)
@@ -71,7 +79,8 @@ class LSTM(function_node.FunctionNode):
         self.retain_outputs((0,))
         return c, h
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         c_prev, x = self.get_retained_inputs()
         gc, gh = grad_outputs
         xp = backend.get_array_module(x.array)
@@ -89,7 +98,7 @@ class _LSTMGrad(function_node.FunctionNode):
     def __init__(self, c_next):
         self.c_next = c_next
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2, 3))
         c_prev, x, gc, gh = inputs
         batch = len(x)
@@ -115,7 +124,8 @@ class _LSTMGrad(function_node.FunctionNode):
             gc_prev[batch:] = gc[batch:]
         return gc_prev, gx
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # With K = dL/dgcb and gC = dL/dc (c rebuilt from c_prev and x), the products below
         # are the derivatives of L = <ggc_prev, gc_prev> + <ggx, gx> by the chain rule.
         c_prev, x, gc, gh = self.get_retained_inputs()
@@ -168,7 +178,8 @@ class LSTMGrad:
     here, so the result can be differentiated with respect to all five arguments.
     """
 
-    def __call__(self, c_prev, x, c_next, gc, gh):
+    def __call__(self, c_prev: Variable, x: VariableOrArray, c_next: Variable, gc: Variable,
+                 gh: Variable) -> tuple[Variable, Variable]:
         x = variable.as_variable(x)
         batch, rows = x.shape[0], c_prev.shape[0]
         cp = c_prev if batch == rows else c_prev[:batch]
@@ -186,7 +197,7 @@ class LSTMGrad:
         return gc_prev, gx
 
 
-def lstm(c_prev, x):
+def lstm(c_prev: VariableOrArray, x: VariableOrArray) -> tuple[Variable, Variable]:
     """Long short-term memory unit with a forget gate, as an activation function.
 
     ``x`` holds the pre-activations of the four gates, interleaved unit by unit as in

@@ -1,9 +1,17 @@
 """Stacked uni- and bidirectional GRUs over sequences of shrinking batch size."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.activation import tanh
 from chainlite.functions.array import concat
 from chainlite.functions.array import split_axis
 from chainlite.functions.math import matmul
 from chainlite.functions.rnn import _n_step
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _cell(w, b):
@@ -31,7 +39,9 @@ def _n_step_gru(name, n_layers, dropout_ratio, hx, ws, bs, xs, directions):
     return hy, ys
 
 
-def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs):
+def n_step_gru(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+               ws: Sequence[Sequence[VariableOrArray]], bs: Sequence[Sequence[VariableOrArray]],
+               xs: Sequence[VariableOrArray]) -> tuple[Variable, tuple[Variable, ...]]:
     """Stacked unidirectional GRU over a batch of sequences.
 
     For each layer, with ``W_0 .. W_5`` and ``b_0 .. b_5`` its weights and biases:
@@ -74,7 +84,9 @@ def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs):
     return _n_step_gru('n_step_gru', n_layers, dropout_ratio, hx, ws, bs, xs, 1)
 
 
-def n_step_bigru(n_layers, dropout_ratio, hx, ws, bs, xs):
+def n_step_bigru(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                 ws: Sequence[Sequence[VariableOrArray]], bs: Sequence[Sequence[VariableOrArray]],
+                 xs: Sequence[VariableOrArray]) -> tuple[Variable, tuple[Variable, ...]]:
     """Stacked bidirectional GRU over a batch of sequences.
 
     Each layer runs the recurrence of :func:`n_step_gru` forward in time (weights

@@ -1,9 +1,17 @@
 """Stacked uni- and bidirectional LSTMs over sequences of shrinking batch size."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.array import reshape
 from chainlite.functions.array import stack
 from chainlite.functions.math import matmul
 from chainlite.functions.rnn import _n_step
 from chainlite.functions.rnn import lstm as lstm_module
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _interleave(params):
@@ -31,7 +39,10 @@ def _n_step_lstm(name, n_layers, dropout_ratio, hx, cx, ws, bs, xs, directions):
                        directions, use_cell=True)
 
 
-def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs):
+def n_step_lstm(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                cx: VariableOrArray | None, ws: Sequence[Sequence[VariableOrArray]],
+                bs: Sequence[Sequence[VariableOrArray]],
+                xs: Sequence[VariableOrArray]) -> tuple[Variable, Variable, tuple[Variable, ...]]:
     """Stacked unidirectional LSTM over a batch of sequences.
 
     For each layer, with ``W_0 .. W_7`` and ``b_0 .. b_7`` its weights and biases:
@@ -77,7 +88,10 @@ def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs):
     return _n_step_lstm('n_step_lstm', n_layers, dropout_ratio, hx, cx, ws, bs, xs, 1)
 
 
-def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs):
+def n_step_bilstm(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                  cx: VariableOrArray | None, ws: Sequence[Sequence[VariableOrArray]],
+                  bs: Sequence[Sequence[VariableOrArray]],
+                  xs: Sequence[VariableOrArray]) -> tuple[Variable, Variable, tuple[Variable, ...]]:
     """Stacked bidirectional LSTM over a batch of sequences.
 
     Each layer runs the recurrence of :func:`n_step_lstm` forward in time (weights

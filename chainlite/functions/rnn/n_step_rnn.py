@@ -1,7 +1,15 @@
 """Stacked uni- and bidirectional Elman RNNs (tanh or ReLU) over sequences."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.activation import tanh
 from chainlite.functions.math import matmul
 from chainlite.functions.rnn import _n_step
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _relu(x):
@@ -33,7 +41,10 @@ def _n_step_rnn(name, n_layers, dropout_ratio, hx, ws, bs, xs, activation, direc
     return hy, ys
 
 
-def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh'):
+def n_step_rnn(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+               ws: Sequence[Sequence[VariableOrArray]], bs: Sequence[Sequence[VariableOrArray]],
+               xs: Sequence[VariableOrArray],
+               activation: str = 'tanh') -> tuple[Variable, tuple[Variable, ...]]:
     """Stacked unidirectional Elman RNN over a batch of sequences.
 
     For each layer, ``h_t = f(W_0 x_t + W_1 h_{t-1} + b_0 + b_1)`` with ``f`` tanh or ReLU.
@@ -75,7 +86,10 @@ def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh'):
     return _n_step_rnn('n_step_rnn', n_layers, dropout_ratio, hx, ws, bs, xs, activation, 1)
 
 
-def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh'):
+def n_step_birnn(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
+                 ws: Sequence[Sequence[VariableOrArray]], bs: Sequence[Sequence[VariableOrArray]],
+                 xs: Sequence[VariableOrArray],
+                 activation: str = 'tanh') -> tuple[Variable, tuple[Variable, ...]]:
     """Stacked bidirectional Elman RNN over a batch of sequences.
 
     Each layer runs the recurrence of :func:`n_step_rnn` forward in time (weights

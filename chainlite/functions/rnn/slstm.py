@@ -1,11 +1,19 @@
 """S-LSTM cell: an LSTM step that merges two children (binary trees)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite import variable
 from chainlite.functions.activation import sigmoid as sigmoid_mod
 from chainlite.functions.activation import tanh as tanh_mod
 from chainlite.functions.array import stack as stack_mod
 from chainlite.functions.rnn import lstm as lstm_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _check(inputs):
@@ -50,7 +58,9 @@ class SLSTMGrad:
     ``(gc_prev1, gc_prev2, gx1, gx2)``; being a composition, it is differentiable again.
     """
 
-    def __call__(self, c_prev1, c_prev2, x1, x2, c_next, gc, gh):
+    def __call__(self, c_prev1: Variable, c_prev2: Variable, x1: VariableOrArray,
+                 x2: VariableOrArray, c_next: Variable, gc: Variable,
+                 gh: Variable) -> tuple[Variable, Variable, Variable, Variable]:
         gx = []
         gc_prev = []
         tc = tanh_mod.tanh(c_next)
@@ -66,7 +76,8 @@ class SLSTMGrad:
         return gc_prev[0], gc_prev[1], gx[0], gx[1]
 
 
-def slstm(c_prev1, c_prev2, x1, x2):
+def slstm(c_prev1: VariableOrArray, c_prev2: VariableOrArray, x1: VariableOrArray,
+          x2: VariableOrArray) -> tuple[Variable, Variable]:
     """S-LSTM unit: one LSTM step over the two children of a binary tree node.
 
     ``x1`` and ``x2`` hold the gate pre-activations computed from each child, interleaved

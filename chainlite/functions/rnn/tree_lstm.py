@@ -1,8 +1,16 @@
 """TreeLSTM cell: one LSTM step that merges the cell states of N children."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite import variable
 from chainlite.functions.activation import sigmoid as sigmoid_mod
 from chainlite.functions.activation import tanh as tanh_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 
 def _check(inputs):
@@ -28,7 +36,7 @@ def _check(inputs):
         raise type_check.InvalidType(e.expect, e.actual, msg=msg) from None
 
 
-def tree_lstm(*inputs):
+def tree_lstm(*inputs: VariableOrArray) -> tuple[Variable, Variable]:
     """TreeLSTM unit: an LSTM step over ``N`` children, for N-ary and Child-Sum TreeLSTMs.
 
     The inputs are the children's cell states ``c_1, ..., c_N`` and ``x``, whose second axis
