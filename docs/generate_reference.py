@@ -107,14 +107,39 @@ def render(category, functions):
         out.append('| [`%s`](#%s) | %s |' % (name, name.lower(), summary.replace('|', '\\|')))
     out.append('')
     for name, f in functions:
-        try:
-            sig = str(inspect.signature(f))
-        except (TypeError, ValueError):
-            sig = '(...)'
+        sig = _signature(f)
         out += ['## %s' % name, '', '```text', 'F.%s%s' % (name, sig), '```', '',
                 _render_docstring(inspect.getdoc(f) or 'Undocumented.'), '',
                 '*Defined in* `%s.py`.' % f.__module__.replace('.', '/'), '']
     return '\n'.join(out).rstrip() + '\n'
+
+
+class _Raw:
+    """An annotation printed as written (``from __future__ import annotations`` keeps strings)."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def _signature(f):
+    """``f``'s signature with its annotations unquoted: ``(x: VariableOrArray) -> Variable``."""
+    try:
+        sig = inspect.signature(f)
+    except (TypeError, ValueError):
+        return '(...)'
+
+    def raw(annotation):
+        if annotation is inspect.Parameter.empty:
+            return annotation
+        return _Raw(annotation if isinstance(annotation, str)
+                    else inspect.formatannotation(annotation))
+
+    return str(sig.replace(
+        parameters=[p.replace(annotation=raw(p.annotation)) for p in sig.parameters.values()],
+        return_annotation=raw(sig.return_annotation)))
 
 
 def main(argv=None):
