@@ -1,5 +1,7 @@
 """Sums that do not overflow in float16: they accumulate in float32 (as Chainer's losses do
 since chainer#6702); the caller casts the result back to the input's dtype."""
+from __future__ import annotations
+
 import numpy
 
 _F16 = numpy.dtype(numpy.float16)

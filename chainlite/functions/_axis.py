@@ -1,4 +1,6 @@
 """Axis arguments, validated the same way by every function that takes one."""
+from __future__ import annotations
+
 import numpy
 
 from chainlite.utils import type_check

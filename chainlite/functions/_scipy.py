@@ -3,6 +3,8 @@
 Importing ``scipy.special`` costs about 120 ms and 30 MB, which most models never need; the
 special functions and ``sparse_matmul`` reach SciPy through these stand-ins instead.
 """
+from __future__ import annotations
+
 import importlib
 
 

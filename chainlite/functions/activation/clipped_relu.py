@@ -1,9 +1,16 @@
 """Clipped rectified linear unit."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numbers
 
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class ClippedReLU(function_node.FunctionNode):
@@ -19,13 +26,14 @@ class ClippedReLU(function_node.FunctionNode):
             raise ValueError('%s: z must be positive, got %r' % (self.label, z))
         self.cap = z
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # The cap in x's dtype: a NumPy float64 scalar would promote float16/32.
         return numpy.clip(x, 0, x.dtype.type(self.cap)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         x = x.array

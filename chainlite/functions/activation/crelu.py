@@ -1,10 +1,17 @@
 """Concatenated rectified linear unit."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import split_axis
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class CReLU(function_node.FunctionNode):
@@ -15,14 +22,15 @@ class CReLU(function_node.FunctionNode):
     def __init__(self, axis=1):
         self.axis = axis
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
         return xp.concatenate((numpy.maximum(x, 0), numpy.maximum(-x, 0)), axis=self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         x = x.array

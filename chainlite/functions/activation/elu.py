@@ -1,7 +1,14 @@
 """Exponential linear unit."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class ELU(function_node.FunctionNode):
@@ -14,7 +21,7 @@ class ELU(function_node.FunctionNode):
         self.alpha = alpha
         self.scale = scale
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         self.retain_outputs((0,))
@@ -25,7 +32,8 @@ class ELU(function_node.FunctionNode):
             y *= t(self.scale)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs

@@ -1,4 +1,8 @@
 """Gaussian error linear unit (an addition: not in Chainer 7)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 import math
 
 from chainlite.functions._scipy import special
@@ -6,6 +10,9 @@ from chainlite.functions._scipy import special
 from chainlite import function_node
 from chainlite.functions.math import exp
 from chainlite.functions.math import ndtr
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
@@ -15,13 +22,14 @@ class GELU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
         return (x * special.ndtr(x)).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dx x * Phi(x) = Phi(x) + x * phi(x), built from differentiable functions.

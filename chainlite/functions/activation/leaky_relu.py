@@ -1,7 +1,14 @@
 """Leaky rectified linear unit."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class LeakyReLU(function_node.FunctionNode):
@@ -12,13 +19,14 @@ class LeakyReLU(function_node.FunctionNode):
     def __init__(self, slope=0.2):
         self.slope = slope
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # A slope cast to x's dtype: a NumPy float64 scalar would promote float16/32.
         return numpy.where(x >= 0, x, x * x.dtype.type(self.slope)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         x = x.array

@@ -1,10 +1,17 @@
 """Log of the softmax along an axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.math import exp
 from chainlite.functions.math import sum as sum_
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class LogSoftmax(function_node.FunctionNode):
@@ -15,7 +22,7 @@ class LogSoftmax(function_node.FunctionNode):
     def __init__(self, axis=1):
         self.axis = axis
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         axis = self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
         self.retain_outputs((0,))
@@ -25,7 +32,8 @@ class LogSoftmax(function_node.FunctionNode):
         y -= numpy.log(numpy.exp(y).sum(axis=axis, keepdims=True))
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         # gx = gy - softmax(x) * sum(gy); softmax(x) = exp(y), with y a Variable, so the

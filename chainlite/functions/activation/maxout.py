@@ -1,4 +1,6 @@
 """Maxout: the maximum over groups of consecutive units."""
+from __future__ import annotations
+
 from chainlite import variable
 from chainlite.functions import _axis
 from chainlite.functions.array import reshape

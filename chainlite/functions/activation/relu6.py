@@ -1,4 +1,6 @@
 """Rectified linear unit capped at 6."""
+from __future__ import annotations
+
 from chainlite.functions.activation import clipped_relu
 
 

@@ -1,4 +1,8 @@
 """Randomized leaky ReLU: a random slope for each negative element during training."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -6,6 +10,9 @@ from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class RReLU(function_node.FunctionNode):
@@ -21,7 +28,7 @@ class RReLU(function_node.FunctionNode):
         self.upper = upper
         self.r = r
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f')
@@ -30,7 +37,7 @@ class RReLU(function_node.FunctionNode):
                 x.dtype == type_check.make_variable(self.r.dtype, 'r.dtype'),
                 x.shape == type_check.make_variable(self.r.shape, 'r.shape'))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         if not configuration.config.train:
@@ -42,7 +49,8 @@ class RReLU(function_node.FunctionNode):
         self.positive = x >= 0
         return xp.where(self.positive, x, x * self.r),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _RReLUGrad(self.positive, self.r).apply(grad_outputs)
 
 
@@ -53,11 +61,12 @@ class _RReLUGrad(function_node.FunctionNode):
         self.positive = positive
         self.r = r
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         return numpy.where(self.positive, gy, gy * self.r).astype(gy.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _RReLUGrad(self.positive, self.r).apply(grad_outputs)
 
 

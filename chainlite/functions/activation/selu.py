@@ -1,4 +1,6 @@
 """Scaled exponential linear unit."""
+from __future__ import annotations
+
 from chainlite.functions.activation import elu
 
 

@@ -1,9 +1,16 @@
 """Softmax along an axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.math import sum as sum_
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Softmax(function_node.FunctionNode):
@@ -14,7 +21,7 @@ class Softmax(function_node.FunctionNode):
     def __init__(self, axis=1):
         self.axis = axis
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         axis = self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
         self.retain_outputs((0,))
@@ -24,7 +31,8 @@ class Softmax(function_node.FunctionNode):
         y /= y.sum(axis=axis, keepdims=True)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return _SoftmaxGrad(self.axis).apply((y, gy))
@@ -36,14 +44,15 @@ class _SoftmaxGrad(function_node.FunctionNode):
     def __init__(self, axis):
         self.axis = axis
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         gx = y * gy
         gx -= y * gx.sum(axis=self.axis, keepdims=True)
         return gx,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, gy = self.get_retained_inputs()
         g, = grad_outputs
         axis = self.axis

@@ -1,8 +1,15 @@
 """Elementwise softplus, a smooth rectifier."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.activation import sigmoid
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Softplus(function_node.FunctionNode):
@@ -13,7 +20,7 @@ class Softplus(function_node.FunctionNode):
     def __init__(self, beta=1.0):
         self.beta = beta
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         t = x.dtype.type
@@ -23,7 +30,8 @@ class Softplus(function_node.FunctionNode):
         y = numpy.maximum(bx, 0) + numpy.log1p(numpy.exp(-abs(bx)))
         return y * t(1 / self.beta),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # dy/dx = sigmoid(beta * x), differentiable again through sigmoid's own node.

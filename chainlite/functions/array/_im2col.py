@@ -7,6 +7,8 @@ after them (``trail``) ride along. A ``col`` array has the shape
 ``col[:, :, i, j, y, x]`` is the padded input at row ``y * sy + i * dy - ph`` and column
 ``x * sx + j * dx - pw``.
 """
+from __future__ import annotations
+
 import itertools
 
 from chainlite import backend

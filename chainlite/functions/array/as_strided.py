@@ -1,10 +1,17 @@
 """A strided view of an array's memory (``torch.Tensor.as_strided``), with negative strides."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.array import get_item as get_item_mod
 from chainlite.functions.array import scatter_add as scatter_add_mod
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _base_of(array):
@@ -85,10 +92,11 @@ class _NonFloatView(function_node.FunctionNode):
     def __init__(self, values):
         self.values = values
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         return self.values,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         raise TypeError('as_strided: only float arrays have gradients, got %s'
                         % self.values.dtype)
 

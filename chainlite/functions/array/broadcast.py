@@ -1,4 +1,8 @@
 """Broadcasting by NumPy's rules: to a shape, or arrays against each other (read-only views)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,13 +10,16 @@ from chainlite import variable
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+
 
 class BroadcastTo(function_node.FunctionNode):
 
     def __init__(self, shape):
         self._shape = shape
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         ndim = len(self._shape)
@@ -22,11 +29,12 @@ class BroadcastTo(function_node.FunctionNode):
                 break
             type_check.expect((x.shape[i] == 1) | (x.shape[i] == self._shape[i]))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return numpy.broadcast_to(x, self._shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return sum_to.sum_to(gy, self.inputs[0].shape),
 
@@ -55,14 +63,15 @@ def broadcast_to(x, shape):
 
 class Broadcast(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check.expect(in_types.size() > 0)
         type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         return tuple(numpy.broadcast_arrays(*inputs))
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return tuple([None if grad_outputs[i] is None
                       else sum_to.sum_to(grad_outputs[i], self.inputs[i].shape)
                       for i in indexes])

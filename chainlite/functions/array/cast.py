@@ -1,9 +1,16 @@
 """Cast an array to a given dtype, differentiably."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Cast(function_node.FunctionNode):
@@ -11,12 +18,13 @@ class Cast(function_node.FunctionNode):
     def __init__(self, typ):
         self.type = typ
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._in_dtype = x.dtype
         return x.astype(self.type, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # An integer (or bool) input has no gradient.
         if self._in_dtype.kind != 'f':
             return None,

@@ -1,4 +1,8 @@
 """Join arrays along an existing axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -6,6 +10,9 @@ from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import split_axis
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _names(in_types):
@@ -17,7 +24,7 @@ class Concat(function_node.FunctionNode):
     def __init__(self, axis):
         self.axis = axis  # non-negative: concat() normalized it
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check.expect(in_types.size() > 0)
         type_check._argname(in_types, _names(in_types))
         x0 = in_types[0]
@@ -28,11 +35,12 @@ class Concat(function_node.FunctionNode):
                 if d != self.axis:
                     type_check.expect(x.shape[d] == x0.shape[d])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         xp = backend.get_array_module(*inputs)
         return xp.concatenate(inputs, axis=self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         nodes = self.inputs
         if len(nodes) == 1:

@@ -1,6 +1,13 @@
 """Copy an array onto a device."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 from chainlite import backend
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Copy(function_node.FunctionNode):
@@ -8,14 +15,15 @@ class Copy(function_node.FunctionNode):
     def __init__(self, out_device):
         self.out_device = out_device
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._in_device = backend.get_device_from_array(x)
         y = self.out_device.send(x)
         # send() hands back x itself when it is already there: copy, as the name promises.
         return (y.copy() if y is x else y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return Copy(self._in_device).apply((gy,))
 

@@ -1,4 +1,6 @@
 """Join arrays depth wise (along the third axis), as numpy.dstack."""
+from __future__ import annotations
+
 from chainlite.functions.array import _join
 
 

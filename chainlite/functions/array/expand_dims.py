@@ -1,9 +1,16 @@
 """Insert an axis of length 1 (a view, as NumPy gives)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class ExpandDims(function_node.FunctionNode):
@@ -11,17 +18,18 @@ class ExpandDims(function_node.FunctionNode):
     def __init__(self, axis):
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         # The new axis may go anywhere in the output: -x.ndim - 1 <= axis <= x.ndim.
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(-x.ndim - 1 <= self.axis, x.ndim >= self.axis)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return numpy.expand_dims(x, self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return reshape.reshape(gy, self.inputs[0].shape),
 

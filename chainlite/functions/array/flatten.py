@@ -1,4 +1,6 @@
 """Flatten an array into one dimension (a reshape)."""
+from __future__ import annotations
+
 from chainlite import variable
 from chainlite.functions.array import reshape
 

@@ -1,8 +1,15 @@
 """Reverse the order of elements along an axis (a view)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Flip(function_node.FunctionNode):
@@ -10,12 +17,13 @@ class Flip(function_node.FunctionNode):
     def __init__(self, axis):
         self.axis = axis
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
         return numpy.flip(x, self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return Flip(self.axis).apply((gy,))
 

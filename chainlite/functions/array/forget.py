@@ -1,8 +1,15 @@
 """Call a function without keeping its graph; recompute it during backward."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 from chainlite import backprop
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _call(func, xs):
@@ -44,13 +51,14 @@ class Forget(function_node.FunctionNode):
             raise TypeError('forget: func must be callable, got %s' % type(func).__name__)
         self.func = func
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         with configuration.no_backprop_mode():
             outs = _call(self.func, [variable.Variable(x) for x in inputs])
         return tuple(y.array for y in outs)
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         xs = self.get_retained_inputs()
         double = configuration.config.enable_backprop
         # For double backprop the recomputation starts from the real inputs, so that the

@@ -1,4 +1,6 @@
 """Join arrays horizontally (column wise), as numpy.hstack."""
+from __future__ import annotations
+
 from chainlite.functions.array import _join
 
 

@@ -1,7 +1,14 @@
 """Image patches as channels (im2col)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 from chainlite import function_node
 from chainlite.functions.array import _im2col
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Im2Col(function_node.FunctionNode):
@@ -14,10 +21,10 @@ class Im2Col(function_node.FunctionNode):
         self.cover_all = cover_all
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'Im2Col'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
@@ -27,7 +34,7 @@ class Im2Col(function_node.FunctionNode):
         type_check.expect(x.shape[2] + extra_h >= (self.kh - 1) * self.dy + 1,
                           x.shape[3] + extra_w >= (self.kw - 1) * self.dx + 1)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         col = _im2col.im2col(x, self.kh, self.kw, self.sy, self.sx, self.ph, self.pw,
                              self.cover_all, self.dy, self.dx)
@@ -35,7 +42,8 @@ class Im2Col(function_node.FunctionNode):
         # One copy into (n, c, kh, kw, out_h, out_w) order; merging the axes is then a view.
         return col.copy().reshape(n, c * kh * kw, out_h, out_w),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         h, w = self.inputs[0].shape[2:]
         return _Col2ImGrad(self, h, w).apply((gy,))
@@ -49,14 +57,15 @@ class _Col2ImGrad(function_node.FunctionNode):
         self.h = h
         self.w = w
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         f = self.f
         n, _, out_h, out_w = gy.shape
         gcol = gy.reshape(n, -1, f.kh, f.kw, out_h, out_w)
         return _im2col.col2im(gcol, f.sy, f.sx, f.ph, f.pw, self.h, self.w, f.dy, f.dx),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         f = self.f
         return Im2Col((f.kh, f.kw), (f.sy, f.sx), (f.ph, f.pw), f.cover_all,

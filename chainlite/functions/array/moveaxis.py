@@ -1,9 +1,16 @@
 """Move axes of an array to new positions (a view)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import transpose
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _as_axis_tuple(axes, name):
@@ -34,12 +41,13 @@ class Moveaxis(function_node.FunctionNode):
             perm.insert(d, s)
         return perm
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._perm = tuple(self._permutation(x.ndim))
         return x.transpose(self._perm),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         inv = tuple(numpy.argsort(self._perm).tolist())
         return transpose.Transpose(inv).apply((gy,))

@@ -1,9 +1,16 @@
 """Pad an array, as numpy.pad, in the modes whose padding copies input elements."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import get_item
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 # In these modes every output element is a copy of one input element (or a constant), so
 # the gradient adds each padded element's gradient back onto the element it copies.
@@ -36,7 +43,7 @@ class Pad(function_node.FunctionNode):
         self.mode = mode
         self.keywords = keywords
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         self._pairs = _pairs(self.pad_width, x.ndim)
@@ -44,7 +51,8 @@ class Pad(function_node.FunctionNode):
             return x.copy(),  # 0-d: nothing to pad (numpy.pad takes no empty pad_width)
         return xp.pad(x, self._pairs, mode=self.mode, **self.keywords),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         shape = self.inputs[0].shape
         if not any(b or a for b, a in self._pairs):
@@ -65,7 +73,7 @@ class _PadGrad(function_node.FunctionNode):
         self.mode = mode
         self.shape = shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         g, = inputs
         xp = backend.get_array_module(g)
         for axis, ((before, after), n) in enumerate(zip(self.pairs, self.shape)):
@@ -81,7 +89,8 @@ class _PadGrad(function_node.FunctionNode):
             g = xp.moveaxis(gx, 0, axis)
         return g,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         return Pad(self.pairs, self.mode, {}).apply((ggx,))
 

@@ -1,10 +1,17 @@
 """Repeat each element of an array."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _is_int(a):
@@ -17,7 +24,7 @@ class Repeat(function_node.FunctionNode):
         self.repeats = repeats
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         if len(self.repeats) == 1:
             return
@@ -29,14 +36,15 @@ class Repeat(function_node.FunctionNode):
         if -ndim <= self.axis < ndim:  # else normalize_axis raises in forward
             type_check.expect(x.shape[self.axis] == len(self.repeats))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         if self.axis is not None:
             self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
         repeats = self.repeats[0] if len(self.repeats) == 1 else self.repeats
         return numpy.repeat(x, repeats, self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return _RepeatGrad(self.repeats, self.axis, self.inputs[0].shape).apply((gy,))
 
@@ -49,7 +57,7 @@ class _RepeatGrad(function_node.FunctionNode):
         self.axis = axis
         self._in_shape = in_shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         # With axis None, gy is 1-d: one run per element of the flattened input.
         axis = 0 if self.axis is None else self.axis
@@ -73,7 +81,8 @@ class _RepeatGrad(function_node.FunctionNode):
                         gy, starts[nonzero], axis=axis)
         return gx.reshape(self._in_shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         return Repeat(self.repeats, self.axis).apply((ggx,))
 

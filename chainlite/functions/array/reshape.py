@@ -1,7 +1,14 @@
 """Reshape without copying (a view, as NumPy gives)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _count_unknown(shape):
@@ -13,7 +20,7 @@ class Reshape(function_node.FunctionNode):
     def __init__(self, shape):
         self.shape = shape
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         if _count_unknown(self.shape) == 0:
@@ -22,11 +29,12 @@ class Reshape(function_node.FunctionNode):
             # s > 0: a 0 beside -1 (refused by reshape()) must not become `% 0` here.
             type_check.expect(x.size % type_check.prod([s for s in self.shape if s > 0]) == 0)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return x.reshape(self.shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return reshape(gy, self.inputs[0].shape),
 

@@ -1,9 +1,16 @@
 """Resizing images by bilinear or nearest-neighbour interpolation."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _source_positions(in_size, out_size, mode, align_corners, xp):
@@ -69,10 +76,10 @@ class ResizeImages(function_node.FunctionNode):
         self.align_corners = align_corners
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'ResizeImages'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
@@ -82,13 +89,14 @@ class ResizeImages(function_node.FunctionNode):
         return (_source_positions(H, self.out_H, self.mode, self.align_corners, xp),
                 _source_positions(W, self.out_W, self.mode, self.align_corners, xp))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         rows, cols = self._tables(x.shape[2], x.shape[3], backend.get_array_module(x))
         # Separable: along the height, then along the width.
         return _interpolate(_interpolate(x, 2, rows), 3, cols),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return _ResizeImagesGrad(self, self.inputs[0].shape[2:]).apply((gy,))
 
@@ -100,13 +108,14 @@ class _ResizeImagesGrad(function_node.FunctionNode):
         self.resize = resize
         self.H, self.W = in_hw
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         rows, cols = self.resize._tables(self.H, self.W, backend.get_array_module(gy))
         g = _interpolate_transposed(gy, 3, self.W, cols)
         return _interpolate_transposed(g, 2, self.H, rows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         f = self.resize
         return ResizeImages((f.out_H, f.out_W), f.mode, f.align_corners).apply((ggx,))

@@ -1,4 +1,8 @@
 """Roll an axis backwards to a given position (a view)."""
+from __future__ import annotations
+
+from typing import Any
+
 import numpy
 
 from chainlite.functions import _axis
@@ -13,7 +17,7 @@ class Rollaxis(moveaxis.Moveaxis):
         self.axis = axis
         self.start = start
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         # start may also be x.ndim (roll to the end); axis is checked by normalize_axis.
         type_check._argname(in_types, ('x',))
         x, = in_types

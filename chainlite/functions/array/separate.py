@@ -1,8 +1,15 @@
 """Separate an array into its slices along an axis (the inverse of stack)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import stack
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Separate(function_node.FunctionNode):
@@ -10,14 +17,15 @@ class Separate(function_node.FunctionNode):
     def __init__(self, axis):
         self.axis = axis  # non-negative: separate() normalized it
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         # Iterating over the first axis gives views (0-d slices come back as scalars, which
         # apply() turns into arrays).
         return tuple(xp.moveaxis(x, self.axis, 0))
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x = self.inputs[0]
         shape = x.shape[:self.axis] + x.shape[self.axis + 1:]
         # A slice left out of the loss has no gradient: it contributes zeros.

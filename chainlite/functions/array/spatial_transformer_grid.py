@@ -1,4 +1,8 @@
 """Sampling grids of affine spatial transformers."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -6,6 +10,9 @@ from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.functions.math import matmul
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _target_points(H, W, dtype, xp):
@@ -21,22 +28,23 @@ class SpatialTransformerGrid(function_node.FunctionNode):
         self.output_shape = output_shape
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'SpatialTransformerGrid'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('theta',))
         theta, = in_types
         type_check.expect(theta.dtype.kind == 'f', theta.ndim == 3)
         type_check.expect(theta.shape[1] == 2, theta.shape[2] == 3)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         theta, = inputs
         H, W = self.output_shape
         points = _target_points(H, W, theta.dtype, backend.get_array_module(theta))
         return numpy.matmul(theta, points).reshape(len(theta), 2, H, W),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         H, W = self.output_shape
         n = gy.shape[0]

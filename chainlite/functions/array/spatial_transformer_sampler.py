@@ -1,4 +1,6 @@
 """Bilinear sampling of images at arbitrary points (the spatial transformer's sampler)."""
+from __future__ import annotations
+
 import numpy
 
 from chainlite import variable

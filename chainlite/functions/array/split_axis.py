@@ -1,4 +1,8 @@
 """Split an array into pieces along an axis (views)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -6,6 +10,9 @@ from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import concat
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _indices_or_sections(ios):
@@ -34,7 +41,7 @@ class SplitAxis(function_node.FunctionNode):
         self.indices_or_sections = indices_or_sections
         self.axis = axis  # non-negative: split_axis() normalized it
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         ios = self.indices_or_sections
@@ -45,14 +52,15 @@ class SplitAxis(function_node.FunctionNode):
             last = type_check.make_variable(ios[-1], 'indices[-1]')
             type_check.expect(x.shape[self.axis] >= last)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         ys = xp.split(x, self.indices_or_sections, self.axis)
         self._shapes = [y.shape for y in ys]
         return tuple(ys)
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         if len(grad_outputs) == 1:
             return grad_outputs
         # An unused piece has no gradient: it contributes zeros.

@@ -1,10 +1,17 @@
 """Remove axes of length 1 (a view, as NumPy gives)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _is_int(a):
@@ -16,7 +23,7 @@ class Squeeze(function_node.FunctionNode):
     def __init__(self, axis=None):
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         if self.axis is None:
@@ -27,12 +34,13 @@ class Squeeze(function_node.FunctionNode):
             if _is_int(a) and -ndim <= a < ndim:
                 type_check.expect(x.shape[int(a)] == 1)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
         return x.squeeze(axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return reshape.reshape(gy, self.inputs[0].shape),
 

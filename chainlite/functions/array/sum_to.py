@@ -1,7 +1,14 @@
 """Sum an array down to a shape: the transpose of broadcasting."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _sum_to_array(x, shape):
@@ -17,7 +24,7 @@ class SumTo(function_node.FunctionNode):
     def __init__(self, shape):
         self._shape = shape
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         ndim = len(self._shape)
@@ -26,11 +33,12 @@ class SumTo(function_node.FunctionNode):
             if self._shape[i] != 1:
                 type_check.expect(x.shape[i] == self._shape[i])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return _sum_to_array(x, self._shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         from chainlite.functions.array import broadcast
         gy, = grad_outputs
         return broadcast.broadcast_to(gy, self.inputs[0].shape),

@@ -1,9 +1,16 @@
 """Construct an array by tiling a given array."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.functions.math import sum as sum_mod
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Tile(function_node.FunctionNode):
@@ -11,11 +18,12 @@ class Tile(function_node.FunctionNode):
     def __init__(self, reps):
         self.reps = reps
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return numpy.tile(x, self.reps),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         shape = self.inputs[0].shape
         n = max(len(shape), len(self.reps))

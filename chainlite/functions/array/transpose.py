@@ -1,8 +1,15 @@
 """Permute the axes of an array (a view)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class Transpose(function_node.FunctionNode):
@@ -11,19 +18,20 @@ class Transpose(function_node.FunctionNode):
         self.axes = axes
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'Transpose'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         if self.axes is not None:
             type_check.expect(in_types[0].ndim == len(self.axes))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return x.transpose(self.axes),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         axes = self.axes
         inv = None if axes is None else tuple(numpy.argsort([a % len(axes) for a in axes]))

@@ -1,14 +1,21 @@
 """Transpose a batch of sequences sorted by length: the i-th elements of all into one."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+
 
 class TransposeSequence(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, tuple('xs[%d]' % i for i in range(len(in_types))))
         x0 = in_types[0]
         for i, x in enumerate(in_types):
@@ -16,7 +23,7 @@ class TransposeSequence(function_node.FunctionNode):
             if i:
                 type_check.expect(x.shape[0] <= in_types[i - 1].shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         xp = backend.get_array_module(*inputs)
         self._in_shapes = [x.shape for x in inputs]
         lengths = numpy.array([len(x) for x in inputs])
@@ -32,7 +39,8 @@ class TransposeSequence(function_node.FunctionNode):
         ys = xp.concatenate(inputs, axis=0)[order]
         return tuple(xp.split(ys, numpy.cumsum(self._counts[:-1]).tolist(), axis=0))
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         xp = backend.get_array_module(*grad_outputs)
         dtype = self.inputs[0].dtype
         unit = self._in_shapes[0][1:]

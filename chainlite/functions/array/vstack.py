@@ -1,4 +1,6 @@
 """Join arrays vertically (row wise), as numpy.vstack."""
+from __future__ import annotations
+
 from chainlite.functions.array import _join
 
 

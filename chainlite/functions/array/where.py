@@ -1,26 +1,34 @@
 """Choose elements from two arrays by a boolean condition."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+
 
 class Where(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('condition', 'x', 'y'))
         condition, x, y = in_types
         type_check.expect(condition.dtype.kind == 'b', x.dtype == y.dtype)
         type_check.expect_broadcast_shapes(condition.shape, x.shape, y.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         condition, x, y = inputs
         xp = backend.get_array_module(x)
         return xp.where(condition, x, y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         condition, = self.get_retained_inputs()
         xp = backend.get_array_module(gy)

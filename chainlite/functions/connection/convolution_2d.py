@@ -1,4 +1,6 @@
 """Two-dimensional convolution: the N-dimensional one with two spatial axes."""
+from __future__ import annotations
+
 from chainlite.functions.connection import convolution_nd
 
 

@@ -6,6 +6,10 @@ reads and the transposed convolution's col2im writes long contiguous stretches, 
 NumPy's inner loops favour far more than the few elements of a kernel row. The output is a
 batch-first view of the product (not a copy), as Chainer's CPU convolution returns.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 import math
 
 from chainlite import backend
@@ -15,6 +19,9 @@ from chainlite.functions.array import cast
 from chainlite.functions.connection import deconvolution_nd
 from chainlite.functions.math import sum as sum_
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def batch_last(x):
@@ -54,7 +61,7 @@ class ConvolutionND(function_node.FunctionNode):
         self.groups = int(groups)
         self._col = None
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         n_in = in_types.size()
         type_check.expect(2 <= n_in, n_in <= 3)
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
@@ -72,7 +79,7 @@ class ConvolutionND(function_node.FunctionNode):
             b = in_types[2]
             type_check.expect(b.dtype.kind == 'f', b.ndim == 1, b.shape[0] == W.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         col, outsize = _patch_matrix(x, W.shape[2:], self)
@@ -88,7 +95,8 @@ class ConvolutionND(function_node.FunctionNode):
             y = y.astype(x.dtype)
         return batch_first(y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
@@ -126,7 +134,7 @@ class _ConvolutionNDGradW(function_node.FunctionNode):
         self.ksize = tuple(ksize)
         self._col = col
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         col = self._col
@@ -138,7 +146,8 @@ class _ConvolutionNDGradW(function_node.FunctionNode):
         gW = backend.get_array_module(x).matmul(gy_mat, col.transpose(0, 2, 1))
         return gW.reshape((out_c, x.shape[1] // g) + self.ksize),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gy = self.get_retained_inputs()
         ggW, = grad_outputs
         ret = []

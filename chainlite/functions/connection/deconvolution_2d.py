@@ -1,4 +1,6 @@
 """Two-dimensional deconvolution: the N-dimensional one with two spatial axes."""
+from __future__ import annotations
+
 from chainlite.functions.connection import convolution_nd
 from chainlite.functions.connection import deconvolution_nd
 

@@ -5,6 +5,10 @@ the input (laid out batch-last, as in :mod:`convolution_nd`), then col2im. Its g
 are a convolution (for x) and a convolution's filter gradient with the roles of input and
 output swapped (for W).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 import math
 
 from chainlite import backend
@@ -13,6 +17,9 @@ from chainlite.functions.array import _im2col
 from chainlite.functions.array import cast
 from chainlite.functions.connection import convolution_nd
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class DeconvolutionND(function_node.FunctionNode):
@@ -32,7 +39,7 @@ class DeconvolutionND(function_node.FunctionNode):
         return tuple(_im2col.get_deconv_outsize(*a, d=d) for *a, d in zip(
             insize, ksize, self.stride, self.pad, self.dilate))
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         n_in = in_types.size()
         type_check.expect(2 <= n_in, n_in <= 3)
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
@@ -57,7 +64,7 @@ class DeconvolutionND(function_node.FunctionNode):
             b = in_types[2]
             type_check.expect(b.dtype.kind == 'f', b.ndim == 1, b.shape[0] == W.shape[1] * g)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         g, nd = self.groups, self.ndim
@@ -79,7 +86,8 @@ class DeconvolutionND(function_node.FunctionNode):
             y = y.astype(x.dtype)
         return convolution_nd.batch_first(y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []

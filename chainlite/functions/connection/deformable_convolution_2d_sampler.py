@@ -1,4 +1,6 @@
 """Deformable convolution: a convolution whose taps are moved by learned offsets."""
+from __future__ import annotations
+
 import numpy
 
 from chainlite.functions.array import concat

@@ -1,4 +1,6 @@
 """Depthwise 2-D convolution: each input channel convolved with its own filters."""
+from __future__ import annotations
+
 from chainlite.functions.array import reshape
 from chainlite.functions.array import transpose
 from chainlite.functions.connection import convolution_2d

@@ -1,4 +1,6 @@
 """Dilated (atrous) 2-D convolution."""
+from __future__ import annotations
+
 from chainlite.functions.connection import convolution_2d
 
 

@@ -1,7 +1,14 @@
 """Embedding lookup: rows of a matrix picked by integer ids."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class EmbedIDFunction(function_node.FunctionNode):
@@ -9,13 +16,13 @@ class EmbedIDFunction(function_node.FunctionNode):
     def __init__(self, ignore_label=None):
         self.ignore_label = ignore_label
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'W'))
         x, W = in_types
         type_check.expect(x.dtype.kind == 'i', x.ndim >= 1,
                           W.dtype.kind == 'f', W.ndim == 2)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, W = inputs
         ignored = _check_ids(x, len(W), self.ignore_label)
@@ -26,7 +33,8 @@ class EmbedIDFunction(function_node.FunctionNode):
         y[ignored] = 0
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         gW, = _EmbedIDGrad(self.inputs[1].shape, self.ignore_label).apply((x, gy))
@@ -40,7 +48,7 @@ class _EmbedIDGrad(function_node.FunctionNode):
         self.w_shape = w_shape
         self.ignore_label = ignore_label
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, gy = inputs
         xp = backend.get_array_module(gy)
@@ -58,7 +66,8 @@ class _EmbedIDGrad(function_node.FunctionNode):
             gW[ids[starts]] = xp.add.reduceat(rows[order], starts, axis=0)
         return gW,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         ggW, = grad_outputs
         return None, EmbedIDFunction(self.ignore_label).apply((x, ggW))[0]

@@ -1,4 +1,8 @@
 """Linear (fully connected) transformation ``y = x W^T + b``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import math
 
 import numpy
@@ -11,10 +15,13 @@ from chainlite.functions.math import matmul
 from chainlite.functions.math import sum as sum_
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+
 
 class LinearFunction(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         n_in = in_types.size()
         type_check.expect(2 <= n_in, n_in <= 3)
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
@@ -26,7 +33,7 @@ class LinearFunction(function_node.FunctionNode):
             b = in_types[2]
             type_check.expect(b.dtype == x.dtype, b.ndim == 1, b.shape[0] == W.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))  # b is not needed by backward
         x, W = inputs[:2]
         y = x @ W.T  # BLAS reads the transposed W in place
@@ -36,7 +43,8 @@ class LinearFunction(function_node.FunctionNode):
             y += inputs[2]
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []

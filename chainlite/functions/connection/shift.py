@@ -1,7 +1,14 @@
 """Shift: each channel group moved by one offset of a ``kh x kw`` grid (zero FLOPs)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+import numpy
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 def _pair(value, name):
@@ -34,13 +41,13 @@ class Shift(function_node.FunctionNode):
         if self.dy == 0 or self.dx == 0:
             raise ValueError('shift: dilate must be nonzero; got {!r}'.format(dilate))
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4,
                           x.shape[1] >= self.kh * self.kw)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         c, h, w = x.shape[1:]
@@ -57,7 +64,8 @@ class Shift(function_node.FunctionNode):
                 x[:, c0:c1, max(-sy, 0):h + min(-sy, 0), max(-sx, 0):w + min(-sx, 0)]
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # The transpose of a shift is the shift the other way.
         return Shift((self.kh, self.kw), (-self.dy, -self.dx)).apply(grad_outputs)
 

@@ -1,4 +1,8 @@
 """Classification accuracy (not differentiable)."""
+from __future__ import annotations
+
+from typing import Any
+import numpy
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
@@ -11,7 +15,7 @@ class Accuracy(function_node.FunctionNode):
     def __init__(self, ignore_label=None):
         self.ignore_label = ignore_label
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('y', 't'))
         y, t = in_types
         type_check.expect(y.dtype.kind == 'f', t.dtype.kind == 'i')
@@ -22,7 +26,7 @@ class Accuracy(function_node.FunctionNode):
         for i in range(t_ndim + 1, type_check.eval(y.ndim)):
             type_check.expect(y.shape[i] == 1)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         y, t = inputs
         xp = backend.get_array_module(y)
         pred = y.argmax(axis=1).reshape(t.shape)

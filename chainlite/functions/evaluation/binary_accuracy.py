@@ -1,4 +1,8 @@
 """Accuracy of binary classification from logits (not differentiable)."""
+from __future__ import annotations
+
+from typing import Any
+import numpy
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
@@ -8,12 +12,12 @@ from chainlite.utils import type_check
 
 class BinaryAccuracy(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('y', 't'))
         y, t = in_types
         type_check.expect(y.dtype.kind == 'f', t.dtype.kind == 'i', y.shape == t.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         y, t = inputs
         xp = backend.get_array_module(y)
         valid = t != -1

@@ -1,4 +1,8 @@
 """R^2, the coefficient of determination of a regression (not differentiable)."""
+from __future__ import annotations
+
+from typing import Any
+import numpy
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
@@ -19,13 +23,13 @@ class R2Score(function_node.FunctionNode):
                 _MULTIOUTPUT, multioutput))
         self.multioutput = multioutput
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('pred', 'true'))
         pred, true = in_types
         type_check.expect(pred.dtype.kind == 'f', true.dtype.kind == 'f',
                           pred.shape == true.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         pred, true = inputs
         xp = backend.get_array_module(pred)
         ss_res = ((pred - true) ** 2).sum(axis=0)

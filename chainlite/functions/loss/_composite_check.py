@@ -4,6 +4,8 @@ Such a function has no FunctionNode of its own to run ``check_type_forward``; it
 :func:`check` first, so that bad input fails with the function's name and the argument's
 name, as a FunctionNode's check does.
 """
+from __future__ import annotations
+
 from chainlite import variable
 from chainlite.utils import type_check
 

@@ -1,4 +1,6 @@
 """BlackOut loss: a softmax over the true class and a few sampled negatives."""
+from __future__ import annotations
+
 import numpy
 
 from chainlite import variable

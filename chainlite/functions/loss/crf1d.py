@@ -1,4 +1,6 @@
 """Linear-chain conditional random field: negative log-likelihood and Viterbi decoding."""
+from __future__ import annotations
+
 import numpy
 
 from chainlite import variable

@@ -1,4 +1,6 @@
 """Connectionist temporal classification (CTC) loss."""
+from __future__ import annotations
+
 import collections.abc
 
 import numpy

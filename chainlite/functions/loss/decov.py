@@ -1,4 +1,5 @@
 """DeCov loss: penalises the covariance between the units of a hidden layer."""
+from __future__ import annotations
 
 from chainlite import backend
 from chainlite import variable

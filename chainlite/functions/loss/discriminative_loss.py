@@ -1,4 +1,6 @@
 """Discriminative margin-based clustering loss for instance segmentation embeddings."""
+from __future__ import annotations
+
 import numpy
 
 from chainlite import backend

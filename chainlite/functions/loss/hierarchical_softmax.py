@@ -1,4 +1,6 @@
 """Hierarchical softmax over a binary tree: the function behind BinaryHierarchicalSoftmax."""
+from __future__ import annotations
+
 import numpy
 
 from chainlite import variable

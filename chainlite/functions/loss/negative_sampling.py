@@ -1,4 +1,6 @@
 """Negative sampling loss: one positive and a few sampled negative classes per example."""
+from __future__ import annotations
+
 import numpy
 
 from chainlite import backend

@@ -1,10 +1,17 @@
 """Sigmoid followed by binary cross entropy, computed stably from the logits."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions.activation import tanh
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 
 class SigmoidCrossEntropy(function_node.FunctionNode):
@@ -13,12 +20,12 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.normalize = normalize
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 't'))
         x, t = in_types
         type_check.expect(x.dtype.kind == 'f', t.dtype.kind == 'i', x.shape == t.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, t = inputs
         if t.size and not ((t >= -1) & (t <= 1)).all():
@@ -34,7 +41,8 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.coeff = 1.0 / max(int(count), 1)
         return numpy.asarray(_accumulate.wide_sum(loss) * self.coeff, x.dtype),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, t = self.get_retained_inputs()
         gy, = grad_outputs
         t = t.array

@@ -1,4 +1,8 @@
 """Softmax followed by cross entropy, fused: log-sum-exp once, no one-hot matrix."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -10,6 +14,9 @@ from chainlite.functions.math import exp
 from chainlite.functions.math import logsumexp
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
 
 _EPS = 1e-7  # keeps log(t) finite in the KL divergence where a soft target is 0
 
@@ -75,7 +82,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         e, s = cache
         return e / s
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 't'))
         x, t = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim >= 2)
@@ -90,7 +97,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             # Float labels are not class indices (and a shape unlike x's is no soft target).
             type_check.expect(t.dtype.kind == 'i')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, t = inputs
         if t.dtype.kind == 'f':
@@ -165,7 +172,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
                              '(x.shape[1],) = (%d,), got %s' % (n_class, w.shape))
         return w.astype(dtype, copy=False)
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         grad = _SoftmaxCrossEntropyGrad(self._labels, self._S, self._coeff,
@@ -190,7 +198,7 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
             return gy * self.coeff
         return gy.reshape(_row_shape(x_shape))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         cdtype = _compute_dtype(x.dtype)
@@ -211,7 +219,8 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
             _sub_at_labels(gx, t, sc)
         return gx.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
         xp = backend.get_array_module(x.array)

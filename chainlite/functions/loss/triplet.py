@@ -1,4 +1,8 @@
 """Triplet loss: an anchor nearer to its positive than to its negative, by a margin."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -7,6 +11,9 @@ from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+
 
 class Triplet(function_node.FunctionNode):
 
@@ -14,13 +21,13 @@ class Triplet(function_node.FunctionNode):
         self.margin = margin
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('anchor', 'positive', 'negative'))
         a, p, n = in_types
         type_check.expect(a.dtype.kind == 'f', a.dtype == p.dtype, a.dtype == n.dtype,
                           a.ndim == 2, a.shape == p.shape, a.shape == n.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         a, p, n = inputs
         dp, dn = a - p, a - n
@@ -32,7 +39,8 @@ class Triplet(function_node.FunctionNode):
             return numpy.asarray(_accumulate.wide_sum(loss) / max(len(loss), 1), a.dtype),
         return loss.astype(a.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, p, n = self.get_retained_inputs()
         gy, = grad_outputs
         rows = a.shape[0]
