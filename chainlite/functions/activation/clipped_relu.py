@@ -11,6 +11,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class ClippedReLU(function_node.FunctionNode):
@@ -18,13 +19,13 @@ class ClippedReLU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, z):
+    def __init__(self, z: float) -> None:
         if not isinstance(z, numbers.Real) or isinstance(z, bool):
             raise TypeError('%s: z must be a real number, got %s'
                             % (self.label, type(z).__name__))
         if not z > 0:
             raise ValueError('%s: z must be positive, got %r' % (self.label, z))
-        self.cap = z
+        self.cap: float = z
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
@@ -43,7 +44,7 @@ class ClippedReLU(function_node.FunctionNode):
         return gy * inside.astype(x.dtype),
 
 
-def clipped_relu(x, z=20.0):
+def clipped_relu(x: VariableOrArray, z: float = 20.0) -> Variable:
     """Clipped rectified linear unit, ``min(max(0, x), z)``, elementwise.
 
     The gradient is 1 on the open interval ``(0, z)`` and 0 elsewhere (at 0 and at ``z``

@@ -12,6 +12,7 @@ from chainlite.functions.array import split_axis
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class CReLU(function_node.FunctionNode):
@@ -19,7 +20,7 @@ class CReLU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, axis=1):
+    def __init__(self, axis: int = 1) -> None:
         self.axis = axis
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -39,7 +40,7 @@ class CReLU(function_node.FunctionNode):
         return gy_pos * (x > 0).astype(x.dtype) - gy_neg * (x < 0).astype(x.dtype),
 
 
-def crelu(x, axis=1):
+def crelu(x: VariableOrArray, axis: int = 1) -> Variable:
     """Concatenated rectified linear unit: ``max(0, x)`` and ``max(0, -x)`` side by side.
 
     Args:

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class ELU(function_node.FunctionNode):
@@ -16,7 +17,7 @@ class ELU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, alpha=1.0, scale=1.0):
+    def __init__(self, alpha: float = 1.0, scale: float = 1.0) -> None:
         # `scale` multiplies the whole output; selu is this node with Chainer's constants.
         self.alpha = alpha
         self.scale = scale
@@ -46,7 +47,7 @@ class ELU(function_node.FunctionNode):
         return gy * (y * neg.astype(x.dtype) + c),
 
 
-def elu(x, alpha=1.0):
+def elu(x: VariableOrArray, alpha: float = 1.0) -> Variable:
     """Exponential linear unit: ``x`` where ``x > 0``, ``alpha * (exp(x) - 1)`` elsewhere.
 
     Args:

@@ -13,6 +13,7 @@ from chainlite.functions.math import ndtr
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
@@ -36,7 +37,7 @@ class GELU(function_node.FunctionNode):
         return gy * (ndtr.ndtr(x) + x * exp.exp(x * x * -0.5) * _INV_SQRT_2PI),
 
 
-def gelu(x):
+def gelu(x: VariableOrArray) -> Variable:
     """Gaussian error linear unit, ``x * Phi(x)``, with ``Phi`` the standard normal CDF.
 
     This is the exact (erf) form of Hendrycks and Gimpel (2016),

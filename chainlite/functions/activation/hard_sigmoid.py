@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class HardSigmoid(function_node.FunctionNode):
@@ -33,7 +34,7 @@ class HardSigmoid(function_node.FunctionNode):
         return gy * slope,
 
 
-def hard_sigmoid(x):
+def hard_sigmoid(x: VariableOrArray) -> Variable:
     """Elementwise hard sigmoid: ``clip(0.2 * x + 0.5, 0, 1)``.
 
     The gradient is 0.2 on the open interval ``(-2.5, 2.5)`` and 0 elsewhere.

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class LeakyReLU(function_node.FunctionNode):
@@ -16,7 +17,7 @@ class LeakyReLU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, slope=0.2):
+    def __init__(self, slope: float = 0.2) -> None:
         self.slope = slope
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -35,7 +36,7 @@ class LeakyReLU(function_node.FunctionNode):
         return gy * numpy.where(x >= 0, x.dtype.type(1), x.dtype.type(self.slope)),
 
 
-def leaky_relu(x, slope=0.2):
+def leaky_relu(x: VariableOrArray, slope: float = 0.2) -> Variable:
     """Leaky rectified linear unit: ``x`` where ``x >= 0``, ``slope * x`` elsewhere.
 
     The gradient at 0 is 1.

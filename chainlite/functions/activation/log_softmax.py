@@ -12,6 +12,7 @@ from chainlite.functions.math import sum as sum_
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class LogSoftmax(function_node.FunctionNode):
@@ -19,7 +20,7 @@ class LogSoftmax(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, axis=1):
+    def __init__(self, axis: int = 1) -> None:
         self.axis = axis
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -41,7 +42,7 @@ class LogSoftmax(function_node.FunctionNode):
         return gy - exp.exp(y) * sum_.sum(gy, axis=self.axis, keepdims=True),
 
 
-def log_softmax(x, axis=1):
+def log_softmax(x: VariableOrArray, axis: int = 1) -> Variable:
     """Log of the softmax along ``axis``: ``x - logsumexp(x, axis)``, computed stably.
 
     Args:

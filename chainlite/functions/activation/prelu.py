@@ -12,6 +12,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _extended_shape(W, x):
@@ -49,7 +50,7 @@ class PReLUFunction(function_node.FunctionNode):
         return tuple(ret)
 
 
-def prelu(x, W):
+def prelu(x: VariableOrArray, W: VariableOrArray) -> Variable:
     """Parametric rectified linear unit: ``x`` where ``x > 0``, ``W * x`` elsewhere.
 
     ``W`` is shared along the batch axis and the trailing axes: with ``W`` of shape

@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class ReLU(function_node.FunctionNode):
@@ -29,6 +30,7 @@ class ReLU(function_node.FunctionNode):
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = dx where y > 0, from the retained output.
+        assert self._retained_output_data is not None
         y, = self._retained_output_data
         return tangents[0] * (y > 0),
 
@@ -42,7 +44,7 @@ class _ReLUGrad(function_node.FunctionNode):
     # gx = gy * (y > 0) in one node; the mask is constant, so this node is linear in gy and
     # its own backward is itself.
 
-    def __init__(self, mask):
+    def __init__(self, mask: numpy.ndarray) -> None:
         self.mask = mask
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -55,7 +57,7 @@ class _ReLUGrad(function_node.FunctionNode):
         return _ReLUGrad(self.mask).apply((g,))
 
 
-def relu(x):
+def relu(x: VariableOrArray) -> Variable:
     """Rectified linear unit, ``max(0, x)``, elementwise.
 
     The gradient at 0 is 0.

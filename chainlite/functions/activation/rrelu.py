@@ -1,7 +1,7 @@
 """Randomized leaky ReLU: a random slope for each negative element during training."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
@@ -13,11 +13,13 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class RReLU(function_node.FunctionNode):
 
-    def __init__(self, lower=1. / 8, upper=1. / 3, r=None):
+    def __init__(self, lower: float = 1. / 8, upper: float = 1. / 3,
+                 r: numpy.ndarray | None = None) -> None:
         if not 0.0 <= lower < 1.0:
             raise ValueError('rrelu: l must be in the range [0, 1), got %r' % (lower,))
         if not 0.0 <= upper < 1.0:
@@ -70,7 +72,9 @@ class _RReLUGrad(function_node.FunctionNode):
         return _RReLUGrad(self.positive, self.r).apply(grad_outputs)
 
 
-def rrelu(x, l=1. / 8, u=1. / 3, *, r=None, return_r=False):  # noqa: E741
+def rrelu(x: VariableOrArray, l: float = 1. / 8, u: float = 1. / 3, *,  # noqa: E741
+          r: numpy.ndarray | None = None,
+          return_r: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """Randomized leaky rectified linear unit, ``max(x, r * x)``.
 
     During training each element gets its own slope ``r`` drawn from the uniform distribution
@@ -104,5 +108,5 @@ def rrelu(x, l=1. / 8, u=1. / 3, *, r=None, return_r=False):  # noqa: E741
     func = RReLU(l, u, variable.as_array(r))
     out, = func.apply((x,))
     if return_r:
-        return out, func.r
+        return out, cast(numpy.ndarray, func.r)
     return out

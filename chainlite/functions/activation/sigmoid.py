@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Sigmoid(function_node.FunctionNode):
@@ -31,6 +32,7 @@ class Sigmoid(function_node.FunctionNode):
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = y (1 - y) dx, from the retained output.
+        assert self._retained_output_data is not None
         y, = self._retained_output_data
         return tangents[0] * y * (1 - y),
 
@@ -60,7 +62,7 @@ class _SigmoidGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def sigmoid(x):
+def sigmoid(x: VariableOrArray) -> Variable:
     """Elementwise logistic sigmoid, ``1 / (1 + exp(-x))``.
 
     Args:

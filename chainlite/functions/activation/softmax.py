@@ -11,6 +11,7 @@ from chainlite.functions.math import sum as sum_
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Softmax(function_node.FunctionNode):
@@ -18,7 +19,7 @@ class Softmax(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, axis=1):
+    def __init__(self, axis: int = 1) -> None:
         self.axis = axis
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -68,7 +69,7 @@ class _SoftmaxGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def softmax(x, axis=1):
+def softmax(x: VariableOrArray, axis: int = 1) -> Variable:
     """Softmax along ``axis``: ``exp(x) / sum(exp(x), axis)``, computed stably.
 
     Args:

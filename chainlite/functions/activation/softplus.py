@@ -10,6 +10,7 @@ from chainlite.functions.activation import sigmoid
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Softplus(function_node.FunctionNode):
@@ -17,7 +18,7 @@ class Softplus(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, beta=1.0):
+    def __init__(self, beta: float = 1.0) -> None:
         self.beta = beta
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -38,7 +39,7 @@ class Softplus(function_node.FunctionNode):
         return gy * sigmoid.sigmoid(x * x.dtype.type(self.beta)),
 
 
-def softplus(x, beta=1.0):
+def softplus(x: VariableOrArray, beta: float = 1.0) -> Variable:
     """Elementwise softplus, ``log(1 + exp(beta * x)) / beta``, computed stably.
 
     Args:

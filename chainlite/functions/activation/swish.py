@@ -13,6 +13,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _extended_shape(beta, x):
@@ -53,7 +54,7 @@ class Swish(function_node.FunctionNode):
         return tuple(ret)
 
 
-def swish(x, beta):
+def swish(x: VariableOrArray, beta: VariableOrArray) -> Variable:
     """Swish activation, ``x * sigmoid(beta * x)``.
 
     ``swish(x, 0) = x / 2``, and as ``beta`` grows it approaches ``max(0, x)``.

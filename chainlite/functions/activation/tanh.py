@@ -9,6 +9,7 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Tanh(function_node.FunctionNode):
@@ -28,6 +29,7 @@ class Tanh(function_node.FunctionNode):
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = (1 - y^2) dx, from the retained output.
+        assert self._retained_output_data is not None
         y, = self._retained_output_data
         return tangents[0] * (1 - y * y),
 
@@ -57,7 +59,7 @@ class _TanhGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def tanh(x):
+def tanh(x: VariableOrArray) -> Variable:
     """Elementwise hyperbolic tangent.
 
     Args:

@@ -19,11 +19,11 @@ class Join(function_node.FunctionNode):
     """Joins inputs, each raised to ``_min_ndim`` axes, along ``_axis``, as the NumPy function
     ``_name`` does; subclasses set the three."""
 
-    _name = None
-    _min_ndim = None
-    _axis = None
+    _name: str
+    _min_ndim: int
+    _axis: int
 
-    def _join_axis(self, ndim):
+    def _join_axis(self, ndim: int) -> int:
         # hstack joins 0-d and 1-d inputs along their only (or their one added) axis.
         return min(self._axis, max(ndim, self._min_ndim) - 1)
 
@@ -49,8 +49,10 @@ class Join(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        shapes = [n.shape for n in self.inputs]
+        shapes = [n.shape for n in in_nodes]
         if len(shapes) == 1:
             return reshape.reshape(gy, shapes[0]),
         axis = self._join_axis(len(shapes[0]))

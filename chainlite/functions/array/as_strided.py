@@ -1,7 +1,7 @@
 """A strided view of an array's memory (``torch.Tensor.as_strided``), with negative strides."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -12,6 +12,7 @@ from chainlite.functions.array import scatter_add as scatter_add_mod
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _base_of(array):
@@ -89,7 +90,7 @@ class _NonFloatView(function_node.FunctionNode):
     # The view of a non-float Variable: kept in the graph so that asking for its gradient
     # fails clearly, as in Chainer.
 
-    def __init__(self, values):
+    def __init__(self, values: numpy.ndarray) -> None:
         self.values = values
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -101,7 +102,8 @@ class _NonFloatView(function_node.FunctionNode):
                         % self.values.dtype)
 
 
-def as_strided(x, shape, strides, storage_offset=None):
+def as_strided(x: VariableOrArray, shape: Sequence[int], strides: Sequence[int],
+               storage_offset: int | None = None) -> Variable:
     """A new array of ``shape`` read from ``x``'s memory with the given strides.
 
     As ``torch.Tensor.as_strided`` (and Chainer), but ``strides`` and ``storage_offset`` count

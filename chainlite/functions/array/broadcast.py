@@ -1,7 +1,7 @@
 """Broadcasting by NumPy's rules: to a shape, or arrays against each other (read-only views)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -12,11 +12,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class BroadcastTo(function_node.FunctionNode):
 
-    def __init__(self, shape):
+    def __init__(self, shape: tuple[int, ...]) -> None:
         self._shape = shape
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -35,11 +36,13 @@ class BroadcastTo(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return sum_to.sum_to(gy, self.inputs[0].shape),
+        return sum_to.sum_to(gy, in_nodes[0].shape),
 
 
-def broadcast_to(x, shape):
+def broadcast_to(x: VariableOrArray, shape: Sequence[int]) -> Variable:
     """Broadcasts ``x`` to ``shape`` by NumPy's rules.
 
     Args:
@@ -72,12 +75,14 @@ class Broadcast(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         return tuple([None if grad_outputs[i] is None
-                      else sum_to.sum_to(grad_outputs[i], self.inputs[i].shape)
+                      else sum_to.sum_to(grad_outputs[i], in_nodes[i].shape)
                       for i in indexes])
 
 
-def broadcast(*args):
+def broadcast(*args: VariableOrArray) -> Variable | tuple[Variable, ...]:
     """Broadcasts the given Variables or arrays against each other, by NumPy's rules.
 
     Args:

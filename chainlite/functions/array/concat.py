@@ -1,7 +1,7 @@
 """Join arrays along an existing axis."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -13,6 +13,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _names(in_types):
@@ -21,7 +22,7 @@ def _names(in_types):
 
 class Concat(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis  # non-negative: concat() normalized it
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -43,13 +44,14 @@ class Concat(function_node.FunctionNode):
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         nodes = self.inputs
+        assert nodes is not None
         if len(nodes) == 1:
             return gy,
         cuts = numpy.cumsum([n.shape[self.axis] for n in nodes[:-1]]).tolist()
         return split_axis.split_axis(gy, cuts, self.axis)
 
 
-def concat(xs, axis=1):
+def concat(xs: Sequence[VariableOrArray], axis: int = 1) -> Variable:
     """Concatenates Variables or arrays along an existing axis.
 
     Args:

@@ -8,11 +8,14 @@ from chainlite import function_node
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.backend import Device
+    from chainlite.types import VariableOrArray
+    from chainlite.types import DeviceSpec
 
 
 class Copy(function_node.FunctionNode):
 
-    def __init__(self, out_device):
+    def __init__(self, out_device: Device) -> None:
         self.out_device = out_device
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -28,7 +31,7 @@ class Copy(function_node.FunctionNode):
         return Copy(self._in_device).apply((gy,))
 
 
-def copy(x, dst):
+def copy(x: VariableOrArray, dst: DeviceSpec) -> Variable:
     """Copies ``x`` onto the device ``dst``; the gradient is copied back to ``x``'s device.
 
     Only the CPU exists today, so the result is a new array with ``x``'s values (never a

@@ -11,11 +11,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Depth2Space(function_node.FunctionNode):
 
-    def __init__(self, r):
+    def __init__(self, r: int) -> None:
         self.r = r
 
     @property
@@ -43,7 +44,7 @@ class Depth2Space(function_node.FunctionNode):
         return space2depth.space2depth(gy, self.r),
 
 
-def depth2space(X, r):
+def depth2space(X: VariableOrArray, r: int) -> Variable:
     """Spreads groups of ``r * r`` channels over ``r x r`` blocks of pixels (subpixel upscaling).
 
     Output channel ``ci`` at ``(i * r + ry, j * r + rx)`` holds input channel

@@ -11,6 +11,7 @@ from chainlite.functions import _axis
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check_axes(axis1, axis2, ndim, label):
@@ -23,7 +24,7 @@ def _check_axes(axis1, axis2, ndim, label):
 
 class Diagonal(function_node.FunctionNode):
 
-    def __init__(self, offset, axis1, axis2):
+    def __init__(self, offset: int, axis1: int, axis2: int) -> None:
         self.offset = offset
         self.axis1 = axis1
         self.axis2 = axis2
@@ -35,8 +36,10 @@ class Diagonal(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return _DiagonalGrad(self.inputs[0].shape, self.offset, self.axis1,
+        return _DiagonalGrad(in_nodes[0].shape, self.offset, self.axis1,
                              self.axis2).apply((gy,))
 
 
@@ -65,7 +68,7 @@ class _DiagonalGrad(function_node.FunctionNode):
         return Diagonal(self.offset, self.axis1, self.axis2).apply((ggx,))
 
 
-def diagonal(x, offset=0, axis1=0, axis2=1):
+def diagonal(x: VariableOrArray, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Variable:
     """Takes the diagonals of ``x`` in the planes of ``axis1`` and ``axis2``.
 
     The other axes are batch axes: as :func:`numpy.diagonal`, the result has them first, in

@@ -11,11 +11,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class ExpandDims(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -30,11 +31,13 @@ class ExpandDims(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return reshape.reshape(gy, self.inputs[0].shape),
+        return reshape.reshape(gy, in_nodes[0].shape),
 
 
-def expand_dims(x, axis):
+def expand_dims(x: VariableOrArray, axis: int) -> Variable:
     """Inserts a new axis of length 1 at position ``axis``.
 
     Args:

@@ -10,11 +10,12 @@ from chainlite.functions import _axis
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Flip(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -28,7 +29,7 @@ class Flip(function_node.FunctionNode):
         return Flip(self.axis).apply((gy,))
 
 
-def flip(x, axis):
+def flip(x: VariableOrArray, axis: int) -> Variable:
     """Reverses the order of the elements of ``x`` along ``axis``.
 
     Args:

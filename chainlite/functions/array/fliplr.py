@@ -8,6 +8,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class FlipLR(function_node.FunctionNode):
@@ -26,7 +27,7 @@ class FlipLR(function_node.FunctionNode):
         return FlipLR().apply((gy,))
 
 
-def fliplr(a):
+def fliplr(a: VariableOrArray) -> Variable:
     """Reverses the order of the columns (axis 1) of ``a``.
 
     Args:

@@ -8,6 +8,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class FlipUD(function_node.FunctionNode):
@@ -26,7 +27,7 @@ class FlipUD(function_node.FunctionNode):
         return FlipUD().apply((gy,))
 
 
-def flipud(a):
+def flipud(a: VariableOrArray) -> Variable:
     """Reverses the order of the rows (axis 0) of ``a``.
 
     Args:

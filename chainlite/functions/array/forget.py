@@ -1,7 +1,7 @@
 """Call a function without keeping its graph; recompute it during backward."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 import numpy
 from chainlite import backprop
 from chainlite import configuration
@@ -46,7 +46,7 @@ def _captured_leaves(outs, stop):
 
 class Forget(function_node.FunctionNode):
 
-    def __init__(self, func):
+    def __init__(self, func: Callable[..., Any]) -> None:
         if not callable(func):
             raise TypeError('forget: func must be callable, got %s' % type(func).__name__)
         self.func = func

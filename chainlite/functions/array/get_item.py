@@ -10,6 +10,7 @@ from chainlite import variable
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _normalize(slices):
@@ -37,7 +38,7 @@ def _has_repeats(slices):
 
 class GetItem(function_node.FunctionNode):
 
-    def __init__(self, slices):
+    def __init__(self, slices: Any) -> None:
         self.slices = slices
 
     @property
@@ -54,8 +55,10 @@ class GetItem(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return _GetItemGrad(self.slices, self.inputs[0].shape).apply((gy,))
+        return _GetItemGrad(self.slices, in_nodes[0].shape).apply((gy,))
 
 
 class _GetItemGrad(function_node.FunctionNode):
@@ -80,7 +83,7 @@ class _GetItemGrad(function_node.FunctionNode):
         return GetItem(self.slices).apply((ggx,))
 
 
-def get_item(x, slices):
+def get_item(x: VariableOrArray, slices: Any) -> Variable:
     """Extracts elements by a NumPy index: ints, slices, None, Ellipsis, int or bool arrays.
 
     Args:

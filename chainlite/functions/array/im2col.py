@@ -1,7 +1,7 @@
 """Image patches as channels (im2col)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 import numpy
 from chainlite import function_node
 from chainlite.functions.array import _im2col
@@ -9,11 +9,14 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Im2Col(function_node.FunctionNode):
 
-    def __init__(self, ksize, stride, pad, cover_all, dilate):
+    def __init__(self, ksize: int | Sequence[int], stride: int | Sequence[int], pad: int | Sequence[int],
+                 cover_all: bool,
+                 dilate: int | Sequence[int]) -> None:
         self.kh, self.kw = _im2col.pair(ksize)
         self.sy, self.sx = _im2col.pair(stride)
         self.ph, self.pw = _im2col.pair(pad)
@@ -44,8 +47,10 @@ class Im2Col(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        h, w = self.inputs[0].shape[2:]
+        h, w = in_nodes[0].shape[2:]
         return _Col2ImGrad(self, h, w).apply((gy,))
 
 
@@ -72,7 +77,9 @@ class _Col2ImGrad(function_node.FunctionNode):
                       (f.dy, f.dx)).apply((ggx,))
 
 
-def im2col(x, ksize, stride=1, pad=0, cover_all=False, dilate=1):
+def im2col(x: VariableOrArray, ksize: int | Sequence[int], stride: int | Sequence[int] = 1,
+           pad: int | Sequence[int] = 0,
+           cover_all: bool = False, dilate: int | Sequence[int] = 1) -> Variable:
     """Extracts the patches a convolution filter sees and stacks them as channels.
 
     Patch positions start at ``-pad`` and move by ``stride``; entries in the padding are 0.

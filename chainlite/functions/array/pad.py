@@ -1,7 +1,7 @@
 """Pad an array, as numpy.pad, in the modes whose padding copies input elements."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -11,6 +11,7 @@ from chainlite.functions.array import get_item
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 # In these modes every output element is a copy of one input element (or a constant), so
 # the gradient adds each padded element's gradient back onto the element it copies.
@@ -38,7 +39,8 @@ class Pad(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, pad_width, mode, keywords):
+    def __init__(self, pad_width: int | Sequence[Any], mode: str,
+                 keywords: dict[str, Any]) -> None:
         self.pad_width = pad_width
         self.mode = mode
         self.keywords = keywords
@@ -53,8 +55,10 @@ class Pad(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        shape = self.inputs[0].shape
+        shape = in_nodes[0].shape
         if not any(b or a for b, a in self._pairs):
             return gy,
         if self.mode == 'constant':
@@ -95,7 +99,7 @@ class _PadGrad(function_node.FunctionNode):
         return Pad(self.pairs, self.mode, {}).apply((ggx,))
 
 
-def pad(x, pad_width, mode, **keywords):
+def pad(x: VariableOrArray, pad_width: int | Sequence[Any], mode: str, **keywords: Any) -> Variable:
     """Pads a Variable or array, as :func:`numpy.pad`.
 
     Args:

@@ -1,7 +1,7 @@
 """Pad sequences of different lengths into one array."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 import numpy
 from chainlite import backend
 from chainlite import function_node
@@ -10,11 +10,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import ScalarValue, VariableOrArray
 
 
 class PadSequence(function_node.FunctionNode):
 
-    def __init__(self, length, padding):
+    def __init__(self, length: int | None, padding: ScalarValue) -> None:
         self.length = length
         self.padding = padding
 
@@ -47,12 +48,15 @@ class PadSequence(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return tuple([get_item.get_item(gy, (i, slice(0, self.inputs[i].shape[0])))
+        return tuple([get_item.get_item(gy, (i, slice(0, in_nodes[i].shape[0])))
                       for i in indexes])
 
 
-def pad_sequence(xs, length=None, padding=0):
+def pad_sequence(xs: Sequence[VariableOrArray], length: int | None = None,
+                 padding: ScalarValue = 0) -> Variable:
     """Pads sequences of different lengths with a value, into one array.
 
     Args:

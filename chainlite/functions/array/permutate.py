@@ -10,6 +10,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _inverse(indices):
@@ -22,7 +23,7 @@ def _inverse(indices):
 
 class Permutate(function_node.FunctionNode):
 
-    def __init__(self, axis=0, inv=False):
+    def __init__(self, axis: int = 0, inv: bool = False) -> None:
         self.axis = axis  # non-negative: permutate() normalized it
         self.inv = inv
 
@@ -52,7 +53,8 @@ class Permutate(function_node.FunctionNode):
         return Permutate(self.axis, not self.inv).apply((gy, indices))[0], None
 
 
-def permutate(x, indices, axis=0, inv=False):
+def permutate(x: VariableOrArray, indices: VariableOrArray, axis: int = 0,
+              inv: bool = False) -> Variable:
     """Permutes the slices of ``x`` along an axis: ``y[i] = x[indices[i]]`` (on ``axis``).
 
     Args:

@@ -1,7 +1,7 @@
 """Repeat each element of an array."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -12,6 +12,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _is_int(a):
@@ -20,7 +21,7 @@ def _is_int(a):
 
 class Repeat(function_node.FunctionNode):
 
-    def __init__(self, repeats, axis=None):
+    def __init__(self, repeats: tuple[int, ...], axis: int | None = None) -> None:
         self.repeats = repeats
         self.axis = axis
 
@@ -45,8 +46,10 @@ class Repeat(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return _RepeatGrad(self.repeats, self.axis, self.inputs[0].shape).apply((gy,))
+        return _RepeatGrad(self.repeats, self.axis, in_nodes[0].shape).apply((gy,))
 
 
 class _RepeatGrad(function_node.FunctionNode):
@@ -87,7 +90,7 @@ class _RepeatGrad(function_node.FunctionNode):
         return Repeat(self.repeats, self.axis).apply((ggx,))
 
 
-def repeat(x, repeats, axis=None):
+def repeat(x: VariableOrArray, repeats: int | Sequence[int], axis: int | None = None) -> Variable:
     """Repeats each element of ``x``, as :func:`numpy.repeat`.
 
     Args:
@@ -110,15 +113,15 @@ def repeat(x, repeats, axis=None):
                [3., 4.],
                [3., 4.]])
     """
-    repeats = tuple(repeats) if isinstance(repeats, (tuple, list)) else (repeats,)
+    repeats_t = tuple(repeats) if isinstance(repeats, (tuple, list)) else (repeats,)
     # bools count as 0 and 1, as in Chainer and numpy.repeat.
-    if not repeats or not all(_is_int(r) or isinstance(r, bool) for r in repeats):
+    if not repeats_t or not all(_is_int(r) or isinstance(r, bool) for r in repeats_t):
         raise TypeError('repeat: repeats must be an int or a tuple of ints, got %r'
-                        % (repeats,))
-    if any(r < 0 for r in repeats):
+                        % (repeats_t,))
+    if any(r < 0 for r in repeats_t):
         raise ValueError('repeat: all elements of repeats must be zero or larger, got %r'
-                         % (repeats,))
+                         % (repeats_t,))
     if axis is not None and not _is_int(axis):
         raise TypeError('repeat: axis must be None or an int, got %r' % (axis,))
-    return Repeat(tuple(int(r) for r in repeats),
+    return Repeat(tuple(int(r) for r in repeats_t),
                   None if axis is None else int(axis)).apply((x,))[0]

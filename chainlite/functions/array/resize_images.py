@@ -1,7 +1,7 @@
 """Resizing images by bilinear or nearest-neighbour interpolation."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -11,6 +11,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _source_positions(in_size, out_size, mode, align_corners, xp):
@@ -70,7 +71,8 @@ def _interpolate_transposed(g, axis, in_size, table):
 
 class ResizeImages(function_node.FunctionNode):
 
-    def __init__(self, output_shape, mode, align_corners):
+    def __init__(self, output_shape: Sequence[int], mode: str,
+                 align_corners: bool) -> None:
         self.out_H, self.out_W = output_shape
         self.mode = mode
         self.align_corners = align_corners
@@ -97,8 +99,10 @@ class ResizeImages(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return _ResizeImagesGrad(self, self.inputs[0].shape[2:]).apply((gy,))
+        return _ResizeImagesGrad(self, in_nodes[0].shape[2:]).apply((gy,))
 
 
 class _ResizeImagesGrad(function_node.FunctionNode):
@@ -121,7 +125,8 @@ class _ResizeImagesGrad(function_node.FunctionNode):
         return ResizeImages((f.out_H, f.out_W), f.mode, f.align_corners).apply((ggx,))
 
 
-def resize_images(x, output_shape, mode='bilinear', align_corners=True):
+def resize_images(x: VariableOrArray, output_shape: Sequence[int], mode: str = 'bilinear',
+                  align_corners: bool = True) -> Variable:
     """Resizes images to ``output_shape`` by interpolation.
 
     Output pixel ``i`` of an axis of input length ``h`` and output length ``h_O`` reads the

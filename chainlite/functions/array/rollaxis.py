@@ -1,7 +1,7 @@
 """Roll an axis backwards to a given position (a view)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -9,11 +9,15 @@ from chainlite.functions import _axis
 from chainlite.functions.array import moveaxis
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Rollaxis(moveaxis.Moveaxis):
     # A move of one axis: only the permutation differs from Moveaxis.
 
-    def __init__(self, axis, start):
+    def __init__(self, axis: int, start: int) -> None:
         self.axis = axis
         self.start = start
 
@@ -36,7 +40,7 @@ class Rollaxis(moveaxis.Moveaxis):
         return perm
 
 
-def rollaxis(x, axis, start=0):
+def rollaxis(x: VariableOrArray, axis: int, start: int = 0) -> Variable:
     """Rolls the axis ``axis`` of ``x`` backwards until it lies before position ``start``.
 
     Kept for Chainer compatibility; :func:`~chainlite.functions.moveaxis` says the same more

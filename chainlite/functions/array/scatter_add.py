@@ -12,6 +12,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _selected_shape(shape, slices):
@@ -25,7 +26,7 @@ def _selected_shape(shape, slices):
 
 class ScatterAdd(function_node.FunctionNode):
 
-    def __init__(self, slices):
+    def __init__(self, slices: Any) -> None:
         self.slices = slices
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -58,7 +59,7 @@ class ScatterAdd(function_node.FunctionNode):
         return tuple(ret)
 
 
-def scatter_add(a, slices, b):
+def scatter_add(a: VariableOrArray, slices: Any, b: VariableOrArray) -> Variable:
     """Returns a copy of ``a`` with ``b`` added to the elements ``a[slices]`` selects.
 
     ``a`` itself is not changed. An element that an integer array index selects several times

@@ -9,6 +9,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check_range(t, n_columns):
@@ -36,9 +37,11 @@ class SelectItem(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         t, = self.get_retained_inputs()
-        return _SelectItemGrad(self.inputs[0].shape).apply((gy, t))[0], None
+        return _SelectItemGrad(in_nodes[0].shape).apply((gy, t))[0], None
 
 
 class _SelectItemGrad(function_node.FunctionNode):
@@ -63,7 +66,7 @@ class _SelectItemGrad(function_node.FunctionNode):
         return SelectItem().apply((ggx, t))[0], None
 
 
-def select_item(x, t):
+def select_item(x: VariableOrArray, t: VariableOrArray) -> Variable:
     """Selects one element from each row: ``y[i] = x[i, t[i]]``.
 
     Args:

@@ -10,11 +10,12 @@ from chainlite.functions.array import stack
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Separate(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis  # non-negative: separate() normalized it
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
@@ -26,7 +27,9 @@ class Separate(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
-        x = self.inputs[0]
+        in_nodes = self.inputs
+        assert in_nodes is not None
+        x = in_nodes[0]
         shape = x.shape[:self.axis] + x.shape[self.axis + 1:]
         # A slice left out of the loss has no gradient: it contributes zeros.
         xp = backend.get_array_module(*grad_outputs)
@@ -34,7 +37,7 @@ class Separate(function_node.FunctionNode):
         return stack.stack(gys, self.axis),
 
 
-def separate(x, axis=0):
+def separate(x: VariableOrArray, axis: int = 0) -> tuple[Variable, ...]:
     """Separates a Variable or array into its slices along an axis.
 
     The inverse of :func:`~chainlite.functions.stack`: an input of shape ``(2, 3, 4)``

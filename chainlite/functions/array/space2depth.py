@@ -11,11 +11,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Space2Depth(function_node.FunctionNode):
 
-    def __init__(self, r):
+    def __init__(self, r: int) -> None:
         self.r = r
 
     @property
@@ -42,7 +43,7 @@ class Space2Depth(function_node.FunctionNode):
         return depth2space.depth2space(gy, self.r),
 
 
-def space2depth(X, r):
+def space2depth(X: VariableOrArray, r: int) -> Variable:
     """Moves each ``r x r`` block of pixels into the channels (the inverse of depth2space).
 
     Output channel ``(ry * r + rx) * c + ci`` at ``(i, j)`` holds input channel ``ci`` at

@@ -1,7 +1,7 @@
 """Sampling grids of affine spatial transformers."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -13,6 +13,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _target_points(H, W, dtype, xp):
@@ -24,7 +25,7 @@ def _target_points(H, W, dtype, xp):
 
 class SpatialTransformerGrid(function_node.FunctionNode):
 
-    def __init__(self, output_shape):
+    def __init__(self, output_shape: Sequence[int]) -> None:
         self.output_shape = output_shape
 
     @property
@@ -53,7 +54,7 @@ class SpatialTransformerGrid(function_node.FunctionNode):
         return matmul.matmul(reshape.reshape(gy, (n, 2, H * W)), points.T),
 
 
-def spatial_transformer_grid(theta, output_shape):
+def spatial_transformer_grid(theta: VariableOrArray, output_shape: Sequence[int]) -> Variable:
     """The points an affine spatial transformer samples (Spatial Transformer Networks).
 
     Output pixel ``(i, j)`` has target coordinates ``x_t = -1 + 2 * j / (w_O - 1)`` and

@@ -1,7 +1,7 @@
 """Join arrays of one shape along a new axis."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -13,11 +13,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Stack(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis  # non-negative: stack() normalized it
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -37,7 +38,7 @@ class Stack(function_node.FunctionNode):
         return separate.separate(gy, self.axis)
 
 
-def stack(xs, axis=0):
+def stack(xs: Sequence[VariableOrArray], axis: int = 0) -> Variable:
     """Stacks Variables or arrays of one shape along a new axis.
 
     Args:

@@ -10,11 +10,12 @@ from chainlite.functions import _axis
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Swapaxes(function_node.FunctionNode):
 
-    def __init__(self, axis1, axis2):
+    def __init__(self, axis1: int, axis2: int) -> None:
         self.axis1 = axis1
         self.axis2 = axis2
 
@@ -31,7 +32,7 @@ class Swapaxes(function_node.FunctionNode):
         return Swapaxes(self.axis1, self.axis2).apply((gy,))
 
 
-def swapaxes(x, axis1, axis2):
+def swapaxes(x: VariableOrArray, axis1: int, axis2: int) -> Variable:
     """Interchanges two axes of ``x``.
 
     Args:

@@ -1,7 +1,7 @@
 """Permute the axes of an array (a view)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -10,11 +10,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Transpose(function_node.FunctionNode):
 
-    def __init__(self, axes=None):
+    def __init__(self, axes: Sequence[int] | None = None) -> None:
         self.axes = axes
 
     @property
@@ -38,7 +39,7 @@ class Transpose(function_node.FunctionNode):
         return Transpose(inv).apply((gy,))
 
 
-def transpose(x, axes=None):
+def transpose(x: VariableOrArray, axes: Sequence[int] | None = None) -> Variable:
     """Permutes the axes of ``x``.
 
     Args:

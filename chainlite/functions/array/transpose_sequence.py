@@ -1,7 +1,7 @@
 """Transpose a batch of sequences sorted by length: the i-th elements of all into one."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -11,6 +11,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class TransposeSequence(function_node.FunctionNode):
@@ -41,8 +42,10 @@ class TransposeSequence(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         xp = backend.get_array_module(*grad_outputs)
-        dtype = self.inputs[0].dtype
+        dtype = in_nodes[0].dtype
         unit = self._in_shapes[0][1:]
         # An output left out of the loss has no gradient: it contributes zeros.
         gys = [xp.zeros((n,) + unit, dtype) if g is None else g
@@ -52,7 +55,7 @@ class TransposeSequence(function_node.FunctionNode):
         return gxs + tuple([xp.zeros(s, dtype) for s in self._in_shapes[len(gxs):]])
 
 
-def transpose_sequence(xs):
+def transpose_sequence(xs: Sequence[VariableOrArray]) -> tuple[Variable, ...]:
     """Transposes a list of sequences sorted by length, longest first.
 
     Output ``t`` stacks element ``t`` of every sequence longer than ``t``: sequences

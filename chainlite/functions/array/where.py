@@ -11,6 +11,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Where(function_node.FunctionNode):
@@ -29,11 +30,13 @@ class Where(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         condition, = self.get_retained_inputs()
         xp = backend.get_array_module(gy)
         zero = xp.zeros((), gy.dtype)
-        ret = []
+        ret: list[Variable | None] = []
         for i in indexes:
             if i == 0:
                 ret.append(None)  # the condition is not differentiable
@@ -41,11 +44,11 @@ class Where(function_node.FunctionNode):
             # The gradient goes where its input was chosen, zeros elsewhere.
             pair = (gy, zero) if i == 1 else (zero, gy)
             g, = Where().apply((condition,) + pair)
-            ret.append(sum_to.sum_to(g, self.inputs[i].shape))
+            ret.append(sum_to.sum_to(g, in_nodes[i].shape))
         return tuple(ret)
 
 
-def where(condition, x, y):
+def where(condition: VariableOrArray, x: VariableOrArray, y: VariableOrArray) -> Variable:
     """Chooses elements of ``x`` where ``condition`` holds, of ``y`` elsewhere.
 
     Args:

@@ -97,6 +97,8 @@ class ConvolutionND(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
@@ -116,7 +118,7 @@ class ConvolutionND(function_node.FunctionNode):
         if gW is not None:
             ret.append(gW)
         if 2 in indexes:
-            ret.append(cast.cast_to(spatial_sum(gy), self.inputs[2].dtype))
+            ret.append(cast.cast_to(spatial_sum(gy), in_nodes[2].dtype))
         return tuple(ret)
 
 

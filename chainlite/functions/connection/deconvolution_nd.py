@@ -88,6 +88,8 @@ class DeconvolutionND(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
@@ -101,7 +103,7 @@ class DeconvolutionND(function_node.FunctionNode):
             ret.append(cast.cast_to(
                 convolution_nd._ConvolutionNDGradW(self, W.shape[2:]).apply((gy, x))[0], W.dtype))
         if 2 in indexes:
-            ret.append(cast.cast_to(convolution_nd.spatial_sum(gy), self.inputs[2].dtype))
+            ret.append(cast.cast_to(convolution_nd.spatial_sum(gy), in_nodes[2].dtype))
         return tuple(ret)
 
 

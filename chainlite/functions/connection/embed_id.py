@@ -35,9 +35,11 @@ class EmbedIDFunction(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, = self.get_retained_inputs()
         gy, = grad_outputs
-        gW, = _EmbedIDGrad(self.inputs[1].shape, self.ignore_label).apply((x, gy))
+        gW, = _EmbedIDGrad(in_nodes[1].shape, self.ignore_label).apply((x, gy))
         return None, gW
 
 

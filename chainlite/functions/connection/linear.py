@@ -58,7 +58,9 @@ class LinearFunction(function_node.FunctionNode):
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = dx W^T + x dW^T + db, from retained x, W.
-        x, W = self.inputs[0].data, self.inputs[1].data
+        in_nodes = self.inputs
+        assert in_nodes is not None
+        x, W = in_nodes[0].data, in_nodes[1].data
         tx, tW = tangents[0], tangents[1]
         t = None if tx is None else tx @ W.T
         if tW is not None:
