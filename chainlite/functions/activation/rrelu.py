@@ -1,7 +1,7 @@
 """Randomized leaky ReLU: a random slope for each negative element during training."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 import numpy
 
@@ -70,6 +70,17 @@ class _RReLUGrad(function_node.FunctionNode):
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _RReLUGrad(self.positive, self.r).apply(grad_outputs)
+
+
+@overload
+def rrelu(x: VariableOrArray, l: float = ..., u: float = ..., *,  # noqa: E741
+          r: numpy.ndarray | None = ..., return_r: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def rrelu(x: VariableOrArray, l: float = ..., u: float = ..., *,  # noqa: E741
+          r: numpy.ndarray | None = ...,
+          return_r: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
 
 
 def rrelu(x: VariableOrArray, l: float = 1. / 8, u: float = 1. / 3, *,  # noqa: E741

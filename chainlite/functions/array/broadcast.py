@@ -1,7 +1,7 @@
 """Broadcasting by NumPy's rules: to a shape, or arrays against each other (read-only views)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, overload
 
 import numpy
 
@@ -80,6 +80,15 @@ class Broadcast(function_node.FunctionNode):
         return tuple([None if grad_outputs[i] is None
                       else sum_to.sum_to(grad_outputs[i], in_nodes[i].shape)
                       for i in indexes])
+
+
+@overload
+def broadcast(x: VariableOrArray, /) -> Variable: ...
+
+
+@overload
+def broadcast(x: VariableOrArray, y: VariableOrArray, /,
+              *args: VariableOrArray) -> tuple[Variable, ...]: ...
 
 
 def broadcast(*args: VariableOrArray) -> Variable | tuple[Variable, ...]:

@@ -1,7 +1,7 @@
 """Call a function without keeping its graph; recompute it during backward."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, overload
 import numpy
 from chainlite import backprop
 from chainlite import configuration
@@ -10,6 +10,7 @@ from chainlite import variable
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _call(func, xs):
@@ -82,7 +83,17 @@ class Forget(function_node.FunctionNode):
         return tuple(grads[:len(indexes)])
 
 
-def forget(func, *xs):
+@overload
+def forget(func: Callable[..., Variable], *xs: VariableOrArray) -> Variable: ...
+
+
+@overload
+def forget(func: Callable[..., tuple[Variable, ...]],
+           *xs: VariableOrArray) -> Variable | tuple[Variable, ...]: ...
+
+
+def forget(func: Callable[..., Variable | tuple[Variable, ...]],
+           *xs: VariableOrArray) -> Variable | tuple[Variable, ...]:
     """Calls ``func(*xs)`` without keeping its intermediate results; backward recomputes them.
 
     The forward runs ``func`` with backprop disabled, so none of the arrays it computes on the

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 class Im2Col(function_node.FunctionNode):
 
-    def __init__(self, ksize: int | Sequence[int], stride: int | Sequence[int], pad: int | Sequence[int],
-                 cover_all: bool,
+    def __init__(self, ksize: int | Sequence[int], stride: int | Sequence[int],
+                 pad: int | Sequence[int], cover_all: bool,
                  dilate: int | Sequence[int]) -> None:
         self.kh, self.kw = _im2col.pair(ksize)
         self.sy, self.sx = _im2col.pair(stride)

@@ -13,6 +13,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _as_mat(x):
@@ -85,7 +86,9 @@ class BilinearFunction(function_node.FunctionNode):
         return tuple(ret)
 
 
-def bilinear(e1, e2, W, V1=None, V2=None, b=None):
+def bilinear(e1: VariableOrArray, e2: VariableOrArray, W: VariableOrArray,
+             V1: VariableOrArray | None = None, V2: VariableOrArray | None = None,
+             b: VariableOrArray | None = None) -> Variable:
     """Bilinear function: ``y_il = sum_jk e1_ij e2_ik W_jkl (+ e1 V1 + e2 V2 + b)``.
 
     With the linear parameters ``V1``, ``V2`` and ``b`` (all three or none) the output is

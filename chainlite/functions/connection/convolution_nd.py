@@ -8,7 +8,7 @@ batch-first view of the product (not a copy), as Chainer's CPU convolution retur
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 import numpy
 import math
 
@@ -22,19 +22,20 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
-def batch_last(x):
+def batch_last(x: numpy.ndarray) -> numpy.ndarray:
     """The view of ``x`` (n, c, d_1..d_N) with its axes ordered (c, d_1..d_N, n)."""
     return x.transpose(tuple(range(1, x.ndim)) + (0,))
 
 
-def batch_first(y):
+def batch_first(y: numpy.ndarray) -> numpy.ndarray:
     """The inverse of :func:`batch_last`: a view with axes (n, c, d_1..d_N)."""
     return y.transpose((y.ndim - 1,) + tuple(range(y.ndim - 1)))
 
 
-def spatial_sum(gy):
+def spatial_sum(gy: VariableOrArray) -> Variable:
     """The bias gradient: ``gy`` summed over every axis but the channels."""
     return sum_.sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
 
@@ -52,7 +53,9 @@ def _patch_matrix(x, ksize, f):
 
 class ConvolutionND(function_node.FunctionNode):
 
-    def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+    def __init__(self, ndim: int, stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                 cover_all: bool = False, dilate: int | Sequence[int] = 1,
+                 groups: int = 1) -> None:
         self.ndim = ndim
         self.stride = _im2col.as_tuple(stride, ndim)
         self.pad = _im2col.as_tuple(pad, ndim)
@@ -163,7 +166,9 @@ class _ConvolutionNDGradW(function_node.FunctionNode):
         return tuple(ret)
 
 
-def check_parameters(name, ndim, stride, pad, dilate, groups):
+def check_parameters(name: str, ndim: int, stride: int | Sequence[int], pad: int | Sequence[int],
+                     dilate: int | Sequence[int], groups: int
+                     ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """Normalizes the shared convolution arguments to tuples, or raises ValueError."""
     try:
         stride, pad, dilate = (_im2col.as_tuple(v, ndim) for v in (stride, pad, dilate))
@@ -182,7 +187,10 @@ def _check_ndim(name, x, ndim):
                          % (name, ndim + 2, ndim, x.shape))
 
 
-def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+def convolution_nd(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                   cover_all: bool = False, dilate: int | Sequence[int] = 1,
+                   groups: int = 1) -> Variable:
     """N-dimensional convolution (cross-correlation) of a batch of images with filters.
 
     With ``N`` spatial axes, the output size along axis ``i`` is
@@ -221,7 +229,10 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
     return func.apply((x, W) if b is None else (x, W, b))[0]
 
 
-def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+def convolution_1d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                   cover_all: bool = False, dilate: int | Sequence[int] = 1,
+                   groups: int = 1) -> Variable:
     """1-dimensional convolution: :func:`convolution_nd` for ``x`` of shape ``(n, c, d)``.
 
     Args:
@@ -246,7 +257,10 @@ def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
 
 
-def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+def convolution_3d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                   cover_all: bool = False, dilate: int | Sequence[int] = 1,
+                   groups: int = 1) -> Variable:
     """3-dimensional convolution: :func:`convolution_nd` for ``x`` of shape ``(n, c, d, h, w)``.
 
     Args:

@@ -7,7 +7,7 @@ output swapped (for W).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 import numpy
 import math
 
@@ -20,23 +20,27 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class DeconvolutionND(function_node.FunctionNode):
 
-    def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+    def __init__(self, ndim: int, stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                 outsize: Sequence[int] | None = None, dilate: int | Sequence[int] = 1,
+                 groups: int = 1) -> None:
         self.ndim = ndim
         self.stride = _im2col.as_tuple(stride, ndim)
         self.pad = _im2col.as_tuple(pad, ndim)
         self.outsize = None if outsize is None else _im2col.as_tuple(outsize, ndim)
         self.dilate = _im2col.as_tuple(dilate, ndim)
         self.groups = int(groups)
-        self.cover_all = None  # set by forward: whether outsize needs cover_all windows
+        # Set by forward: whether outsize needs cover_all windows.
+        self.cover_all: bool | None = None
 
     def _outsize(self, insize, ksize):
         if self.outsize is not None:
             return self.outsize
-        return tuple(_im2col.get_deconv_outsize(*a, d=d) for *a, d in zip(
+        return tuple(_im2col.get_deconv_outsize(i, k, s, p, d=d) for i, k, s, p, d in zip(
             insize, ksize, self.stride, self.pad, self.dilate))
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -95,7 +99,7 @@ class DeconvolutionND(function_node.FunctionNode):
         ret = []
         if 0 in indexes:
             ret.append(convolution_nd.ConvolutionND(
-                self.ndim, self.stride, self.pad, self.cover_all, self.dilate,
+                self.ndim, self.stride, self.pad, bool(self.cover_all), self.dilate,
                 self.groups).apply((gy, W))[0])
         if 1 in indexes:
             # A deconvolution is a convolution's input gradient, with x as its output
@@ -107,7 +111,10 @@ class DeconvolutionND(function_node.FunctionNode):
         return tuple(ret)
 
 
-def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+def deconvolution_nd(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                     outsize: Sequence[int] | None = None, dilate: int | Sequence[int] = 1,
+                     groups: int = 1) -> Variable:
     """N-dimensional deconvolution (transposed convolution).
 
     The transpose of :func:`~chainlite.functions.connection.convolution_nd.convolution_nd`:
@@ -150,7 +157,10 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     return func.apply((x, W) if b is None else (x, W, b))[0]
 
 
-def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+def deconvolution_1d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                     outsize: Sequence[int] | None = None, dilate: int | Sequence[int] = 1,
+                     groups: int = 1) -> Variable:
     """1-dimensional deconvolution: :func:`deconvolution_nd` for ``x`` of shape ``(n, c, d)``.
 
     Args:
@@ -175,7 +185,10 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
-def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+def deconvolution_3d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                     outsize: Sequence[int] | None = None, dilate: int | Sequence[int] = 1,
+                     groups: int = 1) -> Variable:
     """3-dimensional deconvolution: :func:`deconvolution_nd` for ``(n, c, d, h, w)`` inputs.
 
     Args:

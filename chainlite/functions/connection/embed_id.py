@@ -9,11 +9,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class EmbedIDFunction(function_node.FunctionNode):
 
-    def __init__(self, ignore_label=None):
+    def __init__(self, ignore_label: int | None = None) -> None:
         self.ignore_label = ignore_label
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -87,7 +88,7 @@ def _check_ids(x, n_rows, ignore_label):
     return ignored if ignored is not None and ignored.any() else None
 
 
-def embed_id(x, W, ignore_label=None):
+def embed_id(x: VariableOrArray, W: VariableOrArray, ignore_label: int | None = None) -> Variable:
     """Word embedding: row ``x[i]`` of ``W`` for every id, a linear function of one-hot ids.
 
     Only ``W`` gets a gradient; rows picked by several ids get the sum of their gradients.

@@ -17,6 +17,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class LinearFunction(function_node.FunctionNode):
@@ -86,7 +87,8 @@ class LinearFunction(function_node.FunctionNode):
 
 
 
-def linear(x, W, b=None, n_batch_axes=1):
+def linear(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+           n_batch_axes: int = 1) -> Variable:
     """Linear function (affine transformation): ``y = x W^T + b``.
 
     The first ``n_batch_axes`` axes of ``x`` are batch axes; the others are flattened into

@@ -1,7 +1,7 @@
 """Locally connected 2-D layer: a convolution whose filters differ at each output position."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -18,11 +18,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class LocalConvolution2DFunction(function_node.FunctionNode):
 
-    def __init__(self, stride=1):
+    def __init__(self, stride: int | Sequence[int] = 1) -> None:
         self.sy, self.sx = _im2col.pair(stride)
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -86,7 +87,8 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
         return tuple(ret)
 
 
-def local_convolution_2d(x, W, b=None, stride=1):
+def local_convolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                         stride: int | Sequence[int] = 1) -> Variable:
     """Two-dimensional locally connected layer: a convolution without weight sharing.
 
     As :func:`~chainlite.functions.convolution_2d` (no padding), but output position

@@ -1,7 +1,7 @@
 """Shift: each channel group moved by one offset of a ``kh x kw`` grid (zero FLOPs)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 import numpy
 from chainlite import backend
 from chainlite import function_node
@@ -9,6 +9,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _pair(value, name):
@@ -32,7 +33,7 @@ def _offsets(kh, kw):
 
 class Shift(function_node.FunctionNode):
 
-    def __init__(self, ksize=3, dilate=1):
+    def __init__(self, ksize: int | Sequence[int] = 3, dilate: int | Sequence[int] = 1) -> None:
         self.kh, self.kw = _pair(ksize, 'ksize')
         if self.kh < 1 or self.kh % 2 != 1 or self.kw < 1 or self.kw % 2 != 1:
             raise ValueError('shift: ksize must be positive odd sizes (kh, kw); got {!r}'.format(
@@ -70,7 +71,8 @@ class Shift(function_node.FunctionNode):
         return Shift((self.kh, self.kw), (-self.dy, -self.dx)).apply(grad_outputs)
 
 
-def shift(x, ksize=3, dilate=1):
+def shift(x: VariableOrArray, ksize: int | Sequence[int] = 3,
+          dilate: int | Sequence[int] = 1) -> Variable:
     """Shift (Wu et al., 2017): moves each group of channels by one offset of a small grid.
 
     The channels are split into ``kh * kw`` equal groups (the last group takes the
