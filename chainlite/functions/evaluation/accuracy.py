@@ -1,7 +1,7 @@
 """Classification accuracy (not differentiable)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 import numpy
 from chainlite import backend
 from chainlite import configuration
@@ -9,10 +9,14 @@ from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Accuracy(function_node.FunctionNode):
 
-    def __init__(self, ignore_label=None):
+    def __init__(self, ignore_label: int | None = None) -> None:
         self.ignore_label = ignore_label
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -38,7 +42,7 @@ class Accuracy(function_node.FunctionNode):
         return xp.asarray((hit & valid).sum() / count if count else 0.0, y.dtype),
 
 
-def accuracy(y, t, ignore_label=None):
+def accuracy(y: VariableOrArray, t: VariableOrArray, ignore_label: int | None = None) -> Variable:
     """The fraction of rows of ``y`` whose highest score is at the label ``t``.
 
     Not differentiable: as in Chainer, the result is a Variable outside the graph

@@ -1,13 +1,17 @@
 """Accuracy of binary classification from logits (not differentiable)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 import numpy
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class BinaryAccuracy(function_node.FunctionNode):
@@ -26,7 +30,7 @@ class BinaryAccuracy(function_node.FunctionNode):
         return xp.asarray(hit.sum() / count if count else 0.0, y.dtype),
 
 
-def binary_accuracy(y, t):
+def binary_accuracy(y: VariableOrArray, t: VariableOrArray) -> Variable:
     """The fraction of elements where ``y >= 0`` agrees with the binary label ``t``.
 
     Not differentiable: as in Chainer, the result is a Variable outside the graph

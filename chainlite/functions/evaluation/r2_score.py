@@ -1,7 +1,7 @@
 """R^2, the coefficient of determination of a regression (not differentiable)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 import numpy
 from chainlite import backend
 from chainlite import configuration
@@ -9,12 +9,16 @@ from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 _MULTIOUTPUT = ('uniform_average', 'raw_values')
 
 
 class R2Score(function_node.FunctionNode):
 
-    def __init__(self, sample_weight=None, multioutput='uniform_average'):
+    def __init__(self, sample_weight: None = None, multioutput: str = 'uniform_average') -> None:
         if sample_weight is not None:
             raise ValueError('r2_score: sample_weight must be None (weights are not '
                              'supported, as in Chainer); got {!r}'.format(type(sample_weight)))
@@ -43,7 +47,8 @@ class R2Score(function_node.FunctionNode):
         return score,
 
 
-def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):
+def r2_score(pred: VariableOrArray, true: VariableOrArray, sample_weight: None = None,
+             multioutput: str = 'uniform_average') -> Variable:
     """R^2 (the coefficient of determination) of a regression, along the first axis.
 
     For every output (every index past the first axis), ``1 - SS_res / SS_tot`` with

@@ -10,6 +10,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class AbsoluteError(function_node.FunctionNode):
@@ -32,7 +33,7 @@ class AbsoluteError(function_node.FunctionNode):
         return gx0, -gx0
 
 
-def absolute_error(x0, x1):
+def absolute_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     """Elementwise absolute error, ``|x0 - x1|``.
 
     Its gradient at ``x0 == x1`` is taken as 0.

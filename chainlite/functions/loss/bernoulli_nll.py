@@ -12,11 +12,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class BernoulliNLL(function_node.FunctionNode):
 
-    def __init__(self, reduce='sum'):
+    def __init__(self, reduce: str = 'sum') -> None:
         self.reduce = reduce
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -46,7 +47,7 @@ class BernoulliNLL(function_node.FunctionNode):
         return gy * -y, gy * (sig - x)
 
 
-def bernoulli_nll(x, y, reduce='sum'):
+def bernoulli_nll(x: VariableOrArray, y: VariableOrArray, reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under Bernoulli distributions with logits ``y``.
 
     Elementwise, ``-(x log p + (1 - x) log(1 - p))`` with ``p = sigmoid(y)``, computed as

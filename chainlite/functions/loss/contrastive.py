@@ -16,11 +16,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Contrastive(function_node.FunctionNode):
 
-    def __init__(self, margin, reduce='mean'):
+    def __init__(self, margin: float, reduce: str = 'mean') -> None:
         self.margin = margin
         self.reduce = reduce
 
@@ -67,7 +68,8 @@ class Contrastive(function_node.FunctionNode):
         return gx0, -gx0, None
 
 
-def contrastive(x0, x1, y, margin=1, reduce='mean'):
+def contrastive(x0: VariableOrArray, x1: VariableOrArray, y: VariableOrArray,
+                margin: float = 1, reduce: str = 'mean') -> Variable:
     """Contrastive loss of pairs of vectors.
 
     With ``d`` the Euclidean distance of a pair, the loss is ``d ** 2 / 2`` for a similar

@@ -12,11 +12,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class CrossCovariance(function_node.FunctionNode):
 
-    def __init__(self, reduce='half_squared_sum'):
+    def __init__(self, reduce: str = 'half_squared_sum') -> None:
         if reduce not in ('half_squared_sum', 'no'):
             raise ValueError("cross_covariance: reduce must be 'half_squared_sum' or 'no', "
                              "got %r" % (reduce,))
@@ -58,7 +59,8 @@ class CrossCovariance(function_node.FunctionNode):
         return tuple(ret)
 
 
-def cross_covariance(y, z, reduce='half_squared_sum'):
+def cross_covariance(y: VariableOrArray, z: VariableOrArray,
+                     reduce: str = 'half_squared_sum') -> Variable:
     """The cross-covariance of two batches of features, or half its squared Frobenius norm.
 
     With ``y`` of shape ``(n, M)`` and ``z`` of shape ``(n, N)``, the cross-covariance is

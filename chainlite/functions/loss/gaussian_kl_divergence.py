@@ -12,11 +12,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class GaussianKLDivergence(function_node.FunctionNode):
 
-    def __init__(self, reduce='sum'):
+    def __init__(self, reduce: str = 'sum') -> None:
         self.reduce = reduce
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -44,7 +45,8 @@ class GaussianKLDivergence(function_node.FunctionNode):
         return gy * mean, gy * (exp.exp(ln_var) - 1.0) * 0.5
 
 
-def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
+def gaussian_kl_divergence(mean: VariableOrArray, ln_var: VariableOrArray,
+                           reduce: str = 'sum') -> Variable:
     """KL divergence of ``N(mean, exp(ln_var))`` (diagonal) from ``N(0, I)``.
 
     Elementwise, ``(mean ** 2 + exp(ln_var) - ln_var - 1) / 2``.

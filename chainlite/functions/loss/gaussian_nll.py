@@ -14,13 +14,14 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _LOG_2PI = math.log(2 * math.pi)
 
 
 class GaussianNLL(function_node.FunctionNode):
 
-    def __init__(self, reduce='sum'):
+    def __init__(self, reduce: str = 'sum') -> None:
         self.reduce = reduce
 
     def check_type_forward(self, in_types: Any) -> None:
@@ -52,7 +53,8 @@ class GaussianNLL(function_node.FunctionNode):
         return gx, -gx, gy * (1.0 - diff * scaled) * 0.5
 
 
-def gaussian_nll(x, mean, ln_var, reduce='sum'):
+def gaussian_nll(x: VariableOrArray, mean: VariableOrArray, ln_var: VariableOrArray,
+                 reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under ``N(mean, exp(ln_var))`` (diagonal).
 
     Elementwise, ``(log(2 pi) + ln_var + (x - mean) ** 2 / exp(ln_var)) / 2``.

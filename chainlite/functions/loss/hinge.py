@@ -10,11 +10,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Hinge(function_node.FunctionNode):
 
-    def __init__(self, norm='L1', reduce='mean'):
+    def __init__(self, norm: str = 'L1', reduce: str = 'mean') -> None:
         self.norm = norm
         self.reduce = reduce
 
@@ -59,7 +60,8 @@ class Hinge(function_node.FunctionNode):
         return gy * ((x * self.active + mask) * (2.0 * scale)), None
 
 
-def hinge(x, t, norm='L1', reduce='mean'):
+def hinge(x: VariableOrArray, t: VariableOrArray, norm: str = 'L1',
+          reduce: str = 'mean') -> Variable:
     """Hinge loss for one-of-many classification.
 
     The loss of element ``(n, k)`` is ``max(0, 1 - x[n, k])`` for the true class

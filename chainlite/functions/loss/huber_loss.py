@@ -14,11 +14,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class HuberLoss(function_node.FunctionNode):
 
-    def __init__(self, delta, reduce='sum_along_second_axis'):
+    def __init__(self, delta: float, reduce: str = 'sum_along_second_axis') -> None:
         self.delta = delta
         self.reduce = reduce
 
@@ -54,7 +55,8 @@ class HuberLoss(function_node.FunctionNode):
         return gx, -gx
 
 
-def huber_loss(x, t, delta, reduce='sum_along_second_axis'):
+def huber_loss(x: VariableOrArray, t: VariableOrArray, delta: float,
+               reduce: str = 'sum_along_second_axis') -> Variable:
     """Huber loss, less sensitive to outliers than the squared error.
 
     With ``a = x - t``, the loss of one element is ``a ** 2 / 2`` where ``|a| <= delta``

@@ -11,6 +11,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class MeanAbsoluteError(function_node.FunctionNode):
@@ -35,7 +36,7 @@ class MeanAbsoluteError(function_node.FunctionNode):
         return gx0, -gx0
 
 
-def mean_absolute_error(x0, x1):
+def mean_absolute_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     """Mean absolute error, ``mean(|x0 - x1|)``.
 
     Its gradient at ``x0 == x1`` is taken as 0.

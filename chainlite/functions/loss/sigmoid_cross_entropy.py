@@ -12,11 +12,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class SigmoidCrossEntropy(function_node.FunctionNode):
 
-    def __init__(self, normalize=True, reduce='mean'):
+    def __init__(self, normalize: bool = True, reduce: str = 'mean') -> None:
         self.normalize = normalize
         self.reduce = reduce
 
@@ -56,7 +57,8 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         return gy * ((sig - target) * valid), None
 
 
-def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
+def sigmoid_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: bool = True,
+                          reduce: str = 'mean') -> Variable:
     """Cross entropy of ``sigmoid(x)`` against binary labels ``t``.
 
     The loss of one element is ``-(t log sigmoid(x) + (1 - t) log(1 - sigmoid(x)))``,

@@ -17,6 +17,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import NdArray, VariableOrArray
 
 _EPS = 1e-7  # keeps log(t) finite in the KL divergence where a soft target is 0
 
@@ -64,8 +65,9 @@ def _exp_and_sum(x):
 
 class SoftmaxCrossEntropy(function_node.FunctionNode):
 
-    def __init__(self, normalize=True, cache_score=True, class_weight=None, ignore_label=-1,
-                 reduce='mean', soft_target_loss='cross-entropy'):
+    def __init__(self, normalize: bool = True, cache_score: bool = True,
+                 class_weight: NdArray | None = None, ignore_label: int = -1,
+                 reduce: str = 'mean', soft_target_loss: str = 'cross-entropy') -> None:
         self.normalize = normalize
         self.cache_score = cache_score
         self.class_weight = class_weight
@@ -74,7 +76,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self.soft_target_loss = soft_target_loss
 
     @property
-    def y(self):
+    def y(self) -> numpy.ndarray | None:
         """The softmax that forward kept for backward (``cache_score=True``), else None."""
         cache = getattr(self, '_cache', None)
         if cache is None:
@@ -139,7 +141,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             nll *= S
         if self.reduce == 'mean':
             denominator = count if self.normalize else len(x)
-            self._coeff = 1.0 / max(denominator, 1)
+            self._coeff: float | None = 1.0 / max(denominator, 1)
             return xp.asarray(nll.sum() * self._coeff, x.dtype),
         self._coeff = None
         return nll.astype(x.dtype, copy=False),
@@ -167,6 +169,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
 
     def _class_weight(self, n_class, dtype):
         w = self.class_weight
+        assert w is not None
         if w.shape != (n_class,):
             raise ValueError('softmax_cross_entropy: class_weight must have the shape '
                              '(x.shape[1],) = (%d,), got %s' % (n_class, w.shape))
@@ -252,9 +255,11 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def softmax_cross_entropy(x, t, normalize=True, cache_score=True, class_weight=None,
-                          ignore_label=-1, reduce='mean', enable_double_backprop=False,
-                          soft_target_loss='cross-entropy'):
+def softmax_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: bool = True,
+                          cache_score: bool = True, class_weight: NdArray | None = None,
+                          ignore_label: int = -1, reduce: str = 'mean',
+                          enable_double_backprop: bool = False,
+                          soft_target_loss: str = 'cross-entropy') -> Variable:
     """Cross entropy of the softmax of ``x`` (over axis 1) against labels ``t``.
 
     The loss of one softmax is ``-log(softmax(x)[n, t[n]])``, computed from a single

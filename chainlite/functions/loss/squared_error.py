@@ -8,6 +8,7 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class SquaredError(function_node.FunctionNode):
@@ -32,7 +33,7 @@ class SquaredError(function_node.FunctionNode):
         return gx0, -gx0
 
 
-def squared_error(x0, x1):
+def squared_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     """Elementwise squared error, ``(x0 - x1) ** 2``.
 
     Args:

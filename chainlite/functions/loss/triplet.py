@@ -13,11 +13,12 @@ from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Triplet(function_node.FunctionNode):
 
-    def __init__(self, margin, reduce='mean'):
+    def __init__(self, margin: float, reduce: str = 'mean') -> None:
         self.margin = margin
         self.reduce = reduce
 
@@ -51,7 +52,8 @@ class Triplet(function_node.FunctionNode):
         return -(gp + gn), gp, gn
 
 
-def triplet(anchor, positive, negative, margin=0.2, reduce='mean'):
+def triplet(anchor: VariableOrArray, positive: VariableOrArray, negative: VariableOrArray,
+            margin: float = 0.2, reduce: str = 'mean') -> Variable:
     """Triplet loss, ``max(|a - p|^2 - |a - n|^2 + margin, 0)`` for each row.
 
     Args:
