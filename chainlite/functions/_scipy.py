@@ -6,14 +6,16 @@ special functions and ``sparse_matmul`` reach SciPy through these stand-ins inst
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
+from typing import Any
 
 
 class _LazyModule:
     def __init__(self, name: str) -> None:
         self._name = name
-        self._module = None
+        self._module: ModuleType | None = None
 
-    def __getattr__(self, attr: str):
+    def __getattr__(self, attr: str) -> Any:
         module = self._module
         if module is None:
             module = self._module = importlib.import_module(self._name)

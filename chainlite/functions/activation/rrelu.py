@@ -83,6 +83,12 @@ def rrelu(x: VariableOrArray, l: float = ..., u: float = ..., *,  # noqa: E741
           return_r: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
 
 
+@overload
+def rrelu(x: VariableOrArray, l: float = ..., u: float = ..., *,  # noqa: E741
+          r: numpy.ndarray | None = ...,
+          return_r: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
 def rrelu(x: VariableOrArray, l: float = 1. / 8, u: float = 1. / 3, *,  # noqa: E741
           r: numpy.ndarray | None = None,
           return_r: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:

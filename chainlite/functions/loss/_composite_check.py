@@ -6,11 +6,14 @@ name, as a FunctionNode's check does.
 """
 from __future__ import annotations
 
+from typing import Any, Callable, Sequence
+
 from chainlite import variable
 from chainlite.utils import type_check
 
 
-def check(label, names, values, condition):
+def check(label: str, names: Sequence[str], values: Sequence[Any],
+          condition: Callable[[Any], None]) -> None:
     """Runs ``condition(in_types)`` on the arrays of ``values`` under ``names``.
 
     Args:

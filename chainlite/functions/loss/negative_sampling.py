@@ -48,6 +48,13 @@ def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray
                       return_samples: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
 
 
+@overload
+def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+                      sampler: Callable[[tuple[int, int]], Any], sample_size: int,
+                      reduce: str = ..., *, return_samples: bool = ...
+                      ) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
 def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
                       sampler: Callable[[tuple[int, int]], Any], sample_size: int,
                       reduce: str = 'sum', *, return_samples: bool = False
