@@ -170,7 +170,7 @@ def argmax_crf1d(cost: VariableOrArray, xs: Sequence[VariableOrArray]
         else:
             finished.append(None)
         scores = alpha[:, :, None] + cost[None]
-        best = scores.array.argmax(axis=1).astype(numpy.int32)  # (B, K): best previous labels
+        best = variable.as_array(scores).argmax(axis=1).astype(numpy.int32)  # (B, K): best previous labels
         back.append(best)
         rows = numpy.arange(batch)[:, None]
         alpha = scores[rows, best, numpy.arange(cost.shape[0])[None, :]] + x
