@@ -1,9 +1,8 @@
 """Clipped rectified linear unit."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy
 

@@ -1,9 +1,10 @@
 """Gaussian error linear unit (an addition: not in Chainer 7)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-import numpy
 import math
+from typing import TYPE_CHECKING, Any
+
+import numpy
 
 from chainlite.functions._scipy import special
 

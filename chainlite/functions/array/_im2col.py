@@ -9,9 +9,8 @@ after them (``trail``) ride along. A ``col`` array has the shape
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 import itertools
+from typing import Any, Sequence
 
 from chainlite import backend
 

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, overload
+
 import numpy
+
 from chainlite import backprop
 from chainlite import configuration
 from chainlite import function_node

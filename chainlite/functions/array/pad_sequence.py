@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import get_item

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
+
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check

@@ -9,7 +9,9 @@ batch-first view of the product (not a copy), as Chainer's CPU convolution retur
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
+
 import math
 
 from chainlite import backend

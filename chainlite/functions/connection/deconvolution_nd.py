@@ -8,7 +8,9 @@ output swapped (for W).
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
+
 import math
 
 from chainlite import backend

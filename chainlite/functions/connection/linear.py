@@ -1,9 +1,8 @@
 """Linear (fully connected) transformation ``y = x W^T + b``."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy
 

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
 import numpy
+
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node

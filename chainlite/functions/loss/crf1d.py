@@ -170,7 +170,8 @@ def argmax_crf1d(cost: VariableOrArray, xs: Sequence[VariableOrArray]
         else:
             finished.append(None)
         scores = alpha[:, :, None] + cost[None]
-        best = variable.as_array(scores).argmax(axis=1).astype(numpy.int32)  # (B, K): best previous labels
+        # (B, K): the best previous labels.
+        best = variable.as_array(scores).argmax(axis=1).astype(numpy.int32)
         back.append(best)
         rows = numpy.arange(batch)[:, None]
         alpha = scores[rows, best, numpy.arange(cost.shape[0])[None, :]] + x

@@ -1,9 +1,8 @@
 """Connectionist temporal classification (CTC) loss."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
-
 import collections.abc
+from typing import TYPE_CHECKING, Sequence
 
 import numpy
 

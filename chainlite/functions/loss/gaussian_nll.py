@@ -1,9 +1,8 @@
 """Negative log-likelihood of data under a diagonal Gaussian."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
