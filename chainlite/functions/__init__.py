@@ -5,6 +5,8 @@ re-exports the public names, importing each module on first use (see :mod:`chain
 (``max``, ``min`` and ``sum`` shadow the builtins here, as in Chainer's
 ``chainer.functions``.)
 """
+from __future__ import annotations
+
 from typing import TYPE_CHECKING
 
 from chainlite import _lazy

@@ -1,10 +1,23 @@
 """Axis arguments, validated the same way by every function that takes one."""
+from __future__ import annotations
+
+from typing import Any, Sequence, overload
+
 import numpy
 
 from chainlite.utils import type_check
 
 
-def normalize_axes(axis, ndim: int, label: str):
+@overload
+def normalize_axes(axis: None, ndim: int, label: str) -> None: ...
+
+
+@overload
+def normalize_axes(axis: int | numpy.integer | Sequence[int], ndim: int,
+                   label: str) -> tuple[int, ...]: ...
+
+
+def normalize_axes(axis: Any, ndim: int, label: str) -> tuple[int, ...] | None:
     """Validates an ``axis`` argument (None, an int or a tuple of ints) for an array of
     ``ndim`` dimensions.
 
@@ -36,7 +49,7 @@ def normalize_axes(axis, ndim: int, label: str):
     return tuple(sorted(out))
 
 
-def check_type(axis, label: str) -> None:
+def check_type(axis: Any, label: str) -> None:
     """Checks that ``axis`` is None, an int or a tuple of ints, as Chainer's reductions
     (``sum``, ``prod``, ``max``, ``min``, ``logsumexp``) ask when they are called.
 
@@ -51,7 +64,15 @@ def check_type(axis, label: str) -> None:
                             % (label, axis))
 
 
-def normalize_axis(axis, ndim: int, label: str) -> int:
+@overload
+def normalize_axis(axis: None, ndim: int, label: str) -> None: ...
+
+
+@overload
+def normalize_axis(axis: int | numpy.integer, ndim: int, label: str) -> int: ...
+
+
+def normalize_axis(axis: Any, ndim: int, label: str) -> int | None:
     """Validates a single int ``axis`` and returns it as a non-negative int (None stays None).
 
     Raises:
@@ -65,7 +86,7 @@ def normalize_axis(axis, ndim: int, label: str) -> int:
     return normalize_axes(int(axis), ndim, label)[0]
 
 
-def kept_shape(shape: tuple, axes) -> tuple:
+def kept_shape(shape: tuple[int, ...], axes: Sequence[int] | None) -> tuple[int, ...]:
     """``shape`` with the normalized ``axes`` (every axis for None) set to 1: the shape of a
     reduction over ``axes`` with ``keepdims``, which broadcasts back to ``shape``."""
     return tuple(1 if axes is None or i in axes else s for i, s in enumerate(shape))

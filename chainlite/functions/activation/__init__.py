@@ -1,1 +1,2 @@
 """Activation functions."""
+from __future__ import annotations

@@ -1,9 +1,16 @@
 """Clipped rectified linear unit."""
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class ClippedReLU(function_node.FunctionNode):
@@ -11,21 +18,22 @@ class ClippedReLU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, z):
+    def __init__(self, z: float) -> None:
         if not isinstance(z, numbers.Real) or isinstance(z, bool):
             raise TypeError('%s: z must be a real number, got %s'
                             % (self.label, type(z).__name__))
         if not z > 0:
             raise ValueError('%s: z must be positive, got %r' % (self.label, z))
-        self.cap = z
+        self.cap: float = z
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # The cap in x's dtype: a NumPy float64 scalar would promote float16/32.
         return numpy.clip(x, 0, x.dtype.type(self.cap)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         x = x.array
@@ -35,7 +43,7 @@ class ClippedReLU(function_node.FunctionNode):
         return gy * inside.astype(x.dtype),
 
 
-def clipped_relu(x, z=20.0):
+def clipped_relu(x: VariableOrArray, z: float = 20.0) -> Variable:
     """Clipped rectified linear unit, ``min(max(0, x), z)``, elementwise.
 
     The gradient is 1 on the open interval ``(0, z)`` and 0 elsewhere (at 0 and at ``z``

@@ -1,7 +1,15 @@
 """Exponential linear unit."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class ELU(function_node.FunctionNode):
@@ -9,12 +17,12 @@ class ELU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, alpha=1.0, scale=1.0):
+    def __init__(self, alpha: float = 1.0, scale: float = 1.0) -> None:
         # `scale` multiplies the whole output; selu is this node with Chainer's constants.
         self.alpha = alpha
         self.scale = scale
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         self.retain_outputs((0,))
@@ -25,7 +33,8 @@ class ELU(function_node.FunctionNode):
             y *= t(self.scale)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -38,7 +47,7 @@ class ELU(function_node.FunctionNode):
         return gy * (y * neg.astype(x.dtype) + c),
 
 
-def elu(x, alpha=1.0):
+def elu(x: VariableOrArray, alpha: float = 1.0) -> Variable:
     """Exponential linear unit: ``x`` where ``x > 0``, ``alpha * (exp(x) - 1)`` elsewhere.
 
     Args:

@@ -1,11 +1,20 @@
 """Gaussian error linear unit (an addition: not in Chainer 7)."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
+
+import numpy
 
 from chainlite.functions._scipy import special
 
 from chainlite import function_node
 from chainlite.functions.math import exp
 from chainlite.functions.math import ndtr
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
@@ -15,20 +24,21 @@ class GELU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
         return (x * special.ndtr(x)).astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dx x * Phi(x) = Phi(x) + x * phi(x), built from differentiable functions.
         return gy * (ndtr.ndtr(x) + x * exp.exp(x * x * -0.5) * _INV_SQRT_2PI),
 
 
-def gelu(x):
+def gelu(x: VariableOrArray) -> Variable:
     """Gaussian error linear unit, ``x * Phi(x)``, with ``Phi`` the standard normal CDF.
 
     This is the exact (erf) form of Hendrycks and Gimpel (2016),

@@ -1,7 +1,15 @@
 """Elementwise hard sigmoid, a piecewise-linear sigmoid."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class HardSigmoid(function_node.FunctionNode):
@@ -9,12 +17,13 @@ class HardSigmoid(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         return numpy.clip(x * 0.2 + 0.5, 0, 1),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         x = x.array
@@ -25,7 +34,7 @@ class HardSigmoid(function_node.FunctionNode):
         return gy * slope,
 
 
-def hard_sigmoid(x):
+def hard_sigmoid(x: VariableOrArray) -> Variable:
     """Elementwise hard sigmoid: ``clip(0.2 * x + 0.5, 0, 1)``.
 
     The gradient is 0.2 on the open interval ``(-2.5, 2.5)`` and 0 elsewhere.

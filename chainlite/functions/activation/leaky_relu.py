@@ -1,7 +1,15 @@
 """Leaky rectified linear unit."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class LeakyReLU(function_node.FunctionNode):
@@ -9,16 +17,17 @@ class LeakyReLU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, slope=0.2):
+    def __init__(self, slope: float = 0.2) -> None:
         self.slope = slope
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         # A slope cast to x's dtype: a NumPy float64 scalar would promote float16/32.
         return numpy.where(x >= 0, x, x * x.dtype.type(self.slope)),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         x = x.array
@@ -27,7 +36,7 @@ class LeakyReLU(function_node.FunctionNode):
         return gy * numpy.where(x >= 0, x.dtype.type(1), x.dtype.type(self.slope)),
 
 
-def leaky_relu(x, slope=0.2):
+def leaky_relu(x: VariableOrArray, slope: float = 0.2) -> Variable:
     """Leaky rectified linear unit: ``x`` where ``x >= 0``, ``slope * x`` elsewhere.
 
     The gradient at 0 is 1.

@@ -1,4 +1,8 @@
 """Log of the softmax along an axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,16 +10,20 @@ from chainlite.functions import _axis
 from chainlite.functions.math import exp
 from chainlite.functions.math import sum as sum_
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class LogSoftmax(function_node.FunctionNode):
 
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, axis=1):
+    def __init__(self, axis: int = 1) -> None:
         self.axis = axis
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         axis = self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
         self.retain_outputs((0,))
@@ -25,7 +33,8 @@ class LogSoftmax(function_node.FunctionNode):
         y -= numpy.log(numpy.exp(y).sum(axis=axis, keepdims=True))
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         # gx = gy - softmax(x) * sum(gy); softmax(x) = exp(y), with y a Variable, so the
@@ -33,7 +42,7 @@ class LogSoftmax(function_node.FunctionNode):
         return gy - exp.exp(y) * sum_.sum(gy, axis=self.axis, keepdims=True),
 
 
-def log_softmax(x, axis=1):
+def log_softmax(x: VariableOrArray, axis: int = 1) -> Variable:
     """Log of the softmax along ``axis``: ``x - logsumexp(x, axis)``, computed stably.
 
     Args:

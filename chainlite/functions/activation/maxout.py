@@ -1,9 +1,17 @@
 """Maxout: the maximum over groups of consecutive units."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite import variable
 from chainlite.functions import _axis
 from chainlite.functions.array import reshape
 from chainlite.functions.math import max as max_
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _invalid(expect, actual):
@@ -12,7 +20,7 @@ def _invalid(expect, actual):
                             'Expect: %s\nActual: %s' % (expect, actual))
 
 
-def maxout(x, pool_size, axis=1):
+def maxout(x: VariableOrArray, pool_size: int, axis: int = 1) -> Variable:
     """Maxout activation: the maximum over groups of ``pool_size`` units along ``axis``.
 
     The ``axis`` dimension, of size ``M * pool_size``, is split into ``(M, pool_size)`` and

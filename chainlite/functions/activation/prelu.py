@@ -1,10 +1,18 @@
 """Parametric rectified linear unit."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _extended_shape(W, x):
@@ -14,18 +22,19 @@ def _extended_shape(W, x):
 
 class PReLUFunction(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'W'))
         x, W = in_types
         type_check.expect(x.dtype.kind == 'f', W.dtype == x.dtype, x.ndim >= W.ndim + 1)
         type_check.expect(x.shape[1:1 + type_check.eval(W.ndim)] == W.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, W = inputs
         self.retain_inputs((0, 1))
         return numpy.where(x > 0, x, x * W.reshape(_extended_shape(W, x))),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ext = _extended_shape(W, x)
@@ -41,7 +50,7 @@ class PReLUFunction(function_node.FunctionNode):
         return tuple(ret)
 
 
-def prelu(x, W):
+def prelu(x: VariableOrArray, W: VariableOrArray) -> Variable:
     """Parametric rectified linear unit: ``x`` where ``x > 0``, ``W * x`` elsewhere.
 
     ``W`` is shared along the batch axis and the trailing axes: with ``W`` of shape

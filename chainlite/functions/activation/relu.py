@@ -1,7 +1,15 @@
 """Rectified linear unit."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class ReLU(function_node.FunctionNode):
@@ -9,18 +17,20 @@ class ReLU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_outputs((0,))
         return numpy.maximum(x, 0),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return _ReLUGrad(y.array > 0).apply((gy,))
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = dx where y > 0, from the retained output.
+        assert self._retained_output_data is not None
         y, = self._retained_output_data
         return tangents[0] * (y > 0),
 
@@ -34,19 +44,20 @@ class _ReLUGrad(function_node.FunctionNode):
     # gx = gy * (y > 0) in one node; the mask is constant, so this node is linear in gy and
     # its own backward is itself.
 
-    def __init__(self, mask):
+    def __init__(self, mask: numpy.ndarray) -> None:
         self.mask = mask
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         return gy * self.mask,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         g, = grad_outputs
         return _ReLUGrad(self.mask).apply((g,))
 
 
-def relu(x):
+def relu(x: VariableOrArray) -> Variable:
     """Rectified linear unit, ``max(0, x)``, elementwise.
 
     The gradient at 0 is 0.

@@ -1,15 +1,23 @@
 """Rectified linear unit capped at 6."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite.functions.activation import clipped_relu
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class ReLU6(clipped_relu.ClippedReLU):
     # clipped_relu with z = 6, under its own name for error messages.
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(6.0)
 
 
-def relu6(x):
+def relu6(x: VariableOrArray) -> Variable:
     """Rectified linear unit capped at 6, ``min(max(0, x), 6)``, elementwise.
 
     The same as ``clipped_relu(x, 6.0)``: the gradient is 1 on ``(0, 6)`` and 0 elsewhere.

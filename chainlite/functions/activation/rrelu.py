@@ -1,4 +1,8 @@
 """Randomized leaky ReLU: a random slope for each negative element during training."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
+
 import numpy
 
 from chainlite import backend
@@ -7,10 +11,15 @@ from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class RReLU(function_node.FunctionNode):
 
-    def __init__(self, lower=1. / 8, upper=1. / 3, r=None):
+    def __init__(self, lower: float = 1. / 8, upper: float = 1. / 3,
+                 r: numpy.ndarray | None = None) -> None:
         if not 0.0 <= lower < 1.0:
             raise ValueError('rrelu: l must be in the range [0, 1), got %r' % (lower,))
         if not 0.0 <= upper < 1.0:
@@ -21,7 +30,7 @@ class RReLU(function_node.FunctionNode):
         self.upper = upper
         self.r = r
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f')
@@ -30,7 +39,7 @@ class RReLU(function_node.FunctionNode):
                 x.dtype == type_check.make_variable(self.r.dtype, 'r.dtype'),
                 x.shape == type_check.make_variable(self.r.shape, 'r.shape'))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         if not configuration.config.train:
@@ -42,7 +51,8 @@ class RReLU(function_node.FunctionNode):
         self.positive = x >= 0
         return xp.where(self.positive, x, x * self.r),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _RReLUGrad(self.positive, self.r).apply(grad_outputs)
 
 
@@ -53,15 +63,35 @@ class _RReLUGrad(function_node.FunctionNode):
         self.positive = positive
         self.r = r
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         return numpy.where(self.positive, gy, gy * self.r).astype(gy.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         return _RReLUGrad(self.positive, self.r).apply(grad_outputs)
 
 
-def rrelu(x, l=1. / 8, u=1. / 3, *, r=None, return_r=False):  # noqa: E741
+@overload
+def rrelu(x: VariableOrArray, l: float = ..., u: float = ..., *,  # noqa: E741
+          r: numpy.ndarray | None = ..., return_r: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def rrelu(x: VariableOrArray, l: float = ..., u: float = ..., *,  # noqa: E741
+          r: numpy.ndarray | None = ...,
+          return_r: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def rrelu(x: VariableOrArray, l: float = ..., u: float = ..., *,  # noqa: E741
+          r: numpy.ndarray | None = ...,
+          return_r: bool = ...) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
+def rrelu(x: VariableOrArray, l: float = 1. / 8, u: float = 1. / 3, *,  # noqa: E741
+          r: numpy.ndarray | None = None,
+          return_r: bool = False) -> Variable | tuple[Variable, numpy.ndarray]:
     """Randomized leaky rectified linear unit, ``max(x, r * x)``.
 
     During training each element gets its own slope ``r`` drawn from the uniform distribution
@@ -95,5 +125,5 @@ def rrelu(x, l=1. / 8, u=1. / 3, *, r=None, return_r=False):  # noqa: E741
     func = RReLU(l, u, variable.as_array(r))
     out, = func.apply((x,))
     if return_r:
-        return out, func.r
+        return out, cast(numpy.ndarray, func.r)
     return out

@@ -1,5 +1,13 @@
 """Scaled exponential linear unit."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite.functions.activation import elu
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class SELU(elu.ELU):
@@ -7,7 +15,8 @@ class SELU(elu.ELU):
     pass
 
 
-def selu(x, alpha=1.6732632423543772, scale=1.0507009873554805):
+def selu(x: VariableOrArray, alpha: float = 1.6732632423543772,
+         scale: float = 1.0507009873554805) -> Variable:
     """Scaled exponential linear unit: ``scale * elu(x, alpha)``.
 
     The defaults are the self-normalizing constants of Klambauer et al. (2017).

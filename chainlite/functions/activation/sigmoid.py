@@ -1,7 +1,15 @@
 """Elementwise logistic sigmoid."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Sigmoid(function_node.FunctionNode):
@@ -9,20 +17,22 @@ class Sigmoid(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_outputs((0,))
         # 1 / (1 + exp(-x)) written through tanh: no overflow for large |x|, and the dtype
         # of x is kept (Python-float constants are weak under NumPy 2).
         return numpy.tanh(x * 0.5) * 0.5 + 0.5,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return _SigmoidGrad().apply((y, gy))
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = y (1 - y) dx, from the retained output.
+        assert self._retained_output_data is not None
         y, = self._retained_output_data
         return tangents[0] * y * (1 - y),
 
@@ -35,12 +45,13 @@ class Sigmoid(function_node.FunctionNode):
 class _SigmoidGrad(function_node.FunctionNode):
     # gx = gy * y * (1 - y) in one node: one op per backward step instead of three.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         return gy * y * (1 - y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, gy = self.get_retained_inputs()
         g, = grad_outputs
         ret = []
@@ -51,7 +62,7 @@ class _SigmoidGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def sigmoid(x):
+def sigmoid(x: VariableOrArray) -> Variable:
     """Elementwise logistic sigmoid, ``1 / (1 + exp(-x))``.
 
     Args:

@@ -1,9 +1,17 @@
 """Softmax along an axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.math import sum as sum_
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Softmax(function_node.FunctionNode):
@@ -11,10 +19,10 @@ class Softmax(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, axis=1):
+    def __init__(self, axis: int = 1) -> None:
         self.axis = axis
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         axis = self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
         self.retain_outputs((0,))
@@ -24,7 +32,8 @@ class Softmax(function_node.FunctionNode):
         y /= y.sum(axis=axis, keepdims=True)
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return _SoftmaxGrad(self.axis).apply((y, gy))
@@ -36,14 +45,15 @@ class _SoftmaxGrad(function_node.FunctionNode):
     def __init__(self, axis):
         self.axis = axis
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         gx = y * gy
         gx -= y * gx.sum(axis=self.axis, keepdims=True)
         return gx,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, gy = self.get_retained_inputs()
         g, = grad_outputs
         axis = self.axis
@@ -59,7 +69,7 @@ class _SoftmaxGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def softmax(x, axis=1):
+def softmax(x: VariableOrArray, axis: int = 1) -> Variable:
     """Softmax along ``axis``: ``exp(x) / sum(exp(x), axis)``, computed stably.
 
     Args:

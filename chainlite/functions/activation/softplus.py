@@ -1,8 +1,16 @@
 """Elementwise softplus, a smooth rectifier."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.activation import sigmoid
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Softplus(function_node.FunctionNode):
@@ -10,10 +18,10 @@ class Softplus(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, beta=1.0):
+    def __init__(self, beta: float = 1.0) -> None:
         self.beta = beta
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_inputs((0,))
         t = x.dtype.type
@@ -23,14 +31,15 @@ class Softplus(function_node.FunctionNode):
         y = numpy.maximum(bx, 0) + numpy.log1p(numpy.exp(-abs(bx)))
         return y * t(1 / self.beta),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # dy/dx = sigmoid(beta * x), differentiable again through sigmoid's own node.
         return gy * sigmoid.sigmoid(x * x.dtype.type(self.beta)),
 
 
-def softplus(x, beta=1.0):
+def softplus(x: VariableOrArray, beta: float = 1.0) -> Variable:
     """Elementwise softplus, ``log(1 + exp(beta * x)) / beta``, computed stably.
 
     Args:

@@ -1,4 +1,8 @@
 """Swish activation, ``x * sigmoid(beta * x)``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,6 +10,10 @@ from chainlite.functions.activation import sigmoid
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _extended_shape(beta, x):
@@ -15,21 +23,22 @@ def _extended_shape(beta, x):
 
 class Swish(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'beta'))
         x, beta = in_types
         type_check.expect(x.dtype.kind == 'f', beta.dtype == x.dtype,
                           x.ndim >= beta.ndim + 1)
         type_check.expect(x.shape[1:1 + type_check.eval(beta.ndim)] == beta.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, beta = inputs
         self.retain_inputs((0, 1))
         bx = beta.reshape(_extended_shape(beta, x)) * x
         # sigmoid through tanh: no overflow for large |beta * x|.
         return x * (numpy.tanh(bx * 0.5) * 0.5 + 0.5),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, beta = self.get_retained_inputs()
         gy, = grad_outputs
         ext = _extended_shape(beta, x)
@@ -45,7 +54,7 @@ class Swish(function_node.FunctionNode):
         return tuple(ret)
 
 
-def swish(x, beta):
+def swish(x: VariableOrArray, beta: VariableOrArray) -> Variable:
     """Swish activation, ``x * sigmoid(beta * x)``.
 
     ``swish(x, 0) = x / 2``, and as ``beta`` grows it approaches ``max(0, x)``.

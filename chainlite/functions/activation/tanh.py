@@ -1,25 +1,35 @@
 """Elementwise hyperbolic tangent."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Tanh(function_node.FunctionNode):
 
     _float_inputs = True
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.retain_outputs((0,))
         return numpy.tanh(x),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         return _TanhGrad().apply((y, gy))
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = (1 - y^2) dx, from the retained output.
+        assert self._retained_output_data is not None
         y, = self._retained_output_data
         return tangents[0] * (1 - y * y),
 
@@ -32,12 +42,13 @@ class Tanh(function_node.FunctionNode):
 class _TanhGrad(function_node.FunctionNode):
     # gx = gy * (1 - y^2) in one node: one op per backward step instead of three.
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         return gy * (1 - y * y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, gy = self.get_retained_inputs()
         g, = grad_outputs
         ret = []
@@ -48,7 +59,7 @@ class _TanhGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def tanh(x):
+def tanh(x: VariableOrArray) -> Variable:
     """Elementwise hyperbolic tangent.
 
     Args:

@@ -1,1 +1,2 @@
 """Array manipulation functions (reshape, broadcast, transpose, indexing)."""
+from __future__ import annotations

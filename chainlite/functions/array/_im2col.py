@@ -7,12 +7,15 @@ after them (``trail``) ride along. A ``col`` array has the shape
 ``col[:, :, i, j, y, x]`` is the padded input at row ``y * sy + i * dy - ph`` and column
 ``x * sx + j * dx - pw``.
 """
+from __future__ import annotations
+
 import itertools
+from typing import Any, Sequence
 
 from chainlite import backend
 
 
-def as_tuple(v, n):
+def as_tuple(v: Any, n: int) -> tuple[int, ...]:
     """``v`` as a tuple of ``n`` ints: an int is used for every axis."""
     if isinstance(v, (tuple, list)):
         if len(v) != n:
@@ -21,14 +24,15 @@ def as_tuple(v, n):
     return (int(v),) * n
 
 
-def pair(v):
+def pair(v: int | Sequence[int]) -> tuple[int, ...]:
     """``v`` as a pair of ints: an int is used for both axes."""
     if isinstance(v, (tuple, list)) and len(v) != 2:
         raise ValueError('expected an int or a pair of ints, got %r' % (v,))
     return as_tuple(v, 2)
 
 
-def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
+def get_conv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = False,
+                     d: int = 1) -> int:
     """Number of window positions along one axis (Chainer's formula).
 
     Args:
@@ -46,7 +50,8 @@ def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
     return (size + p * 2 - dk) // s + 1
 
 
-def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
+def get_deconv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = False,
+                       d: int = 1) -> int:
     """Length of a transposed convolution's output axis (the inverse of get_conv_outsize)."""
     dk = k + (k - 1) * (d - 1)
     if cover_all:

@@ -1,10 +1,18 @@
 """A strided view of an array's memory (``torch.Tensor.as_strided``), with negative strides."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.array import get_item as get_item_mod
 from chainlite.functions.array import scatter_add as scatter_add_mod
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _base_of(array):
@@ -82,18 +90,20 @@ class _NonFloatView(function_node.FunctionNode):
     # The view of a non-float Variable: kept in the graph so that asking for its gradient
     # fails clearly, as in Chainer.
 
-    def __init__(self, values):
+    def __init__(self, values: numpy.ndarray) -> None:
         self.values = values
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         return self.values,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         raise TypeError('as_strided: only float arrays have gradients, got %s'
                         % self.values.dtype)
 
 
-def as_strided(x, shape, strides, storage_offset=None):
+def as_strided(x: VariableOrArray, shape: Sequence[int], strides: Sequence[int],
+               storage_offset: int | None = None) -> Variable:
     """A new array of ``shape`` read from ``x``'s memory with the given strides.
 
     As ``torch.Tensor.as_strided`` (and Chainer), but ``strides`` and ``storage_offset`` count

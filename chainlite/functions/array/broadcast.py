@@ -1,4 +1,8 @@
 """Broadcasting by NumPy's rules: to a shape, or arrays against each other (read-only views)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence, overload
+
 import numpy
 
 from chainlite import function_node
@@ -6,13 +10,17 @@ from chainlite import variable
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class BroadcastTo(function_node.FunctionNode):
 
-    def __init__(self, shape):
+    def __init__(self, shape: tuple[int, ...]) -> None:
         self._shape = shape
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         ndim = len(self._shape)
@@ -22,16 +30,19 @@ class BroadcastTo(function_node.FunctionNode):
                 break
             type_check.expect((x.shape[i] == 1) | (x.shape[i] == self._shape[i]))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return numpy.broadcast_to(x, self._shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return sum_to.sum_to(gy, self.inputs[0].shape),
+        return sum_to.sum_to(gy, in_nodes[0].shape),
 
 
-def broadcast_to(x, shape):
+def broadcast_to(x: VariableOrArray, shape: Sequence[int]) -> Variable:
     """Broadcasts ``x`` to ``shape`` by NumPy's rules.
 
     Args:
@@ -55,20 +66,32 @@ def broadcast_to(x, shape):
 
 class Broadcast(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check.expect(in_types.size() > 0)
         type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         return tuple(numpy.broadcast_arrays(*inputs))
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         return tuple([None if grad_outputs[i] is None
-                      else sum_to.sum_to(grad_outputs[i], self.inputs[i].shape)
+                      else sum_to.sum_to(grad_outputs[i], in_nodes[i].shape)
                       for i in indexes])
 
 
-def broadcast(*args):
+@overload
+def broadcast(x: VariableOrArray, /) -> Variable: ...
+
+
+@overload
+def broadcast(x: VariableOrArray, y: VariableOrArray, /,
+              *args: VariableOrArray) -> tuple[Variable, ...]: ...
+
+
+def broadcast(*args: VariableOrArray) -> Variable | tuple[Variable, ...]:
     """Broadcasts the given Variables or arrays against each other, by NumPy's rules.
 
     Args:

@@ -1,22 +1,31 @@
 """Cast an array to a given dtype, differentiably."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import DTypeSpec, VariableOrArray
+
 
 class Cast(function_node.FunctionNode):
 
-    def __init__(self, typ):
+    def __init__(self, typ: DTypeSpec) -> None:
         self.type = typ
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._in_dtype = x.dtype
         return x.astype(self.type, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # An integer (or bool) input has no gradient.
         if self._in_dtype.kind != 'f':
             return None,
@@ -24,7 +33,7 @@ class Cast(function_node.FunctionNode):
         return cast(gy, self._in_dtype),
 
 
-def cast_to(g, dtype):
+def cast_to(g: Variable | None, dtype: DTypeSpec) -> Variable | None:
     """``g`` (a gradient Variable) cast to ``dtype``, or ``g`` itself when it already is.
 
     Mixed-dtype functions (float16 data with float32 parameters, as Chainer accepts) use it
@@ -33,7 +42,7 @@ def cast_to(g, dtype):
     return g if g is None or g.dtype == dtype else Cast(numpy.dtype(dtype)).apply((g,))[0]
 
 
-def cast(x, typ):
+def cast(x: VariableOrArray, typ: DTypeSpec) -> Variable:
     """Casts ``x`` to the dtype ``typ``; the gradient is cast back to ``x``'s dtype.
 
     Args:

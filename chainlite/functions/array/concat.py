@@ -1,4 +1,8 @@
 """Join arrays along an existing axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import backend
@@ -7,6 +11,10 @@ from chainlite.functions import _axis
 from chainlite.functions.array import split_axis
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 def _names(in_types):
     return tuple('xs[%d]' % i for i in range(len(in_types)))
@@ -14,10 +22,10 @@ def _names(in_types):
 
 class Concat(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis  # non-negative: concat() normalized it
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check.expect(in_types.size() > 0)
         type_check._argname(in_types, _names(in_types))
         x0 = in_types[0]
@@ -28,20 +36,22 @@ class Concat(function_node.FunctionNode):
                 if d != self.axis:
                     type_check.expect(x.shape[d] == x0.shape[d])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         xp = backend.get_array_module(*inputs)
         return xp.concatenate(inputs, axis=self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         nodes = self.inputs
+        assert nodes is not None
         if len(nodes) == 1:
             return gy,
         cuts = numpy.cumsum([n.shape[self.axis] for n in nodes[:-1]]).tolist()
         return split_axis.split_axis(gy, cuts, self.axis)
 
 
-def concat(xs, axis=1):
+def concat(xs: Sequence[VariableOrArray], axis: int = 1) -> Variable:
     """Concatenates Variables or arrays along an existing axis.
 
     Args:

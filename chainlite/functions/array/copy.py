@@ -1,26 +1,39 @@
 """Copy an array onto a device."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.backend import Device
+    from chainlite.types import VariableOrArray
+    from chainlite.types import DeviceSpec
 
 
 class Copy(function_node.FunctionNode):
 
-    def __init__(self, out_device):
+    def __init__(self, out_device: Device) -> None:
         self.out_device = out_device
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._in_device = backend.get_device_from_array(x)
         y = self.out_device.send(x)
         # send() hands back x itself when it is already there: copy, as the name promises.
         return (y.copy() if y is x else y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return Copy(self._in_device).apply((gy,))
 
 
-def copy(x, dst):
+def copy(x: VariableOrArray, dst: DeviceSpec) -> Variable:
     """Copies ``x`` onto the device ``dst``; the gradient is copied back to ``x``'s device.
 
     Only the CPU exists today, so the result is a new array with ``x``'s values (never a

@@ -1,9 +1,17 @@
 """Take (batched) diagonals of an array (a read-only view, as NumPy gives)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check_axes(axis1, axis2, ndim, label):
@@ -16,19 +24,22 @@ def _check_axes(axis1, axis2, ndim, label):
 
 class Diagonal(function_node.FunctionNode):
 
-    def __init__(self, offset, axis1, axis2):
+    def __init__(self, offset: int, axis1: int, axis2: int) -> None:
         self.offset = offset
         self.axis1 = axis1
         self.axis2 = axis2
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis1, self.axis2 = _check_axes(self.axis1, self.axis2, x.ndim, self.label)
         return x.diagonal(self.offset, self.axis1, self.axis2),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return _DiagonalGrad(self.inputs[0].shape, self.offset, self.axis1,
+        return _DiagonalGrad(in_nodes[0].shape, self.offset, self.axis1,
                              self.axis2).apply((gy,))
 
 
@@ -41,7 +52,7 @@ class _DiagonalGrad(function_node.FunctionNode):
         self.axis1 = axis1
         self.axis2 = axis2
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, gy.dtype)
@@ -51,12 +62,13 @@ class _DiagonalGrad(function_node.FunctionNode):
         planes[..., i + max(-self.offset, 0), i + max(self.offset, 0)] = gy
         return gx,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         return Diagonal(self.offset, self.axis1, self.axis2).apply((ggx,))
 
 
-def diagonal(x, offset=0, axis1=0, axis2=1):
+def diagonal(x: VariableOrArray, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Variable:
     """Takes the diagonals of ``x`` in the planes of ``axis1`` and ``axis2``.
 
     The other axes are batch axes: as :func:`numpy.diagonal`, the result has them first, in

@@ -1,5 +1,13 @@
 """Join arrays depth wise (along the third axis), as numpy.dstack."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.array import _join
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Dstack(_join.Join):
@@ -9,7 +17,7 @@ class Dstack(_join.Join):
     _axis = 2
 
 
-def dstack(xs):
+def dstack(xs: Sequence[VariableOrArray]) -> Variable:
     """Concatenates Variables or arrays depth wise (along the third axis), as
     :func:`numpy.dstack`.
 

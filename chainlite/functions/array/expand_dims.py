@@ -1,32 +1,43 @@
 """Insert an axis of length 1 (a view, as NumPy gives)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class ExpandDims(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         # The new axis may go anywhere in the output: -x.ndim - 1 <= axis <= x.ndim.
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(-x.ndim - 1 <= self.axis, x.ndim >= self.axis)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return numpy.expand_dims(x, self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return reshape.reshape(gy, self.inputs[0].shape),
+        return reshape.reshape(gy, in_nodes[0].shape),
 
 
-def expand_dims(x, axis):
+def expand_dims(x: VariableOrArray, axis: int) -> Variable:
     """Inserts a new axis of length 1 at position ``axis``.
 
     Args:

@@ -1,9 +1,17 @@
 """Flatten an array into one dimension (a reshape)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from chainlite import variable
 from chainlite.functions.array import reshape
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
-def flatten(x):
+
+def flatten(x: VariableOrArray) -> Variable:
     """Flattens ``x`` into one dimension, in C order.
 
     A composition of :func:`~chainlite.functions.reshape`: a view where NumPy gives one, and

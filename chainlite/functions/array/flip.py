@@ -1,8 +1,16 @@
 """Reverse the order of elements along an axis (a view)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _flip(array, axis):
@@ -17,20 +25,21 @@ def _flip(array, axis):
 
 class Flip(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
         return _flip(x, self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return Flip(self.axis).apply((gy,))
 
 
-def flip(x, axis):
+def flip(x: VariableOrArray, axis: int) -> Variable:
     """Reverses the order of the elements of ``x`` along ``axis``.
 
     Args:

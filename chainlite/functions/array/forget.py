@@ -1,8 +1,18 @@
 """Call a function without keeping its graph; recompute it during backward."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, overload
+
+import numpy
+
 from chainlite import backprop
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _ordinal(n):
@@ -51,18 +61,19 @@ def _captured_leaves(outs, stop):
 
 class Forget(function_node.FunctionNode):
 
-    def __init__(self, func):
+    def __init__(self, func: Callable[..., Any]) -> None:
         if not callable(func):
             raise TypeError('forget: func must be callable, got %s' % type(func).__name__)
         self.func = func
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         with configuration.no_backprop_mode():
             outs = _call(self.func, [variable.Variable(x) for x in inputs])
         return tuple(y.array for y in outs)
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         xs = self.get_retained_inputs()
         double = configuration.config.enable_backprop
         # For double backprop the recomputation starts from the real inputs, so that the
@@ -86,7 +97,17 @@ class Forget(function_node.FunctionNode):
         return tuple(grads[:len(indexes)])
 
 
-def forget(func, *xs):
+@overload
+def forget(func: Callable[..., Variable], *xs: VariableOrArray) -> Variable: ...
+
+
+@overload
+def forget(func: Callable[..., tuple[Variable, ...]],
+           *xs: VariableOrArray) -> Variable | tuple[Variable, ...]: ...
+
+
+def forget(func: Callable[..., Variable | tuple[Variable, ...]],
+           *xs: VariableOrArray) -> Variable | tuple[Variable, ...]:
     """Calls ``func(*xs)`` without keeping its intermediate results; backward recomputes them.
 
     The forward runs ``func`` with backprop disabled, so none of the arrays it computes on the

@@ -1,8 +1,16 @@
 """Indexing and slicing, with NumPy's basic and advanced indexes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite import variable
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _normalize(slices):
@@ -30,14 +38,14 @@ def _has_repeats(slices):
 
 class GetItem(function_node.FunctionNode):
 
-    def __init__(self, slices):
+    def __init__(self, slices: Any) -> None:
         self.slices = slices
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'GetItem'
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         try:
             return x[self.slices],
@@ -45,9 +53,12 @@ class GetItem(function_node.FunctionNode):
             raise IndexError('get_item: %s (x.shape = %s, index = %s)'
                              % (e, x.shape, self.slices)) from None
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return _GetItemGrad(self.slices, self.inputs[0].shape).apply((gy,))
+        return _GetItemGrad(self.slices, in_nodes[0].shape).apply((gy,))
 
 
 class _GetItemGrad(function_node.FunctionNode):
@@ -57,7 +68,7 @@ class _GetItemGrad(function_node.FunctionNode):
         self.slices = slices
         self._in_shape = in_shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         gx = numpy.zeros(self._in_shape, gy.dtype)
         if _has_repeats(self.slices):
@@ -66,12 +77,13 @@ class _GetItemGrad(function_node.FunctionNode):
             gx[self.slices] = gy
         return gx,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         return GetItem(self.slices).apply((ggx,))
 
 
-def get_item(x, slices):
+def get_item(x: VariableOrArray, slices: Any) -> Variable:
     """Extracts elements by a NumPy index: ints, slices, None, Ellipsis, int or bool arrays.
 
     Args:

@@ -1,5 +1,13 @@
 """Join arrays horizontally (column wise), as numpy.hstack."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.array import _join
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Hstack(_join.Join):
@@ -9,7 +17,7 @@ class Hstack(_join.Join):
     _axis = 1
 
 
-def hstack(xs):
+def hstack(xs: Sequence[VariableOrArray]) -> Variable:
     """Concatenates Variables or arrays horizontally (column wise), as :func:`numpy.hstack`.
 
     Args:

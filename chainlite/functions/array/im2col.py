@@ -1,12 +1,24 @@
 """Image patches as channels (im2col)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import _im2col
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Im2Col(function_node.FunctionNode):
 
-    def __init__(self, ksize, stride, pad, cover_all, dilate):
+    def __init__(self, ksize: int | Sequence[int], stride: int | Sequence[int],
+                 pad: int | Sequence[int], cover_all: bool,
+                 dilate: int | Sequence[int]) -> None:
         self.kh, self.kw = _im2col.pair(ksize)
         self.sy, self.sx = _im2col.pair(stride)
         self.ph, self.pw = _im2col.pair(pad)
@@ -14,10 +26,10 @@ class Im2Col(function_node.FunctionNode):
         self.cover_all = cover_all
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'Im2Col'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
@@ -27,7 +39,7 @@ class Im2Col(function_node.FunctionNode):
         type_check.expect(x.shape[2] + extra_h >= (self.kh - 1) * self.dy + 1,
                           x.shape[3] + extra_w >= (self.kw - 1) * self.dx + 1)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         col = _im2col.im2col(x, self.kh, self.kw, self.sy, self.sx, self.ph, self.pw,
                              self.cover_all, self.dy, self.dx)
@@ -35,9 +47,12 @@ class Im2Col(function_node.FunctionNode):
         # One copy into (n, c, kh, kw, out_h, out_w) order; merging the axes is then a view.
         return col.copy().reshape(n, c * kh * kw, out_h, out_w),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        h, w = self.inputs[0].shape[2:]
+        h, w = in_nodes[0].shape[2:]
         return _Col2ImGrad(self, h, w).apply((gy,))
 
 
@@ -49,21 +64,24 @@ class _Col2ImGrad(function_node.FunctionNode):
         self.h = h
         self.w = w
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         f = self.f
         n, _, out_h, out_w = gy.shape
         gcol = gy.reshape(n, -1, f.kh, f.kw, out_h, out_w)
         return _im2col.col2im(gcol, f.sy, f.sx, f.ph, f.pw, self.h, self.w, f.dy, f.dx),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         f = self.f
         return Im2Col((f.kh, f.kw), (f.sy, f.sx), (f.ph, f.pw), f.cover_all,
                       (f.dy, f.dx)).apply((ggx,))
 
 
-def im2col(x, ksize, stride=1, pad=0, cover_all=False, dilate=1):
+def im2col(x: VariableOrArray, ksize: int | Sequence[int], stride: int | Sequence[int] = 1,
+           pad: int | Sequence[int] = 0,
+           cover_all: bool = False, dilate: int | Sequence[int] = 1) -> Variable:
     """Extracts the patches a convolution filter sees and stacks them as channels.
 
     Patch positions start at ``-pad`` and move by ``stride``; entries in the padding are 0.

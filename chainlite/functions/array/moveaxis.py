@@ -1,23 +1,31 @@
 """Move axes of an array to new positions (a view)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence, cast
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import transpose
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
-def _as_axis_tuple(axes, name):
-    axes = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
-    for a in axes:
+
+def _as_axis_tuple(axes: int | Sequence[int], name: str) -> tuple[int, ...]:
+    t = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
+    for a in t:
         if not isinstance(a, (int, numpy.integer)) or isinstance(a, bool):
             raise TypeError('moveaxis: %s must be an int or a tuple of ints, got %r'
-                            % (name, axes))
-    return axes
+                            % (name, t))
+    return cast(tuple[int, ...], t)
 
 
 class Moveaxis(function_node.FunctionNode):
 
-    def __init__(self, source, destination):
+    def __init__(self, source: tuple[int, ...], destination: tuple[int, ...]) -> None:
         self.source = source
         self.destination = destination
 
@@ -34,18 +42,20 @@ class Moveaxis(function_node.FunctionNode):
             perm.insert(d, s)
         return perm
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self._perm = tuple(self._permutation(x.ndim))
         return x.transpose(self._perm),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         inv = tuple(numpy.argsort(self._perm).tolist())
         return transpose.Transpose(inv).apply((gy,))
 
 
-def moveaxis(x, source, destination):
+def moveaxis(x: VariableOrArray, source: int | Sequence[int],
+             destination: int | Sequence[int]) -> Variable:
     """Moves the axes ``source`` of ``x`` to the positions ``destination``.
 
     The other axes keep their order. See also :func:`~chainlite.functions.transpose` and
@@ -70,9 +80,9 @@ def moveaxis(x, source, destination):
         >>> F.moveaxis(x, (0, 3), (2, 0)).shape
         (5, 3, 2, 4)
     """
-    source = _as_axis_tuple(source, 'source')
-    destination = _as_axis_tuple(destination, 'destination')
-    if len(source) != len(destination):
+    src = _as_axis_tuple(source, 'source')
+    dst = _as_axis_tuple(destination, 'destination')
+    if len(src) != len(dst):
         raise ValueError('moveaxis: source and destination must have the same length, got '
-                         '%s and %s' % (source, destination))
-    return Moveaxis(source, destination).apply((x,))[0]
+                         '%s and %s' % (src, dst))
+    return Moveaxis(src, dst).apply((x,))[0]

@@ -1,9 +1,17 @@
 """Pad an array, as numpy.pad, in the modes whose padding copies input elements."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import get_item
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 # In these modes every output element is a copy of one input element (or a constant), so
 # the gradient adds each padded element's gradient back onto the element it copies.
@@ -31,12 +39,13 @@ class Pad(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    def __init__(self, pad_width, mode, keywords):
+    def __init__(self, pad_width: int | Sequence[Any], mode: str,
+                 keywords: dict[str, Any]) -> None:
         self.pad_width = pad_width
         self.mode = mode
         self.keywords = keywords
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         self._pairs = _pairs(self.pad_width, x.ndim)
@@ -44,9 +53,12 @@ class Pad(function_node.FunctionNode):
             return x.copy(),  # 0-d: nothing to pad (numpy.pad takes no empty pad_width)
         return xp.pad(x, self._pairs, mode=self.mode, **self.keywords),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        shape = self.inputs[0].shape
+        shape = in_nodes[0].shape
         if not any(b or a for b, a in self._pairs):
             return gy,
         if self.mode == 'constant':
@@ -65,7 +77,7 @@ class _PadGrad(function_node.FunctionNode):
         self.mode = mode
         self.shape = shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         g, = inputs
         xp = backend.get_array_module(g)
         for axis, ((before, after), n) in enumerate(zip(self.pairs, self.shape)):
@@ -81,12 +93,13 @@ class _PadGrad(function_node.FunctionNode):
             g = xp.moveaxis(gx, 0, axis)
         return g,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         return Pad(self.pairs, self.mode, {}).apply((ggx,))
 
 
-def pad(x, pad_width, mode, **keywords):
+def pad(x: VariableOrArray, pad_width: int | Sequence[Any], mode: str, **keywords: Any) -> Variable:
     """Pads a Variable or array, as :func:`numpy.pad`.
 
     Args:

@@ -1,17 +1,27 @@
 """Pad sequences of different lengths into one array."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import get_item
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import ScalarValue, VariableOrArray
+
 
 class PadSequence(function_node.FunctionNode):
 
-    def __init__(self, length, padding):
+    def __init__(self, length: int | None, padding: ScalarValue) -> None:
         self.length = length
         self.padding = padding
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check.expect(in_types.size() > 0)
         type_check._argname(in_types, tuple('xs[%d]' % i for i in range(len(in_types))))
         x0 = in_types[0]
@@ -22,7 +32,7 @@ class PadSequence(function_node.FunctionNode):
             for x in in_types:
                 type_check.expect(x.shape[0] <= length)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         xp = backend.get_array_module(*inputs)
         length = max([len(x) for x in inputs]) if self.length is None else self.length
         x0 = inputs[0]
@@ -38,13 +48,17 @@ class PadSequence(function_node.FunctionNode):
             y[i, :len(x)] = x
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return tuple([get_item.get_item(gy, (i, slice(0, self.inputs[i].shape[0])))
+        return tuple([get_item.get_item(gy, (i, slice(0, in_nodes[i].shape[0])))
                       for i in indexes])
 
 
-def pad_sequence(xs, length=None, padding=0):
+def pad_sequence(xs: Sequence[VariableOrArray], length: int | None = None,
+                 padding: ScalarValue = 0) -> Variable:
     """Pads sequences of different lengths with a value, into one array.
 
     Args:

@@ -1,8 +1,18 @@
 """Permute the slices of an array along an axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _inverse(indices):
@@ -15,17 +25,17 @@ def _inverse(indices):
 
 class Permutate(function_node.FunctionNode):
 
-    def __init__(self, axis=0, inv=False):
+    def __init__(self, axis: int = 0, inv: bool = False) -> None:
         self.axis = axis  # non-negative: permutate() normalized it
         self.inv = inv
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'indices'))
         x, indices = in_types
         type_check.expect(indices.dtype.kind == 'i', indices.ndim == 1,
                           x.shape[self.axis] == indices.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((1,))
         x, indices = inputs
         n = len(indices)
@@ -37,14 +47,16 @@ class Permutate(function_node.FunctionNode):
                              % (n, indices))
         return x.take(inv if self.inv else indices, axis=self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         indices, = self.get_retained_inputs()
         # The inverse permutation sends each gradient back where its slice came from.
         return Permutate(self.axis, not self.inv).apply((gy, indices))[0], None
 
 
-def permutate(x, indices, axis=0, inv=False):
+def permutate(x: VariableOrArray, indices: VariableOrArray, axis: int = 0,
+              inv: bool = False) -> Variable:
     """Permutes the slices of ``x`` along an axis: ``y[i] = x[indices[i]]`` (on ``axis``).
 
     Args:

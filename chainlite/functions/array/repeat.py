@@ -1,10 +1,18 @@
 """Repeat each element of an array."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _is_int(a):
@@ -13,11 +21,11 @@ def _is_int(a):
 
 class Repeat(function_node.FunctionNode):
 
-    def __init__(self, repeats, axis=None):
+    def __init__(self, repeats: tuple[int, ...], axis: int | None = None) -> None:
         self.repeats = repeats
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         if len(self.repeats) == 1:
             return
@@ -29,16 +37,19 @@ class Repeat(function_node.FunctionNode):
         if -ndim <= self.axis < ndim:  # else normalize_axis raises in forward
             type_check.expect(x.shape[self.axis] == len(self.repeats))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         if self.axis is not None:
             self.axis = _axis.normalize_axis(self.axis, x.ndim, self.label)
         repeats = self.repeats[0] if len(self.repeats) == 1 else self.repeats
         return numpy.repeat(x, repeats, self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return _RepeatGrad(self.repeats, self.axis, self.inputs[0].shape).apply((gy,))
+        return _RepeatGrad(self.repeats, self.axis, in_nodes[0].shape).apply((gy,))
 
 
 class _RepeatGrad(function_node.FunctionNode):
@@ -49,7 +60,7 @@ class _RepeatGrad(function_node.FunctionNode):
         self.axis = axis
         self._in_shape = in_shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         # With axis None, gy is 1-d: one run per element of the flattened input.
         axis = 0 if self.axis is None else self.axis
@@ -73,12 +84,13 @@ class _RepeatGrad(function_node.FunctionNode):
                         gy, starts[nonzero], axis=axis)
         return gx.reshape(self._in_shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         return Repeat(self.repeats, self.axis).apply((ggx,))
 
 
-def repeat(x, repeats, axis=None):
+def repeat(x: VariableOrArray, repeats: int | Sequence[int], axis: int | None = None) -> Variable:
     """Repeats each element of ``x``, as :func:`numpy.repeat`.
 
     Args:
@@ -101,15 +113,15 @@ def repeat(x, repeats, axis=None):
                [3., 4.],
                [3., 4.]])
     """
-    repeats = tuple(repeats) if isinstance(repeats, (tuple, list)) else (repeats,)
+    repeats_t = tuple(repeats) if isinstance(repeats, (tuple, list)) else (repeats,)
     # bools count as 0 and 1, as in Chainer and numpy.repeat.
-    if not repeats or not all(_is_int(r) or isinstance(r, bool) for r in repeats):
+    if not repeats_t or not all(_is_int(r) or isinstance(r, bool) for r in repeats_t):
         raise TypeError('repeat: repeats must be an int or a tuple of ints, got %r'
-                        % (repeats,))
-    if any(r < 0 for r in repeats):
+                        % (repeats_t,))
+    if any(r < 0 for r in repeats_t):
         raise ValueError('repeat: all elements of repeats must be zero or larger, got %r'
-                         % (repeats,))
+                         % (repeats_t,))
     if axis is not None and not _is_int(axis):
         raise TypeError('repeat: axis must be None or an int, got %r' % (axis,))
-    return Repeat(tuple(int(r) for r in repeats),
+    return Repeat(tuple(int(r) for r in repeats_t),
                   None if axis is None else int(axis)).apply((x,))[0]

@@ -1,9 +1,17 @@
 """Resizing images by bilinear or nearest-neighbour interpolation."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _source_positions(in_size, out_size, mode, align_corners, xp):
@@ -63,16 +71,17 @@ def _interpolate_transposed(g, axis, in_size, table):
 
 class ResizeImages(function_node.FunctionNode):
 
-    def __init__(self, output_shape, mode, align_corners):
+    def __init__(self, output_shape: Sequence[int], mode: str,
+                 align_corners: bool) -> None:
         self.out_H, self.out_W = output_shape
         self.mode = mode
         self.align_corners = align_corners
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'ResizeImages'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
@@ -82,15 +91,18 @@ class ResizeImages(function_node.FunctionNode):
         return (_source_positions(H, self.out_H, self.mode, self.align_corners, xp),
                 _source_positions(W, self.out_W, self.mode, self.align_corners, xp))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         rows, cols = self._tables(x.shape[2], x.shape[3], backend.get_array_module(x))
         # Separable: along the height, then along the width.
         return _interpolate(_interpolate(x, 2, rows), 3, cols),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return _ResizeImagesGrad(self, self.inputs[0].shape[2:]).apply((gy,))
+        return _ResizeImagesGrad(self, in_nodes[0].shape[2:]).apply((gy,))
 
 
 class _ResizeImagesGrad(function_node.FunctionNode):
@@ -100,19 +112,21 @@ class _ResizeImagesGrad(function_node.FunctionNode):
         self.resize = resize
         self.H, self.W = in_hw
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         rows, cols = self.resize._tables(self.H, self.W, backend.get_array_module(gy))
         g = _interpolate_transposed(gy, 3, self.W, cols)
         return _interpolate_transposed(g, 2, self.H, rows),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         f = self.resize
         return ResizeImages((f.out_H, f.out_W), f.mode, f.align_corners).apply((ggx,))
 
 
-def resize_images(x, output_shape, mode='bilinear', align_corners=True):
+def resize_images(x: VariableOrArray, output_shape: Sequence[int], mode: str = 'bilinear',
+                  align_corners: bool = True) -> Variable:
     """Resizes images to ``output_shape`` by interpolation.
 
     Output pixel ``i`` of an axis of input length ``h`` and output length ``h_O`` reads the

@@ -1,19 +1,27 @@
 """Roll an axis backwards to a given position (a view)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions import _axis
 from chainlite.functions.array import moveaxis
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Rollaxis(moveaxis.Moveaxis):
     # A move of one axis: only the permutation differs from Moveaxis.
 
-    def __init__(self, axis, start):
+    def __init__(self, axis: int, start: int) -> None:
         self.axis = axis
         self.start = start
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         # start may also be x.ndim (roll to the end); axis is checked by normalize_axis.
         type_check._argname(in_types, ('x',))
         x, = in_types
@@ -32,7 +40,7 @@ class Rollaxis(moveaxis.Moveaxis):
         return perm
 
 
-def rollaxis(x, axis, start=0):
+def rollaxis(x: VariableOrArray, axis: int, start: int = 0) -> Variable:
     """Rolls the axis ``axis`` of ``x`` backwards until it lies before position ``start``.
 
     Kept for Chainer compatibility; :func:`~chainlite.functions.moveaxis` says the same more

@@ -1,10 +1,18 @@
 """Add values to the elements of an array that an index selects."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import get_item
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _selected_shape(shape, slices):
@@ -18,10 +26,10 @@ def _selected_shape(shape, slices):
 
 class ScatterAdd(function_node.FunctionNode):
 
-    def __init__(self, slices):
+    def __init__(self, slices: Any) -> None:
         self.slices = slices
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
         # No broadcasting: b must have the shape of a[slices].
@@ -30,7 +38,7 @@ class ScatterAdd(function_node.FunctionNode):
             selected = type_check.make_variable(selected, 'a[slices].shape')
         type_check.expect(b.dtype == a.dtype, b.shape == selected)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         a, b = inputs
         y = a.copy()
         if get_item._has_repeats(self.slices):
@@ -40,7 +48,8 @@ class ScatterAdd(function_node.FunctionNode):
             y[self.slices] += b
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
@@ -50,7 +59,7 @@ class ScatterAdd(function_node.FunctionNode):
         return tuple(ret)
 
 
-def scatter_add(a, slices, b):
+def scatter_add(a: VariableOrArray, slices: Any, b: VariableOrArray) -> Variable:
     """Returns a copy of ``a`` with ``b`` added to the elements ``a[slices]`` selects.
 
     ``a`` itself is not changed. An element that an integer array index selects several times

@@ -1,7 +1,17 @@
 """Pick one element per row: ``y[i] = x[i, t[i]]``."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check_range(t, n_columns):
@@ -14,23 +24,26 @@ def _check_range(t, n_columns):
 
 class SelectItem(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 't'))
         x, t = in_types
         type_check.expect(t.dtype.kind == 'i', x.ndim == 2, t.ndim == 1,
                           x.shape[0] == t.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((1,))
         x, t = inputs
         _check_range(t, x.shape[1])
         xp = backend.get_array_module(x)
         return x[xp.arange(len(t)), t],
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         t, = self.get_retained_inputs()
-        return _SelectItemGrad(self.inputs[0].shape).apply((gy, t))[0], None
+        return _SelectItemGrad(in_nodes[0].shape).apply((gy, t))[0], None
 
 
 class _SelectItemGrad(function_node.FunctionNode):
@@ -39,7 +52,7 @@ class _SelectItemGrad(function_node.FunctionNode):
     def __init__(self, shape):
         self.shape = shape
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((1,))
         gy, t = inputs
         xp = backend.get_array_module(gy)
@@ -48,13 +61,14 @@ class _SelectItemGrad(function_node.FunctionNode):
         gx[xp.arange(len(t)), t] = gy
         return gx,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         t, = self.get_retained_inputs()
         return SelectItem().apply((ggx, t))[0], None
 
 
-def select_item(x, t):
+def select_item(x: VariableOrArray, t: VariableOrArray) -> Variable:
     """Selects one element from each row: ``y[i] = x[i, t[i]]``.
 
     Args:

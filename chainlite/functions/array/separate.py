@@ -1,24 +1,37 @@
 """Separate an array into its slices along an axis (the inverse of stack)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import stack
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Separate(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis  # non-negative: separate() normalized it
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         # Iterating over the first axis gives views (0-d slices come back as scalars, which
         # apply() turns into arrays).
         return tuple(xp.moveaxis(x, self.axis, 0))
 
-    def backward(self, indexes, grad_outputs):
-        x = self.inputs[0]
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
+        x = in_nodes[0]
         shape = x.shape[:self.axis] + x.shape[self.axis + 1:]
         # A slice left out of the loss has no gradient: it contributes zeros.
         xp = backend.get_array_module(*grad_outputs)
@@ -26,7 +39,7 @@ class Separate(function_node.FunctionNode):
         return stack.stack(gys, self.axis),
 
 
-def separate(x, axis=0):
+def separate(x: VariableOrArray, axis: int = 0) -> tuple[Variable, ...]:
     """Separates a Variable or array into its slices along an axis.
 
     The inverse of :func:`~chainlite.functions.stack`: an input of shape ``(2, 3, 4)``

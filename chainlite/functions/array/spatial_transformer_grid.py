@@ -1,4 +1,8 @@
 """Sampling grids of affine spatial transformers."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import backend
@@ -6,6 +10,10 @@ from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.functions.math import matmul
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _target_points(H, W, dtype, xp):
@@ -17,26 +25,27 @@ def _target_points(H, W, dtype, xp):
 
 class SpatialTransformerGrid(function_node.FunctionNode):
 
-    def __init__(self, output_shape):
+    def __init__(self, output_shape: Sequence[int]) -> None:
         self.output_shape = output_shape
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'SpatialTransformerGrid'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('theta',))
         theta, = in_types
         type_check.expect(theta.dtype.kind == 'f', theta.ndim == 3)
         type_check.expect(theta.shape[1] == 2, theta.shape[2] == 3)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         theta, = inputs
         H, W = self.output_shape
         points = _target_points(H, W, theta.dtype, backend.get_array_module(theta))
         return numpy.matmul(theta, points).reshape(len(theta), 2, H, W),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         H, W = self.output_shape
         n = gy.shape[0]
@@ -45,7 +54,7 @@ class SpatialTransformerGrid(function_node.FunctionNode):
         return matmul.matmul(reshape.reshape(gy, (n, 2, H * W)), points.T),
 
 
-def spatial_transformer_grid(theta, output_shape):
+def spatial_transformer_grid(theta: VariableOrArray, output_shape: Sequence[int]) -> Variable:
     """The points an affine spatial transformer samples (Spatial Transformer Networks).
 
     Output pixel ``(i, j)`` has target coordinates ``x_t = -1 + 2 * j / (w_O - 1)`` and

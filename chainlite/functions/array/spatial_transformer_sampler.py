@@ -1,4 +1,8 @@
 """Bilinear sampling of images at arbitrary points (the spatial transformer's sampler)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite import variable
@@ -8,6 +12,10 @@ from chainlite.functions.array import reshape
 from chainlite.functions.array import transpose
 from chainlite.functions.math import clip
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check_types(x, grid):
@@ -25,7 +33,7 @@ def _check_types(x, grid):
             'spatial_transformer_sampler (Forward)\n\n' + e.msg) from None
 
 
-def spatial_transformer_sampler(x, grid):
+def spatial_transformer_sampler(x: VariableOrArray, grid: VariableOrArray) -> Variable:
     """Samples ``x`` bilinearly at the points of ``grid`` (Spatial Transformer Networks).
 
     ``grid[b, :, i, j] = (x_s, y_s)`` gives the point that output pixel ``(i, j)`` of sample

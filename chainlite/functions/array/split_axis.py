@@ -1,4 +1,8 @@
 """Split an array into pieces along an axis (views)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, Sequence, overload
+
 import numpy
 
 from chainlite import backend
@@ -7,19 +11,23 @@ from chainlite.functions import _axis
 from chainlite.functions.array import concat
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
-def _indices_or_sections(ios):
+
+def _indices_or_sections(ios: Any) -> int | tuple[int, ...]:
     # An int is a number of equal sections; anything else a sorted 1-D list of split points.
     if isinstance(ios, (int, numpy.integer)) and not isinstance(ios, bool):
         if ios <= 0:
             raise ValueError('split_axis: the number of sections must be positive, got %d'
                              % ios)
         return int(ios)
-    indices = numpy.asarray(ios)
-    if indices.ndim != 1 or (indices.size and indices.dtype.kind not in 'iu'):
+    arr = numpy.asarray(ios)
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in 'iu'):
         raise TypeError('split_axis: indices_or_sections must be an int or a 1-D sequence of '
                         'ints, got %r' % (ios,))
-    indices = [int(i) for i in indices]
+    indices = [int(i) for i in arr]
     # Unsorted or negative points would give pieces that do not tile the axis, and then the
     # gradient could not be put back together.
     if any(i < 0 for i in indices) or any(a > b for a, b in zip(indices, indices[1:])):
@@ -30,11 +38,11 @@ def _indices_or_sections(ios):
 
 class SplitAxis(function_node.FunctionNode):
 
-    def __init__(self, indices_or_sections, axis):
+    def __init__(self, indices_or_sections: int | tuple[int, ...], axis: int) -> None:
         self.indices_or_sections = indices_or_sections
         self.axis = axis  # non-negative: split_axis() normalized it
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         ios = self.indices_or_sections
@@ -45,25 +53,39 @@ class SplitAxis(function_node.FunctionNode):
             last = type_check.make_variable(ios[-1], 'indices[-1]')
             type_check.expect(x.shape[self.axis] >= last)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         ys = xp.split(x, self.indices_or_sections, self.axis)
         self._shapes = [y.shape for y in ys]
         return tuple(ys)
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         if len(grad_outputs) == 1:
             return grad_outputs
         # An unused piece has no gradient: it contributes zeros.
-        dtype = self.inputs[0].dtype
+        dtype = in_nodes[0].dtype
         xp = backend.get_array_module(*grad_outputs)
         gys = [xp.zeros(s, dtype) if g is None else g
                for g, s in zip(grad_outputs, self._shapes)]
         return concat.concat(gys, self.axis),
 
 
-def split_axis(x, indices_or_sections, axis, force_tuple=True):
+@overload
+def split_axis(x: VariableOrArray, indices_or_sections: int | Sequence[int] | numpy.ndarray,
+               axis: int, force_tuple: Literal[True] = True) -> tuple[Variable, ...]: ...
+
+
+@overload
+def split_axis(x: VariableOrArray, indices_or_sections: int | Sequence[int] | numpy.ndarray,
+               axis: int, force_tuple: bool = True) -> Variable | tuple[Variable, ...]: ...
+
+
+def split_axis(x: VariableOrArray, indices_or_sections: int | Sequence[int] | numpy.ndarray,
+               axis: int, force_tuple: bool = True) -> Variable | tuple[Variable, ...]:
     """Splits a Variable or array into pieces along an axis.
 
     Args:

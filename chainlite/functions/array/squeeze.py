@@ -1,10 +1,18 @@
 """Remove axes of length 1 (a view, as NumPy gives)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence, cast
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _is_int(a):
@@ -13,10 +21,10 @@ def _is_int(a):
 
 class Squeeze(function_node.FunctionNode):
 
-    def __init__(self, axis=None):
+    def __init__(self, axis: tuple[int, ...] | None = None) -> None:
         self.axis = axis
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         if self.axis is None:
@@ -27,17 +35,20 @@ class Squeeze(function_node.FunctionNode):
             if _is_int(a) and -ndim <= a < ndim:
                 type_check.expect(x.shape[int(a)] == 1)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         axis = _axis.normalize_axes(self.axis, x.ndim, self.label)
         return x.squeeze(axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        return reshape.reshape(gy, self.inputs[0].shape),
+        return reshape.reshape(gy, in_nodes[0].shape),
 
 
-def squeeze(x, axis=None):
+def squeeze(x: VariableOrArray, axis: int | Sequence[int] | None = None) -> Variable:
     """Removes axes of length 1 from the shape of ``x``.
 
     Args:
@@ -58,5 +69,5 @@ def squeeze(x, axis=None):
         (2, 1, 3)
     """
     if axis is not None and not isinstance(axis, tuple):
-        axis = tuple(axis) if isinstance(axis, list) else (axis,)
+        axis = tuple(axis) if isinstance(axis, list) else (cast(int, axis),)
     return Squeeze(axis).apply((x,))[0]

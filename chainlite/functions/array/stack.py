@@ -1,4 +1,8 @@
 """Join arrays of one shape along a new axis."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import backend
@@ -7,29 +11,34 @@ from chainlite.functions import _axis
 from chainlite.functions.array import separate
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Stack(function_node.FunctionNode):
 
-    def __init__(self, axis):
+    def __init__(self, axis: int) -> None:
         self.axis = axis  # non-negative: stack() normalized it
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check.expect(in_types.size() > 0)
         type_check._argname(in_types, tuple('xs[%d]' % i for i in range(len(in_types))))
         x0 = in_types[0]
         for x in in_types[1:]:
             type_check.expect(x.dtype == x0.dtype, x.shape == x0.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         xp = backend.get_array_module(*inputs)
         return xp.stack(inputs, axis=self.axis),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return separate.separate(gy, self.axis)
 
 
-def stack(xs, axis=0):
+def stack(xs: Sequence[VariableOrArray], axis: int = 0) -> Variable:
     """Stacks Variables or arrays of one shape along a new axis.
 
     Args:

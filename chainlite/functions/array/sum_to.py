@@ -1,7 +1,17 @@
 """Sum an array down to a shape: the transpose of broadcasting."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy
+
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _sum_to_array(x, shape):
@@ -14,10 +24,10 @@ def _sum_to_array(x, shape):
 
 class SumTo(function_node.FunctionNode):
 
-    def __init__(self, shape):
+    def __init__(self, shape: tuple[int, ...]) -> None:
         self._shape = shape
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         ndim = len(self._shape)
@@ -26,17 +36,20 @@ class SumTo(function_node.FunctionNode):
             if self._shape[i] != 1:
                 type_check.expect(x.shape[i] == self._shape[i])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return _sum_to_array(x, self._shape),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         from chainlite.functions.array import broadcast
         gy, = grad_outputs
-        return broadcast.broadcast_to(gy, self.inputs[0].shape),
+        return broadcast.broadcast_to(gy, in_nodes[0].shape),
 
 
-def sum_to(x, shape):
+def sum_to(x: VariableOrArray, shape: Sequence[int]) -> Variable:
     """Sums the elements of ``x`` so that the result has the given shape.
 
     The reverse of :func:`broadcast_to`: leading axes are summed away and axes of length 1

@@ -1,29 +1,38 @@
 """Interchange two axes of an array (a view)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Swapaxes(function_node.FunctionNode):
 
-    def __init__(self, axis1, axis2):
+    def __init__(self, axis1: int, axis2: int) -> None:
         self.axis1 = axis1
         self.axis2 = axis2
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         self.axis1 = _axis.normalize_axis(self.axis1, x.ndim, self.label)
         self.axis2 = _axis.normalize_axis(self.axis2, x.ndim, self.label)
         return x.swapaxes(self.axis1, self.axis2),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         # A swap is its own inverse.
         return Swapaxes(self.axis1, self.axis2).apply((gy,))
 
 
-def swapaxes(x, axis1, axis2):
+def swapaxes(x: VariableOrArray, axis1: int, axis2: int) -> Variable:
     """Interchanges two axes of ``x``.
 
     Args:

@@ -1,23 +1,34 @@
 """Construct an array by tiling a given array."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.functions.math import sum as sum_mod
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Tile(function_node.FunctionNode):
 
-    def __init__(self, reps):
+    def __init__(self, reps: tuple[int, ...]) -> None:
         self.reps = reps
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return numpy.tile(x, self.reps),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
-        shape = self.inputs[0].shape
+        shape = in_nodes[0].shape
         n = max(len(shape), len(self.reps))
         reps = (1,) * (n - len(self.reps)) + self.reps
         padded = (1,) * (n - len(shape)) + shape
@@ -27,7 +38,7 @@ class Tile(function_node.FunctionNode):
         return reshape.reshape(gx, shape),
 
 
-def tile(x, reps):
+def tile(x: VariableOrArray, reps: int | Sequence[int]) -> Variable:
     """Constructs an array by repeating ``x`` the number of times given by ``reps``.
 
     As :func:`numpy.tile`: with ``d = len(reps)``, an ``x`` of fewer than ``d`` axes gets
@@ -48,11 +59,11 @@ def tile(x, reps):
         array([[0., 1., 0., 1.],
                [0., 1., 0., 1.]])
     """
-    reps = tuple(reps) if isinstance(reps, (tuple, list)) else (reps,)
-    for r in reps:
+    reps_t = tuple(reps) if isinstance(reps, (tuple, list)) else (reps,)
+    for r in reps_t:
         if not isinstance(r, (int, numpy.integer)) or isinstance(r, bool):
-            raise TypeError('tile: reps must be an int or a tuple of ints, got %r' % (reps,))
+            raise TypeError('tile: reps must be an int or a tuple of ints, got %r' % (reps_t,))
         if r < 0:
             raise ValueError('tile: all elements of reps must be zero or larger, got %r'
-                             % (reps,))
-    return Tile(tuple(int(r) for r in reps)).apply((x,))[0]
+                             % (reps_t,))
+    return Tile(tuple(int(r) for r in reps_t)).apply((x,))[0]

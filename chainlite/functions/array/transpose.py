@@ -1,36 +1,45 @@
 """Permute the axes of an array (a view)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import function_node
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Transpose(function_node.FunctionNode):
 
-    def __init__(self, axes=None):
+    def __init__(self, axes: Sequence[int] | None = None) -> None:
         self.axes = axes
 
     @property
-    def label(self):
+    def label(self) -> str:
         return 'Transpose'
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         if self.axes is not None:
             type_check.expect(in_types[0].ndim == len(self.axes))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         return x.transpose(self.axes),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         axes = self.axes
         inv = None if axes is None else tuple(numpy.argsort([a % len(axes) for a in axes]))
         return Transpose(inv).apply((gy,))
 
 
-def transpose(x, axes=None):
+def transpose(x: VariableOrArray, axes: Sequence[int] | None = None) -> Variable:
     """Permutes the axes of ``x``.
 
     Args:

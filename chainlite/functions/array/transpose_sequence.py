@@ -1,14 +1,22 @@
 """Transpose a batch of sequences sorted by length: the i-th elements of all into one."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class TransposeSequence(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, tuple('xs[%d]' % i for i in range(len(in_types))))
         x0 = in_types[0]
         for i, x in enumerate(in_types):
@@ -16,7 +24,7 @@ class TransposeSequence(function_node.FunctionNode):
             if i:
                 type_check.expect(x.shape[0] <= in_types[i - 1].shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         xp = backend.get_array_module(*inputs)
         self._in_shapes = [x.shape for x in inputs]
         lengths = numpy.array([len(x) for x in inputs])
@@ -32,9 +40,12 @@ class TransposeSequence(function_node.FunctionNode):
         ys = xp.concatenate(inputs, axis=0)[order]
         return tuple(xp.split(ys, numpy.cumsum(self._counts[:-1]).tolist(), axis=0))
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         xp = backend.get_array_module(*grad_outputs)
-        dtype = self.inputs[0].dtype
+        dtype = in_nodes[0].dtype
         unit = self._in_shapes[0][1:]
         # An output left out of the loss has no gradient: it contributes zeros.
         gys = [xp.zeros((n,) + unit, dtype) if g is None else g
@@ -44,7 +55,7 @@ class TransposeSequence(function_node.FunctionNode):
         return gxs + tuple([xp.zeros(s, dtype) for s in self._in_shapes[len(gxs):]])
 
 
-def transpose_sequence(xs):
+def transpose_sequence(xs: Sequence[VariableOrArray]) -> tuple[Variable, ...]:
     """Transposes a list of sequences sorted by length, longest first.
 
     Output ``t`` stacks element ``t`` of every sequence longer than ``t``: sequences

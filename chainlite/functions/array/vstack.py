@@ -1,5 +1,13 @@
 """Join arrays vertically (row wise), as numpy.vstack."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.array import _join
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Vstack(_join.Join):
@@ -9,7 +17,7 @@ class Vstack(_join.Join):
     _axis = 0
 
 
-def vstack(xs):
+def vstack(xs: Sequence[VariableOrArray]) -> Variable:
     """Concatenates Variables or arrays vertically (row wise), as :func:`numpy.vstack`.
 
     Args:

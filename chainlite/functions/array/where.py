@@ -1,31 +1,44 @@
 """Choose elements from two arrays by a boolean condition."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Where(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('condition', 'x', 'y'))
         condition, x, y = in_types
         type_check.expect(condition.dtype.kind == 'b', x.dtype == y.dtype)
         type_check.expect_broadcast_shapes(condition.shape, x.shape, y.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         condition, x, y = inputs
         xp = backend.get_array_module(x)
         return xp.where(condition, x, y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         gy, = grad_outputs
         condition, = self.get_retained_inputs()
         xp = backend.get_array_module(gy)
         zero = xp.zeros((), gy.dtype)
-        ret = []
+        ret: list[Variable | None] = []
         for i in indexes:
             if i == 0:
                 ret.append(None)  # the condition is not differentiable
@@ -33,11 +46,11 @@ class Where(function_node.FunctionNode):
             # The gradient goes where its input was chosen, zeros elsewhere.
             pair = (gy, zero) if i == 1 else (zero, gy)
             g, = Where().apply((condition,) + pair)
-            ret.append(sum_to.sum_to(g, self.inputs[i].shape))
+            ret.append(sum_to.sum_to(g, in_nodes[i].shape))
         return tuple(ret)
 
 
-def where(condition, x, y):
+def where(condition: VariableOrArray, x: VariableOrArray, y: VariableOrArray) -> Variable:
     """Chooses elements of ``x`` where ``condition`` holds, of ``y`` elsewhere.
 
     Args:

@@ -1,1 +1,2 @@
 """Connection functions (linear, convolutions, embeddings)."""
+from __future__ import annotations

@@ -1,4 +1,10 @@
 """Bilinear function of two inputs (the building block of Neural Tensor Networks)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import reshape
@@ -7,6 +13,10 @@ from chainlite.functions.math import matmul
 from chainlite.functions.math import sum as sum_
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 def _as_mat(x):
     return x.reshape(len(x), -1)
@@ -14,7 +24,7 @@ def _as_mat(x):
 
 class BilinearFunction(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         n_in = type_check.eval(in_types.size())
         if n_in not in (3, 6):
             raise type_check.InvalidType('in_types.size() in (3, 6)',
@@ -34,7 +44,7 @@ class BilinearFunction(function_node.FunctionNode):
                 V2.ndim == 2, V2.shape[0] == W.shape[1], V2.shape[1] == W.shape[2],
                 b.ndim == 1, b.shape[0] == W.shape[2])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         e1, e2, W = _as_mat(inputs[0]), _as_mat(inputs[1]), inputs[2]
         xp = backend.get_array_module(W)
@@ -49,7 +59,8 @@ class BilinearFunction(function_node.FunctionNode):
             y += b
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         inputs = self.get_retained_inputs()
         gy, = grad_outputs
         e1, e2, W = inputs[:3]
@@ -77,7 +88,9 @@ class BilinearFunction(function_node.FunctionNode):
         return tuple(ret)
 
 
-def bilinear(e1, e2, W, V1=None, V2=None, b=None):
+def bilinear(e1: VariableOrArray, e2: VariableOrArray, W: VariableOrArray,
+             V1: VariableOrArray | None = None, V2: VariableOrArray | None = None,
+             b: VariableOrArray | None = None) -> Variable:
     """Bilinear function: ``y_il = sum_jk e1_ij e2_ik W_jkl (+ e1 V1 + e2 V2 + b)``.
 
     With the linear parameters ``V1``, ``V2`` and ``b`` (all three or none) the output is

@@ -1,15 +1,28 @@
 """Two-dimensional convolution: the N-dimensional one with two spatial axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.connection import convolution_nd
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Convolution2DFunction(convolution_nd.ConvolutionND):
     # ConvolutionND fixed to two spatial axes, under Chainer's name for messages.
 
-    def __init__(self, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+    def __init__(self, stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                 cover_all: bool = False, dilate: int | Sequence[int] = 1,
+                 groups: int = 1) -> None:
         super().__init__(2, stride, pad, cover_all, dilate, groups)
 
 
-def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, *, dilate=1, groups=1):
+def convolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                   cover_all: bool = False, *, dilate: int | Sequence[int] = 1,
+                   groups: int = 1) -> Variable:
     """Two-dimensional convolution (cross-correlation) of a batch of images with filters.
 
     Window positions start at ``(-ph, -pw)`` and move by the stride; entries in the padding

@@ -6,6 +6,12 @@ reads and the transposed convolution's col2im writes long contiguous stretches, 
 NumPy's inner loops favour far more than the few elements of a kernel row. The output is a
 batch-first view of the product (not a copy), as Chainer's CPU convolution returns.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy
+
 import math
 
 from chainlite import backend
@@ -16,18 +22,22 @@ from chainlite.functions.connection import deconvolution_nd
 from chainlite.functions.math import sum as sum_
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
-def batch_last(x):
+
+def batch_last(x: numpy.ndarray) -> numpy.ndarray:
     """The view of ``x`` (n, c, d_1..d_N) with its axes ordered (c, d_1..d_N, n)."""
     return x.transpose(tuple(range(1, x.ndim)) + (0,))
 
 
-def batch_first(y):
+def batch_first(y: numpy.ndarray) -> numpy.ndarray:
     """The inverse of :func:`batch_last`: a view with axes (n, c, d_1..d_N)."""
     return y.transpose((y.ndim - 1,) + tuple(range(y.ndim - 1)))
 
 
-def spatial_sum(gy):
+def spatial_sum(gy: VariableOrArray) -> Variable:
     """The bias gradient: ``gy`` summed over every axis but the channels."""
     return sum_.sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
 
@@ -45,7 +55,9 @@ def _patch_matrix(x, ksize, f):
 
 class ConvolutionND(function_node.FunctionNode):
 
-    def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+    def __init__(self, ndim: int, stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                 cover_all: bool = False, dilate: int | Sequence[int] = 1,
+                 groups: int = 1) -> None:
         self.ndim = ndim
         self.stride = _im2col.as_tuple(stride, ndim)
         self.pad = _im2col.as_tuple(pad, ndim)
@@ -54,7 +66,7 @@ class ConvolutionND(function_node.FunctionNode):
         self.groups = int(groups)
         self._col = None
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         n_in = in_types.size()
         type_check.expect(2 <= n_in, n_in <= 3)
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
@@ -72,7 +84,7 @@ class ConvolutionND(function_node.FunctionNode):
             b = in_types[2]
             type_check.expect(b.dtype.kind == 'f', b.ndim == 1, b.shape[0] == W.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         col, outsize = _patch_matrix(x, W.shape[2:], self)
@@ -88,7 +100,10 @@ class ConvolutionND(function_node.FunctionNode):
             y = y.astype(x.dtype)
         return batch_first(y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
@@ -108,7 +123,7 @@ class ConvolutionND(function_node.FunctionNode):
         if gW is not None:
             ret.append(gW)
         if 2 in indexes:
-            ret.append(cast.cast_to(spatial_sum(gy), self.inputs[2].dtype))
+            ret.append(cast.cast_to(spatial_sum(gy), in_nodes[2].dtype))
         return tuple(ret)
 
 
@@ -126,7 +141,7 @@ class _ConvolutionNDGradW(function_node.FunctionNode):
         self.ksize = tuple(ksize)
         self._col = col
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         col = self._col
@@ -138,7 +153,8 @@ class _ConvolutionNDGradW(function_node.FunctionNode):
         gW = backend.get_array_module(x).matmul(gy_mat, col.transpose(0, 2, 1))
         return gW.reshape((out_c, x.shape[1] // g) + self.ksize),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gy = self.get_retained_inputs()
         ggW, = grad_outputs
         ret = []
@@ -152,7 +168,9 @@ class _ConvolutionNDGradW(function_node.FunctionNode):
         return tuple(ret)
 
 
-def check_parameters(name, ndim, stride, pad, dilate, groups):
+def check_parameters(name: str, ndim: int, stride: int | Sequence[int], pad: int | Sequence[int],
+                     dilate: int | Sequence[int], groups: int
+                     ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """Normalizes the shared convolution arguments to tuples, or raises ValueError."""
     try:
         stride, pad, dilate = (_im2col.as_tuple(v, ndim) for v in (stride, pad, dilate))
@@ -171,7 +189,10 @@ def _check_ndim(name, x, ndim):
                          % (name, ndim + 2, ndim, x.shape))
 
 
-def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+def convolution_nd(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                   cover_all: bool = False, dilate: int | Sequence[int] = 1,
+                   groups: int = 1) -> Variable:
     """N-dimensional convolution (cross-correlation) of a batch of images with filters.
 
     With ``N`` spatial axes, the output size along axis ``i`` is
@@ -210,7 +231,10 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
     return func.apply((x, W) if b is None else (x, W, b))[0]
 
 
-def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+def convolution_1d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                   cover_all: bool = False, dilate: int | Sequence[int] = 1,
+                   groups: int = 1) -> Variable:
     """1-dimensional convolution: :func:`convolution_nd` for ``x`` of shape ``(n, c, d)``.
 
     Args:
@@ -235,7 +259,10 @@ def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
 
 
-def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
+def convolution_3d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                   stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                   cover_all: bool = False, dilate: int | Sequence[int] = 1,
+                   groups: int = 1) -> Variable:
     """3-dimensional convolution: :func:`convolution_nd` for ``x`` of shape ``(n, c, d, h, w)``.
 
     Args:

@@ -1,16 +1,29 @@
 """Two-dimensional deconvolution: the N-dimensional one with two spatial axes."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.connection import convolution_nd
 from chainlite.functions.connection import deconvolution_nd
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 class Deconvolution2DFunction(deconvolution_nd.DeconvolutionND):
     # DeconvolutionND fixed to two spatial axes, under Chainer's name for messages.
 
-    def __init__(self, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+    def __init__(self, stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                 outsize: Sequence[int] | None = None, dilate: int | Sequence[int] = 1,
+                 groups: int = 1) -> None:
         super().__init__(2, stride, pad, outsize, dilate, groups)
 
 
-def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, *, dilate=1, groups=1):
+def deconvolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                     outsize: Sequence[int] | None = None, *,
+                     dilate: int | Sequence[int] = 1, groups: int = 1) -> Variable:
     """Two-dimensional deconvolution (transposed convolution).
 
     The transpose of

@@ -5,6 +5,12 @@ the input (laid out batch-last, as in :mod:`convolution_nd`), then col2im. Its g
 are a convolution (for x) and a convolution's filter gradient with the roles of input and
 output swapped (for W).
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy
+
 import math
 
 from chainlite import backend
@@ -14,25 +20,32 @@ from chainlite.functions.array import cast
 from chainlite.functions.connection import convolution_nd
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class DeconvolutionND(function_node.FunctionNode):
 
-    def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+    def __init__(self, ndim: int, stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                 outsize: Sequence[int] | None = None, dilate: int | Sequence[int] = 1,
+                 groups: int = 1) -> None:
         self.ndim = ndim
         self.stride = _im2col.as_tuple(stride, ndim)
         self.pad = _im2col.as_tuple(pad, ndim)
         self.outsize = None if outsize is None else _im2col.as_tuple(outsize, ndim)
         self.dilate = _im2col.as_tuple(dilate, ndim)
         self.groups = int(groups)
-        self.cover_all = None  # set by forward: whether outsize needs cover_all windows
+        # Set by forward: whether outsize needs cover_all windows.
+        self.cover_all: bool | None = None
 
     def _outsize(self, insize, ksize):
         if self.outsize is not None:
             return self.outsize
-        return tuple(_im2col.get_deconv_outsize(*a, d=d) for *a, d in zip(
+        return tuple(_im2col.get_deconv_outsize(i, k, s, p, d=d) for i, k, s, p, d in zip(
             insize, ksize, self.stride, self.pad, self.dilate))
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         n_in = in_types.size()
         type_check.expect(2 <= n_in, n_in <= 3)
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
@@ -57,7 +70,7 @@ class DeconvolutionND(function_node.FunctionNode):
             b = in_types[2]
             type_check.expect(b.dtype.kind == 'f', b.ndim == 1, b.shape[0] == W.shape[1] * g)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         g, nd = self.groups, self.ndim
@@ -79,13 +92,16 @@ class DeconvolutionND(function_node.FunctionNode):
             y = y.astype(x.dtype)
         return convolution_nd.batch_first(y),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
             ret.append(convolution_nd.ConvolutionND(
-                self.ndim, self.stride, self.pad, self.cover_all, self.dilate,
+                self.ndim, self.stride, self.pad, bool(self.cover_all), self.dilate,
                 self.groups).apply((gy, W))[0])
         if 1 in indexes:
             # A deconvolution is a convolution's input gradient, with x as its output
@@ -93,11 +109,14 @@ class DeconvolutionND(function_node.FunctionNode):
             ret.append(cast.cast_to(
                 convolution_nd._ConvolutionNDGradW(self, W.shape[2:]).apply((gy, x))[0], W.dtype))
         if 2 in indexes:
-            ret.append(cast.cast_to(convolution_nd.spatial_sum(gy), self.inputs[2].dtype))
+            ret.append(cast.cast_to(convolution_nd.spatial_sum(gy), in_nodes[2].dtype))
         return tuple(ret)
 
 
-def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+def deconvolution_nd(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                     outsize: Sequence[int] | None = None, dilate: int | Sequence[int] = 1,
+                     groups: int = 1) -> Variable:
     """N-dimensional deconvolution (transposed convolution).
 
     The transpose of :func:`~chainlite.functions.connection.convolution_nd.convolution_nd`:
@@ -140,7 +159,10 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     return func.apply((x, W) if b is None else (x, W, b))[0]
 
 
-def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+def deconvolution_1d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                     outsize: Sequence[int] | None = None, dilate: int | Sequence[int] = 1,
+                     groups: int = 1) -> Variable:
     """1-dimensional deconvolution: :func:`deconvolution_nd` for ``x`` of shape ``(n, c, d)``.
 
     Args:
@@ -165,7 +187,10 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
-def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
+def deconvolution_3d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                     stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                     outsize: Sequence[int] | None = None, dilate: int | Sequence[int] = 1,
+                     groups: int = 1) -> Variable:
     """3-dimensional deconvolution: :func:`deconvolution_nd` for ``(n, c, d, h, w)`` inputs.
 
     Args:

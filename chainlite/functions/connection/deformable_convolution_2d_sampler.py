@@ -1,4 +1,8 @@
 """Deformable convolution: a convolution whose taps are moved by learned offsets."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 import numpy
 
 from chainlite.functions.array import concat
@@ -8,6 +12,10 @@ from chainlite.functions.array import reshape
 from chainlite.functions.array import spatial_transformer_sampler
 from chainlite.functions.array import transpose
 from chainlite.functions.math import matmul
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _pair(x):
@@ -31,7 +39,10 @@ def _offset_to_grid(offset, kh, kw, sy, sx, h_pad, w_pad):
     return concat.concat((x, y), axis=1)
 
 
-def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
+def deformable_convolution_2d_sampler(x: VariableOrArray, offset: VariableOrArray,
+                                      W: VariableOrArray, b: VariableOrArray | None = None,
+                                      stride: int | Sequence[int] = 1,
+                                      pad: int | Sequence[int] = 0) -> Variable:
     """Two-dimensional deformable convolution with given offsets (Dai et al., 2017,
     https://arxiv.org/abs/1703.06211).
 

@@ -1,10 +1,20 @@
 """Depthwise 2-D convolution: each input channel convolved with its own filters."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.array import reshape
 from chainlite.functions.array import transpose
 from chainlite.functions.connection import convolution_2d
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
-def depthwise_convolution_2d(x, W, b=None, stride=1, pad=0):
+
+def depthwise_convolution_2d(x: VariableOrArray, W: VariableOrArray,
+                             b: VariableOrArray | None = None, stride: int | Sequence[int] = 1,
+                             pad: int | Sequence[int] = 0) -> Variable:
     """Depthwise convolution: input channel ``c`` is convolved with ``W[:, c]`` only.
 
     It is a grouped convolution with one group per input channel; the output channels are

@@ -1,8 +1,18 @@
 """Dilated (atrous) 2-D convolution."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from chainlite.functions.connection import convolution_2d
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
-def dilated_convolution_2d(x, W, b=None, stride=1, pad=0, dilate=1, cover_all=False):
+
+def dilated_convolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                           stride: int | Sequence[int] = 1, pad: int | Sequence[int] = 0,
+                           dilate: int | Sequence[int] = 1, cover_all: bool = False) -> Variable:
     """2-D convolution whose filter taps are ``dilate`` pixels apart (Chainer's name for
     :func:`convolution_2d` with ``dilate``).
 

@@ -1,21 +1,31 @@
 """Embedding lookup: rows of a matrix picked by integer ids."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class EmbedIDFunction(function_node.FunctionNode):
 
-    def __init__(self, ignore_label=None):
+    def __init__(self, ignore_label: int | None = None) -> None:
         self.ignore_label = ignore_label
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'W'))
         x, W = in_types
         type_check.expect(x.dtype.kind == 'i', x.ndim >= 1,
                           W.dtype.kind == 'f', W.ndim == 2)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, W = inputs
         ignored = _check_ids(x, len(W), self.ignore_label)
@@ -26,10 +36,13 @@ class EmbedIDFunction(function_node.FunctionNode):
         y[ignored] = 0
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
         x, = self.get_retained_inputs()
         gy, = grad_outputs
-        gW, = _EmbedIDGrad(self.inputs[1].shape, self.ignore_label).apply((x, gy))
+        gW, = _EmbedIDGrad(in_nodes[1].shape, self.ignore_label).apply((x, gy))
         return None, gW
 
 
@@ -40,7 +53,7 @@ class _EmbedIDGrad(function_node.FunctionNode):
         self.w_shape = w_shape
         self.ignore_label = ignore_label
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, gy = inputs
         xp = backend.get_array_module(gy)
@@ -58,7 +71,8 @@ class _EmbedIDGrad(function_node.FunctionNode):
             gW[ids[starts]] = xp.add.reduceat(rows[order], starts, axis=0)
         return gW,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         ggW, = grad_outputs
         return None, EmbedIDFunction(self.ignore_label).apply((x, ggW))[0]
@@ -76,7 +90,7 @@ def _check_ids(x, n_rows, ignore_label):
     return ignored if ignored is not None and ignored.any() else None
 
 
-def embed_id(x, W, ignore_label=None):
+def embed_id(x: VariableOrArray, W: VariableOrArray, ignore_label: int | None = None) -> Variable:
     """Word embedding: row ``x[i]`` of ``W`` for every id, a linear function of one-hot ids.
 
     Only ``W`` gets a gradient; rows picked by several ids get the sum of their gradients.

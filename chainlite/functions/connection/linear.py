@@ -1,5 +1,8 @@
 """Linear (fully connected) transformation ``y = x W^T + b``."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -11,10 +14,14 @@ from chainlite.functions.math import matmul
 from chainlite.functions.math import sum as sum_
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class LinearFunction(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         n_in = in_types.size()
         type_check.expect(2 <= n_in, n_in <= 3)
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
@@ -26,7 +33,7 @@ class LinearFunction(function_node.FunctionNode):
             b = in_types[2]
             type_check.expect(b.dtype == x.dtype, b.ndim == 1, b.shape[0] == W.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))  # b is not needed by backward
         x, W = inputs[:2]
         y = x @ W.T  # BLAS reads the transposed W in place
@@ -36,7 +43,8 @@ class LinearFunction(function_node.FunctionNode):
             y += inputs[2]
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
@@ -50,7 +58,9 @@ class LinearFunction(function_node.FunctionNode):
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = dx W^T + x dW^T + db, from retained x, W.
-        x, W = self.inputs[0].data, self.inputs[1].data
+        in_nodes = self.inputs
+        assert in_nodes is not None
+        x, W = in_nodes[0].data, in_nodes[1].data
         tx, tW = tangents[0], tangents[1]
         t = None if tx is None else tx @ W.T
         if tW is not None:
@@ -76,7 +86,8 @@ class LinearFunction(function_node.FunctionNode):
 
 
 
-def linear(x, W, b=None, n_batch_axes=1):
+def linear(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+           n_batch_axes: int = 1) -> Variable:
     """Linear function (affine transformation): ``y = x W^T + b``.
 
     The first ``n_batch_axes`` axes of ``x`` are batch axes; the others are flattened into

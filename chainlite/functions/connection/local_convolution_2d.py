@@ -1,4 +1,8 @@
 """Locally connected 2-D layer: a convolution whose filters differ at each output position."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 import numpy
 
 from chainlite import function_node
@@ -12,13 +16,17 @@ from chainlite.functions.math import einsum
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class LocalConvolution2DFunction(function_node.FunctionNode):
 
-    def __init__(self, stride=1):
+    def __init__(self, stride: int | Sequence[int] = 1) -> None:
         self.sy, self.sx = _im2col.pair(stride)
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'W', 'b')[:len(in_types)])
         x, W = in_types[:2]
         type_check.expect(x.dtype.kind == 'f', W.dtype.kind == 'f', x.ndim == 4, W.ndim == 6,
@@ -40,7 +48,7 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
         col = _im2col.im2col(x, kh, kw, self.sy, self.sx, 0, 0)
         return col[..., :out_h, :out_w]
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, W = inputs[:2]
         self.retain_inputs((0, 1))
         col = self._patches(x, W)
@@ -50,7 +58,8 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
             y += inputs[2][None]
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         c_out, out_h, out_w, c_in, kh, kw = W.shape
@@ -78,7 +87,8 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
         return tuple(ret)
 
 
-def local_convolution_2d(x, W, b=None, stride=1):
+def local_convolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
+                         stride: int | Sequence[int] = 1) -> Variable:
     """Two-dimensional locally connected layer: a convolution without weight sharing.
 
     As :func:`~chainlite.functions.convolution_2d` (no padding), but output position

@@ -1,7 +1,17 @@
 """Shift: each channel group moved by one offset of a ``kh x kw`` grid (zero FLOPs)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _pair(value, name):
@@ -25,7 +35,7 @@ def _offsets(kh, kw):
 
 class Shift(function_node.FunctionNode):
 
-    def __init__(self, ksize=3, dilate=1):
+    def __init__(self, ksize: int | Sequence[int] = 3, dilate: int | Sequence[int] = 1) -> None:
         self.kh, self.kw = _pair(ksize, 'ksize')
         if self.kh < 1 or self.kh % 2 != 1 or self.kw < 1 or self.kw % 2 != 1:
             raise ValueError('shift: ksize must be positive odd sizes (kh, kw); got {!r}'.format(
@@ -34,13 +44,13 @@ class Shift(function_node.FunctionNode):
         if self.dy == 0 or self.dx == 0:
             raise ValueError('shift: dilate must be nonzero; got {!r}'.format(dilate))
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x',))
         x, = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4,
                           x.shape[1] >= self.kh * self.kw)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
         xp = backend.get_array_module(x)
         c, h, w = x.shape[1:]
@@ -57,12 +67,14 @@ class Shift(function_node.FunctionNode):
                 x[:, c0:c1, max(-sy, 0):h + min(-sy, 0), max(-sx, 0):w + min(-sx, 0)]
         return y,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         # The transpose of a shift is the shift the other way.
         return Shift((self.kh, self.kw), (-self.dy, -self.dx)).apply(grad_outputs)
 
 
-def shift(x, ksize=3, dilate=1):
+def shift(x: VariableOrArray, ksize: int | Sequence[int] = 3,
+          dilate: int | Sequence[int] = 1) -> Variable:
     """Shift (Wu et al., 2017): moves each group of channels by one offset of a small grid.
 
     The channels are split into ``kh * kw`` equal groups (the last group takes the

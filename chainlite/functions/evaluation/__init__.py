@@ -1,1 +1,2 @@
 """Evaluation functions (accuracy and friends)."""
+from __future__ import annotations

@@ -1,17 +1,27 @@
 """Classification accuracy (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Accuracy(function_node.FunctionNode):
 
-    def __init__(self, ignore_label=None):
+    def __init__(self, ignore_label: int | None = None) -> None:
         self.ignore_label = ignore_label
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('y', 't'))
         y, t = in_types
         type_check.expect(y.dtype.kind == 'f', t.dtype.kind == 'i')
@@ -22,7 +32,7 @@ class Accuracy(function_node.FunctionNode):
         for i in range(t_ndim + 1, type_check.eval(y.ndim)):
             type_check.expect(y.shape[i] == 1)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         y, t = inputs
         xp = backend.get_array_module(y)
         pred = y.argmax(axis=1).reshape(t.shape)
@@ -34,7 +44,7 @@ class Accuracy(function_node.FunctionNode):
         return xp.asarray((hit & valid).sum() / count if count else 0.0, y.dtype),
 
 
-def accuracy(y, t, ignore_label=None):
+def accuracy(y: VariableOrArray, t: VariableOrArray, ignore_label: int | None = None) -> Variable:
     """The fraction of rows of ``y`` whose highest score is at the label ``t``.
 
     Not differentiable: as in Chainer, the result is a Variable outside the graph

@@ -1,19 +1,29 @@
 """Accuracy of binary classification from logits (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class BinaryAccuracy(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('y', 't'))
         y, t = in_types
         type_check.expect(y.dtype.kind == 'f', t.dtype.kind == 'i', y.shape == t.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         y, t = inputs
         xp = backend.get_array_module(y)
         valid = t != -1
@@ -22,7 +32,7 @@ class BinaryAccuracy(function_node.FunctionNode):
         return xp.asarray(hit.sum() / count if count else 0.0, y.dtype),
 
 
-def binary_accuracy(y, t):
+def binary_accuracy(y: VariableOrArray, t: VariableOrArray) -> Variable:
     """The fraction of elements where ``y >= 0`` agrees with the binary label ``t``.
 
     Not differentiable: as in Chainer, the result is a Variable outside the graph

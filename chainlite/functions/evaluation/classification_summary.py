@@ -1,4 +1,8 @@
 """Per-class precision, recall, F-beta score and support (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -7,15 +11,19 @@ from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class ClassificationSummary(function_node.FunctionNode):
 
-    def __init__(self, label_num, beta, ignore_label):
+    def __init__(self, label_num: int | None, beta: float, ignore_label: int) -> None:
         self.label_num = label_num
         self.beta = beta
         self.ignore_label = ignore_label
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('y', 't'))
         y, t = in_types
         type_check.expect(y.dtype.kind == 'f', t.dtype.kind == 'i')
@@ -25,7 +33,7 @@ class ClassificationSummary(function_node.FunctionNode):
         for i in range(t_ndim + 1, type_check.eval(y.ndim)):
             type_check.expect(y.shape[i] == 1)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         y, t = inputs
         xp = backend.get_array_module(y)
         t = t.ravel()
@@ -53,13 +61,17 @@ class ClassificationSummary(function_node.FunctionNode):
         return precision, recall, fbeta, support
 
 
-def _summary(y, t, label_num, beta, ignore_label):
+def _summary(y: VariableOrArray, t: VariableOrArray, label_num: int | None, beta: float,
+             ignore_label: int) -> tuple[Variable, Variable, Variable, Variable]:
     with configuration.no_backprop_mode():
         outs = ClassificationSummary(label_num, beta, ignore_label).apply((y, t))
-    return tuple(variable.Variable(o.array, requires_grad=False) for o in outs)
+    p, r, f, s = (variable.Variable(o.array, requires_grad=False) for o in outs)
+    return p, r, f, s
 
 
-def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
+def classification_summary(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
+                           beta: float = 1.0, ignore_label: int = -1
+                           ) -> tuple[Variable, Variable, Variable, Variable]:
     """Precision, recall, F-beta score and support of each class.
 
     The prediction of an instance is the argmax of ``y`` over axis 1. For each class,
@@ -94,7 +106,8 @@ def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
     return _summary(y, t, label_num, beta, ignore_label)
 
 
-def precision(y, t, label_num=None, ignore_label=-1):
+def precision(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
+              ignore_label: int = -1) -> tuple[Variable, Variable]:
     """Precision of each class, and its support (see :func:`classification_summary`).
 
     Args:
@@ -118,7 +131,8 @@ def precision(y, t, label_num=None, ignore_label=-1):
     return ret[0], ret[3]
 
 
-def recall(y, t, label_num=None, ignore_label=-1):
+def recall(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
+           ignore_label: int = -1) -> tuple[Variable, Variable]:
     """Recall of each class, and its support (see :func:`classification_summary`).
 
     Args:
@@ -142,7 +156,8 @@ def recall(y, t, label_num=None, ignore_label=-1):
     return ret[1], ret[3]
 
 
-def fbeta_score(y, t, label_num=None, beta=1.0, ignore_label=-1):
+def fbeta_score(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
+                beta: float = 1.0, ignore_label: int = -1) -> tuple[Variable, Variable]:
     """F-beta score of each class, and its support (see :func:`classification_summary`).
 
     Args:
@@ -167,7 +182,8 @@ def fbeta_score(y, t, label_num=None, beta=1.0, ignore_label=-1):
     return ret[2], ret[3]
 
 
-def f1_score(y, t, label_num=None, ignore_label=-1):
+def f1_score(y: VariableOrArray, t: VariableOrArray, label_num: int | None = None,
+             ignore_label: int = -1) -> tuple[Variable, Variable]:
     """F1 score of each class, and its support (see :func:`classification_summary`).
 
     Args:

@@ -1,16 +1,26 @@
 """R^2, the coefficient of determination of a regression (not differentiable)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 _MULTIOUTPUT = ('uniform_average', 'raw_values')
 
 
 class R2Score(function_node.FunctionNode):
 
-    def __init__(self, sample_weight=None, multioutput='uniform_average'):
+    def __init__(self, sample_weight: None = None, multioutput: str = 'uniform_average') -> None:
         if sample_weight is not None:
             raise ValueError('r2_score: sample_weight must be None (weights are not '
                              'supported, as in Chainer); got {!r}'.format(type(sample_weight)))
@@ -19,13 +29,13 @@ class R2Score(function_node.FunctionNode):
                 _MULTIOUTPUT, multioutput))
         self.multioutput = multioutput
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('pred', 'true'))
         pred, true = in_types
         type_check.expect(pred.dtype.kind == 'f', true.dtype.kind == 'f',
                           pred.shape == true.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         pred, true = inputs
         xp = backend.get_array_module(pred)
         ss_res = ((pred - true) ** 2).sum(axis=0)
@@ -39,7 +49,8 @@ class R2Score(function_node.FunctionNode):
         return score,
 
 
-def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):
+def r2_score(pred: VariableOrArray, true: VariableOrArray, sample_weight: None = None,
+             multioutput: str = 'uniform_average') -> Variable:
     """R^2 (the coefficient of determination) of a regression, along the first axis.
 
     For every output (every index past the first axis), ``1 - SS_res / SS_tot`` with

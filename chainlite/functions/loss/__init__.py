@@ -1,1 +1,2 @@
 """Loss functions."""
+from __future__ import annotations

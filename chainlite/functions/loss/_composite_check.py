@@ -4,11 +4,16 @@ Such a function has no FunctionNode of its own to run ``check_type_forward``; it
 :func:`check` first, so that bad input fails with the function's name and the argument's
 name, as a FunctionNode's check does.
 """
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
 from chainlite import variable
 from chainlite.utils import type_check
 
 
-def check(label, names, values, condition):
+def check(label: str, names: Sequence[str], values: Sequence[Any],
+          condition: Callable[[Any], None]) -> None:
     """Runs ``condition(in_types)`` on the arrays of ``values`` under ``names``.
 
     Args:

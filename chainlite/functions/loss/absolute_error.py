@@ -1,30 +1,39 @@
 """Elementwise absolute difference of two arrays."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class AbsoluteError(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x0', 'x1'))
         x0, x1 = in_types
         type_check.expect(x0.dtype.kind == 'f', x0.dtype == x1.dtype, x0.shape == x1.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x0, x1 = inputs
         diff = x0 - x1
         self.sign = numpy.sign(diff)  # the gradient; constant, so double backprop gives 0
         return numpy.abs(diff),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         gx0 = gy * self.sign
         return gx0, -gx0
 
 
-def absolute_error(x0, x1):
+def absolute_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     """Elementwise absolute error, ``|x0 - x1|``.
 
     Its gradient at ``x0 == x1`` is taken as 0.

@@ -1,4 +1,8 @@
 """Negative log-likelihood of binary data under Bernoulli distributions given by logits."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,18 +10,22 @@ from chainlite.functions import _accumulate
 from chainlite.functions.activation import tanh
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class BernoulliNLL(function_node.FunctionNode):
 
-    def __init__(self, reduce='sum'):
+    def __init__(self, reduce: str = 'sum') -> None:
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'y'))
         x, y = in_types
         type_check.expect(x.dtype.kind == 'f', x.dtype == y.dtype, x.shape == y.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, y = inputs
         # softplus(y) - x y, with softplus(y) = max(y, 0) + log(1 + exp(-|y|)).
@@ -28,7 +36,8 @@ class BernoulliNLL(function_node.FunctionNode):
             return numpy.asarray(loss.mean(), x.dtype),
         return loss.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, y = self.get_retained_inputs()
         gy, = grad_outputs
         if self.reduce == 'mean':
@@ -38,7 +47,7 @@ class BernoulliNLL(function_node.FunctionNode):
         return gy * -y, gy * (sig - x)
 
 
-def bernoulli_nll(x, y, reduce='sum'):
+def bernoulli_nll(x: VariableOrArray, y: VariableOrArray, reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under Bernoulli distributions with logits ``y``.
 
     Elementwise, ``-(x log p + (1 - x) log(1 - p))`` with ``p = sigmoid(y)``, computed as

@@ -1,4 +1,8 @@
 """BlackOut loss: a softmax over the true class and a few sampled negatives."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite import variable
@@ -9,6 +13,10 @@ from chainlite.functions.math import log1p as log1p_mod
 from chainlite.functions.math import logsumexp as logsumexp_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check(x, t, W, samples):
@@ -31,7 +39,8 @@ def _check(x, t, W, samples):
                            condition)
 
 
-def black_out(x, t, W, samples, reduce='mean'):
+def black_out(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+              samples: VariableOrArray, reduce: str = 'mean') -> Variable:
     """BlackOut loss, ``-log p(t) - sum_{s in samples} log(1 - p(s))``.
 
     ``p`` is a softmax over the true class and the row's negative samples only:

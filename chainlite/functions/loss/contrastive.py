@@ -1,4 +1,8 @@
 """Contrastive loss of pairs: pull similar pairs together, push dissimilar ones apart."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -10,21 +14,25 @@ from chainlite.functions.math import sqrt
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Contrastive(function_node.FunctionNode):
 
-    def __init__(self, margin, reduce='mean'):
+    def __init__(self, margin: float, reduce: str = 'mean') -> None:
         self.margin = margin
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x0', 'x1', 'y'))
         x0, x1, y = in_types
         type_check.expect(x0.dtype.kind == 'f', x0.dtype == x1.dtype, y.dtype.kind == 'i',
                           x0.ndim == 2, x0.shape == x1.shape, y.ndim == 1,
                           x0.shape[0] == y.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         x0, x1, y = inputs
         if y.size and not ((y == 0) | (y == 1)).all():
@@ -38,7 +46,8 @@ class Contrastive(function_node.FunctionNode):
             return numpy.asarray(_accumulate.wide_sum(loss) / max(len(loss), 1), x0.dtype),
         return loss.astype(x0.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x0, x1, y = self.get_retained_inputs()
         gy, = grad_outputs
         n = x0.shape[0]
@@ -59,7 +68,8 @@ class Contrastive(function_node.FunctionNode):
         return gx0, -gx0, None
 
 
-def contrastive(x0, x1, y, margin=1, reduce='mean'):
+def contrastive(x0: VariableOrArray, x1: VariableOrArray, y: VariableOrArray,
+                margin: float = 1, reduce: str = 'mean') -> Variable:
     """Contrastive loss of pairs of vectors.
 
     With ``d`` the Euclidean distance of a pair, the loss is ``d ** 2 / 2`` for a similar

@@ -1,4 +1,8 @@
 """Linear-chain conditional random field: negative log-likelihood and Viterbi decoding."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 import numpy
 
 from chainlite import variable
@@ -8,6 +12,10 @@ from chainlite.functions.loss import _composite_check
 from chainlite.functions.math import logsumexp as logsumexp_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check(cost, xs, ys=None):
@@ -41,7 +49,8 @@ def _check(cost, xs, ys=None):
     _composite_check.check('crf1d', names, values, condition)
 
 
-def crf1d(cost, xs, ys, reduce='mean'):
+def crf1d(cost: VariableOrArray, xs: Sequence[VariableOrArray], ys: Sequence[VariableOrArray],
+          reduce: str = 'mean') -> Variable:
     """Negative log-likelihood of label sequences under a linear-chain CRF.
 
     With ``cost[s, t]`` the score of moving from label ``s`` to label ``t`` and ``x_i[t]``
@@ -119,7 +128,8 @@ def crf1d(cost, xs, ys, reduce='mean'):
     return loss
 
 
-def argmax_crf1d(cost, xs):
+def argmax_crf1d(cost: VariableOrArray, xs: Sequence[VariableOrArray]
+                 ) -> tuple[Variable, list[numpy.ndarray]]:
     """The most likely label sequences under a linear-chain CRF (Viterbi decoding).
 
     Takes the inputs of :func:`crf1d` without the labels.
@@ -150,7 +160,7 @@ def argmax_crf1d(cost, xs):
     _check(cost, xs)
     cost = variable.as_variable(cost)
     alpha = variable.as_variable(xs[0])
-    finished = []
+    finished: list[Variable | None] = []
     back = []
     for x in xs[1:]:
         batch = x.shape[0]
@@ -160,17 +170,18 @@ def argmax_crf1d(cost, xs):
         else:
             finished.append(None)
         scores = alpha[:, :, None] + cost[None]
-        best = scores.array.argmax(axis=1).astype(numpy.int32)  # (B, K): best previous labels
+        # (B, K): the best previous labels.
+        best = variable.as_array(scores).argmax(axis=1).astype(numpy.int32)
         back.append(best)
         rows = numpy.arange(batch)[:, None]
         alpha = scores[rows, best, numpy.arange(cost.shape[0])[None, :]] + x
-    inds = alpha.array.argmax(axis=1).astype(numpy.int32)
+    inds = variable.as_array(alpha).argmax(axis=1).astype(numpy.int32)
     path = [inds]
     score = alpha[numpy.arange(len(inds)), inds]
     for best, rest in zip(back[::-1], finished[::-1]):
         inds = best[numpy.arange(len(inds)), inds]
         if rest is not None:
-            rest_inds = rest.array.argmax(axis=1).astype(numpy.int32)
+            rest_inds = variable.as_array(rest).argmax(axis=1).astype(numpy.int32)
             inds = numpy.concatenate([inds, rest_inds])
             score = concat_mod.concat(
                 [score, rest[numpy.arange(len(rest_inds)), rest_inds]], axis=0)

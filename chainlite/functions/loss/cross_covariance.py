@@ -1,4 +1,8 @@
 """Cross-covariance penalty between two batches of features."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,22 +10,26 @@ from chainlite.functions.math import matmul
 from chainlite.functions.math import mean
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class CrossCovariance(function_node.FunctionNode):
 
-    def __init__(self, reduce='half_squared_sum'):
+    def __init__(self, reduce: str = 'half_squared_sum') -> None:
         if reduce not in ('half_squared_sum', 'no'):
             raise ValueError("cross_covariance: reduce must be 'half_squared_sum' or 'no', "
                              "got %r" % (reduce,))
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('y', 'z'))
         y, z = in_types
         type_check.expect(y.dtype.kind == 'f', y.dtype == z.dtype, y.ndim == 2, z.ndim == 2,
                           y.shape[0] == z.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         y, z = inputs
         self.retain_inputs((0, 1))
         yc = y - y.mean(axis=0, keepdims=True)
@@ -31,7 +39,8 @@ class CrossCovariance(function_node.FunctionNode):
             return cov,
         return numpy.asarray(numpy.vdot(cov, cov) * y.dtype.type(0.5), y.dtype),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         y, z = self.get_retained_inputs()
         g, = grad_outputs
         n = len(y)
@@ -50,7 +59,8 @@ class CrossCovariance(function_node.FunctionNode):
         return tuple(ret)
 
 
-def cross_covariance(y, z, reduce='half_squared_sum'):
+def cross_covariance(y: VariableOrArray, z: VariableOrArray,
+                     reduce: str = 'half_squared_sum') -> Variable:
     """The cross-covariance of two batches of features, or half its squared Frobenius norm.
 
     With ``y`` of shape ``(n, M)`` and ``z`` of shape ``(n, N)``, the cross-covariance is

@@ -1,5 +1,8 @@
 """Connectionist temporal classification (CTC) loss."""
+from __future__ import annotations
+
 import collections.abc
+from typing import TYPE_CHECKING, Sequence
 
 import numpy
 
@@ -14,6 +17,10 @@ from chainlite.functions.loss import _composite_check
 from chainlite.functions.math import logsumexp as logsumexp_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 # log(0) in the recursion: finite, so that log-sum-exp of impossible states stays finite and
 # its gradient (a softmax weight of 0) is exact.
@@ -41,8 +48,10 @@ def _check(xs, t, input_length, label_length):
                            (xs, t, input_length, label_length), condition)
 
 
-def connectionist_temporal_classification(x, t, blank_symbol, input_length=None,
-                                          label_length=None, reduce='mean'):
+def connectionist_temporal_classification(
+        x: Sequence[VariableOrArray], t: VariableOrArray, blank_symbol: int,
+        input_length: VariableOrArray | None = None,
+        label_length: VariableOrArray | None = None, reduce: str = 'mean') -> Variable:
     """Connectionist temporal classification loss (Graves et al., 2006).
 
     The negative log-probability of the label sequence ``t[b]`` summed over every alignment

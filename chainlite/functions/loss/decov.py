@@ -1,4 +1,7 @@
 """DeCov loss: penalises the covariance between the units of a hidden layer."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from chainlite import backend
 from chainlite import variable
@@ -8,8 +11,12 @@ from chainlite.functions.math import mean as mean_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
-def decov(h, reduce='half_squared_sum'):
+
+def decov(h: VariableOrArray, reduce: str = 'half_squared_sum') -> Variable:
     """DeCov loss (Cogswell et al., 2016): the off-diagonal covariance of the units.
 
     With ``hc = h - mean(h, axis=0)`` and ``C = hc^T hc / N`` with its diagonal set to 0,

@@ -1,4 +1,8 @@
 """Discriminative margin-based clustering loss for instance segmentation embeddings."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite import backend
@@ -7,6 +11,10 @@ from chainlite.functions.activation import relu as relu_mod
 from chainlite.functions.math import absolute as absolute_mod
 from chainlite.functions.math import sqrt as sqrt_mod
 from chainlite.functions.math import sum as sum_mod
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _l1(x, axis):
@@ -39,8 +47,9 @@ class DiscriminativeMarginBasedClusteringLoss:
         ValueError: For a non-positive ``max_embedding_dim`` or a ``norm`` other than 1 or 2.
     """
 
-    def __init__(self, delta_v=0.5, delta_d=1.5, max_embedding_dim=10, norm=1,
-                 alpha=1.0, beta=1.0, gamma=0.001):
+    def __init__(self, delta_v: float = 0.5, delta_d: float = 1.5, max_embedding_dim: int = 10,
+                 norm: int = 1, alpha: float = 1.0, beta: float = 1.0,
+                 gamma: float = 0.001) -> None:
         if max_embedding_dim <= 0:
             raise ValueError('discriminative_margin_based_clustering_loss: max_embedding_dim '
                              'must be positive, got %r' % (max_embedding_dim,))
@@ -55,7 +64,8 @@ class DiscriminativeMarginBasedClusteringLoss:
         self.beta = beta
         self.gamma = gamma
 
-    def __call__(self, embeddings, labels):
+    def __call__(self, embeddings: VariableOrArray,
+                 labels: VariableOrArray) -> tuple[Variable, Variable, Variable]:
         """Returns ``(alpha * variance, beta * distance, gamma * regularisation)``.
 
         Args:
@@ -102,8 +112,9 @@ class DiscriminativeMarginBasedClusteringLoss:
 
 
 def discriminative_margin_based_clustering_loss(
-        embeddings, labels, delta_v, delta_d, max_embedding_dim, norm=1, alpha=1.0,
-        beta=1.0, gamma=0.001):
+        embeddings: VariableOrArray, labels: VariableOrArray, delta_v: float, delta_d: float,
+        max_embedding_dim: int, norm: int = 1, alpha: float = 1.0, beta: float = 1.0,
+        gamma: float = 0.001) -> tuple[Variable, Variable, Variable]:
     """Discriminative margin-based clustering loss (De Brabandere et al., 2017).
 
     Pixel embeddings of one instance are pulled towards their mean (the variance term, for

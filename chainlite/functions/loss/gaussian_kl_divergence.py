@@ -1,4 +1,8 @@
 """KL divergence of a diagonal Gaussian from the standard normal."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,19 +10,23 @@ from chainlite.functions import _accumulate
 from chainlite.functions.math import exp
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class GaussianKLDivergence(function_node.FunctionNode):
 
-    def __init__(self, reduce='sum'):
+    def __init__(self, reduce: str = 'sum') -> None:
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('mean', 'ln_var'))
         mean, ln_var = in_types
         type_check.expect(mean.dtype.kind == 'f', mean.dtype == ln_var.dtype,
                           mean.shape == ln_var.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         mean, ln_var = inputs
         loss = (mean * mean + numpy.exp(ln_var) - ln_var - 1) * 0.5
@@ -28,7 +36,8 @@ class GaussianKLDivergence(function_node.FunctionNode):
             return numpy.asarray(loss.mean(), mean.dtype),
         return loss.astype(mean.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         mean, ln_var = self.get_retained_inputs()
         gy, = grad_outputs
         if self.reduce == 'mean':
@@ -36,7 +45,8 @@ class GaussianKLDivergence(function_node.FunctionNode):
         return gy * mean, gy * (exp.exp(ln_var) - 1.0) * 0.5
 
 
-def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
+def gaussian_kl_divergence(mean: VariableOrArray, ln_var: VariableOrArray,
+                           reduce: str = 'sum') -> Variable:
     """KL divergence of ``N(mean, exp(ln_var))`` (diagonal) from ``N(0, I)``.
 
     Elementwise, ``(mean ** 2 + exp(ln_var) - ln_var - 1) / 2``.

@@ -1,5 +1,8 @@
 """Negative log-likelihood of data under a diagonal Gaussian."""
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -8,21 +11,25 @@ from chainlite.functions import _accumulate
 from chainlite.functions.math import exp
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 _LOG_2PI = math.log(2 * math.pi)
 
 
 class GaussianNLL(function_node.FunctionNode):
 
-    def __init__(self, reduce='sum'):
+    def __init__(self, reduce: str = 'sum') -> None:
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'mean', 'ln_var'))
         x, mean, ln_var = in_types
         type_check.expect(x.dtype.kind == 'f', x.dtype == mean.dtype, x.dtype == ln_var.dtype,
                           x.shape == mean.shape, x.shape == ln_var.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         x, mean, ln_var = inputs
         diff = x - mean
@@ -33,7 +40,8 @@ class GaussianNLL(function_node.FunctionNode):
             return numpy.asarray(loss.mean(), x.dtype),
         return loss.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, mean, ln_var = self.get_retained_inputs()
         gy, = grad_outputs
         if self.reduce == 'mean':
@@ -44,7 +52,8 @@ class GaussianNLL(function_node.FunctionNode):
         return gx, -gx, gy * (1.0 - diff * scaled) * 0.5
 
 
-def gaussian_nll(x, mean, ln_var, reduce='sum'):
+def gaussian_nll(x: VariableOrArray, mean: VariableOrArray, ln_var: VariableOrArray,
+                 reduce: str = 'sum') -> Variable:
     """Negative log-likelihood of ``x`` under ``N(mean, exp(ln_var))`` (diagonal).
 
     Elementwise, ``(log(2 pi) + ln_var + (x - mean) ** 2 / exp(ln_var)) / 2``.

@@ -1,4 +1,8 @@
 """Hierarchical softmax over a binary tree: the function behind BinaryHierarchicalSoftmax."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import variable
@@ -9,13 +13,17 @@ from chainlite.functions.loss import _composite_check
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import DTypeSpec, VariableOrArray
+
 
 def _parse_tree(tree):
     # Walks the tree without recursion (a Huffman tree over a large vocabulary is deep).
     # Internal nodes are numbered in pre-order; the code is +1 to the left, -1 to the right.
     paths, codes = {}, {}
     next_id = 0
-    stack = [(tree, (), ())]
+    stack: list[tuple[Any, tuple[int, ...], tuple[float, ...]]] = [(tree, (), ())]
     while stack:
         node, path, code = stack.pop()
         if isinstance(node, tuple):
@@ -63,7 +71,7 @@ class BinaryHierarchicalSoftmaxFunction:
 array([0, 2, 4, 5], dtype=int32), 2)
     """
 
-    def __init__(self, tree, dtype):
+    def __init__(self, tree: Any, dtype: DTypeSpec) -> None:
         paths, codes, size = _parse_tree(tree)
         for leaf in paths:
             if not isinstance(leaf, (int, numpy.integer)) or leaf < 0:
@@ -95,7 +103,8 @@ array([0, 2, 4, 5], dtype=int32), 2)
         _composite_check.check('BinaryHierarchicalSoftmaxFunction', ('x', 't', 'W'),
                                (x, t, W), condition)
 
-    def __call__(self, x, t, W):
+    def __call__(self, x: VariableOrArray, t: VariableOrArray,
+                 W: VariableOrArray) -> Variable:
         """The summed loss ``sum_b sum_{(e, c) in path(t_b)} softplus(-c * W[e] . x_b)``.
 
         Args:

@@ -1,23 +1,33 @@
 """Hinge loss for one-of-many classification."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Hinge(function_node.FunctionNode):
 
-    def __init__(self, norm='L1', reduce='mean'):
+    def __init__(self, norm: str = 'L1', reduce: str = 'mean') -> None:
         self.norm = norm
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 't'))
         x, t = in_types
         type_check.expect(x.dtype.kind == 'f', t.dtype.kind == 'i', x.ndim == 2, t.ndim == 1,
                           x.shape[0] == t.shape[0])
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, t = inputs
         n, k = x.shape
@@ -39,7 +49,8 @@ class Hinge(function_node.FunctionNode):
             return xp.asarray(_accumulate.wide_sum(loss) / max(n, 1), x.dtype),
         return loss,
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         mask, scale = self.mask, 1.0
@@ -51,7 +62,8 @@ class Hinge(function_node.FunctionNode):
         return gy * ((x * self.active + mask) * (2.0 * scale)), None
 
 
-def hinge(x, t, norm='L1', reduce='mean'):
+def hinge(x: VariableOrArray, t: VariableOrArray, norm: str = 'L1',
+          reduce: str = 'mean') -> Variable:
     """Hinge loss for one-of-many classification.
 
     The loss of element ``(n, k)`` is ``max(0, 1 - x[n, k])`` for the true class

@@ -1,4 +1,8 @@
 """Huber loss: squared near the target, linear far from it."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -8,21 +12,25 @@ from chainlite.functions.array import reshape
 from chainlite.functions.math import clip
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class HuberLoss(function_node.FunctionNode):
 
-    def __init__(self, delta, reduce='sum_along_second_axis'):
+    def __init__(self, delta: float, reduce: str = 'sum_along_second_axis') -> None:
         self.delta = delta
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 't'))
         x, t = in_types
         type_check.expect(x.dtype.kind == 'f', x.dtype == t.dtype, x.shape == t.shape)
         if self.reduce == 'sum_along_second_axis':
             type_check.expect(x.ndim >= 2)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, t = inputs
         delta = x.dtype.type(self.delta)
@@ -34,7 +42,8 @@ class HuberLoss(function_node.FunctionNode):
             y = _accumulate.wide_sum(y, axis=1)
         return y.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, t = self.get_retained_inputs()
         gy, = grad_outputs
         if self.reduce == 'sum_along_second_axis':
@@ -46,7 +55,8 @@ class HuberLoss(function_node.FunctionNode):
         return gx, -gx
 
 
-def huber_loss(x, t, delta, reduce='sum_along_second_axis'):
+def huber_loss(x: VariableOrArray, t: VariableOrArray, delta: float,
+               reduce: str = 'sum_along_second_axis') -> Variable:
     """Huber loss, less sensitive to outliers than the squared error.
 
     With ``a = x - t``, the loss of one element is ``a ** 2 / 2`` where ``|a| <= delta``

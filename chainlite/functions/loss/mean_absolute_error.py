@@ -1,19 +1,27 @@
 """Mean of the absolute differences of two arrays."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class MeanAbsoluteError(function_node.FunctionNode):
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x0', 'x1'))
         x0, x1 = in_types
         type_check.expect(x0.dtype.kind == 'f', x0.dtype == x1.dtype, x0.shape == x1.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x0, x1 = inputs
         diff = x0 - x1
         self.sign = numpy.sign(diff)  # the gradient; constant, so double backprop gives 0
@@ -21,13 +29,14 @@ class MeanAbsoluteError(function_node.FunctionNode):
         return numpy.asarray(_accumulate.wide_sum(numpy.abs(diff)) / max(diff.size, 1),
                              x0.dtype),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         gx0 = gy * (self.sign * (1.0 / max(self.sign.size, 1))).astype(gy.dtype, copy=False)
         return gx0, -gx0
 
 
-def mean_absolute_error(x0, x1):
+def mean_absolute_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
     """Mean absolute error, ``mean(|x0 - x1|)``.
 
     Its gradient at ``x0 == x1`` is taken as 0.

@@ -1,4 +1,8 @@
 """Negative sampling loss: one positive and a few sampled negative classes per example."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Literal, overload
+
 import numpy
 
 from chainlite import backend
@@ -9,6 +13,10 @@ from chainlite.functions.connection import embed_id as embed_id_mod
 from chainlite.functions.loss import _composite_check
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
 
 
 def _check(x, t, W):
@@ -27,7 +35,30 @@ def _check(x, t, W):
     _composite_check.check('negative_sampling', ('x', 't', 'W'), (x, t, W), condition)
 
 
-def negative_sampling(x, t, W, sampler, sample_size, reduce='sum', *, return_samples=False):
+@overload
+def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+                      sampler: Callable[[tuple[int, int]], Any], sample_size: int,
+                      reduce: str = ..., *, return_samples: Literal[False] = ...) -> Variable: ...
+
+
+@overload
+def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+                      sampler: Callable[[tuple[int, int]], Any], sample_size: int,
+                      reduce: str = ..., *,
+                      return_samples: Literal[True]) -> tuple[Variable, numpy.ndarray]: ...
+
+
+@overload
+def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+                      sampler: Callable[[tuple[int, int]], Any], sample_size: int,
+                      reduce: str = ..., *, return_samples: bool = ...
+                      ) -> Variable | tuple[Variable, numpy.ndarray]: ...
+
+
+def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
+                      sampler: Callable[[tuple[int, int]], Any], sample_size: int,
+                      reduce: str = 'sum', *, return_samples: bool = False
+                      ) -> Variable | tuple[Variable, numpy.ndarray]:
     """Negative sampling loss (word2vec's skip-gram objective).
 
     For each row ``x_i`` with label ``t_i``, ``sample_size`` negative classes ``n`` are drawn

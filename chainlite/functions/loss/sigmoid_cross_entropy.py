@@ -1,4 +1,8 @@
 """Sigmoid followed by binary cross entropy, computed stably from the logits."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -6,19 +10,23 @@ from chainlite.functions import _accumulate
 from chainlite.functions.activation import tanh
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class SigmoidCrossEntropy(function_node.FunctionNode):
 
-    def __init__(self, normalize=True, reduce='mean'):
+    def __init__(self, normalize: bool = True, reduce: str = 'mean') -> None:
         self.normalize = normalize
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 't'))
         x, t = in_types
         type_check.expect(x.dtype.kind == 'f', t.dtype.kind == 'i', x.shape == t.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, t = inputs
         if t.size and not ((t >= -1) & (t <= 1)).all():
@@ -34,7 +42,8 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.coeff = 1.0 / max(int(count), 1)
         return numpy.asarray(_accumulate.wide_sum(loss) * self.coeff, x.dtype),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, t = self.get_retained_inputs()
         gy, = grad_outputs
         t = t.array
@@ -48,7 +57,8 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         return gy * ((sig - target) * valid), None
 
 
-def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
+def sigmoid_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: bool = True,
+                          reduce: str = 'mean') -> Variable:
     """Cross entropy of ``sigmoid(x)`` against binary labels ``t``.
 
     The loss of one element is ``-(t log sigmoid(x) + (1 - t) log(1 - sigmoid(x)))``,

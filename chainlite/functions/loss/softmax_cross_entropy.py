@@ -1,4 +1,8 @@
 """Softmax followed by cross entropy, fused: log-sum-exp once, no one-hot matrix."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import backend
@@ -10,6 +14,10 @@ from chainlite.functions.math import exp
 from chainlite.functions.math import logsumexp
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
+
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import NdArray, VariableOrArray
 
 _EPS = 1e-7  # keeps log(t) finite in the KL divergence where a soft target is 0
 
@@ -57,8 +65,9 @@ def _exp_and_sum(x):
 
 class SoftmaxCrossEntropy(function_node.FunctionNode):
 
-    def __init__(self, normalize=True, cache_score=True, class_weight=None, ignore_label=-1,
-                 reduce='mean', soft_target_loss='cross-entropy'):
+    def __init__(self, normalize: bool = True, cache_score: bool = True,
+                 class_weight: NdArray | None = None, ignore_label: int = -1,
+                 reduce: str = 'mean', soft_target_loss: str = 'cross-entropy') -> None:
         self.normalize = normalize
         self.cache_score = cache_score
         self.class_weight = class_weight
@@ -67,7 +76,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self.soft_target_loss = soft_target_loss
 
     @property
-    def y(self):
+    def y(self) -> numpy.ndarray | None:
         """The softmax that forward kept for backward (``cache_score=True``), else None."""
         cache = getattr(self, '_cache', None)
         if cache is None:
@@ -75,7 +84,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         e, s = cache
         return e / s
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 't'))
         x, t = in_types
         type_check.expect(x.dtype.kind == 'f', x.ndim >= 2)
@@ -90,7 +99,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             # Float labels are not class indices (and a shape unlike x's is no soft target).
             type_check.expect(t.dtype.kind == 'i')
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, t = inputs
         if t.dtype.kind == 'f':
@@ -132,7 +141,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             nll *= S
         if self.reduce == 'mean':
             denominator = count if self.normalize else len(x)
-            self._coeff = 1.0 / max(denominator, 1)
+            self._coeff: float | None = 1.0 / max(denominator, 1)
             return xp.asarray(nll.sum() * self._coeff, x.dtype),
         self._coeff = None
         return nll.astype(x.dtype, copy=False),
@@ -160,12 +169,14 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
 
     def _class_weight(self, n_class, dtype):
         w = self.class_weight
+        assert w is not None
         if w.shape != (n_class,):
             raise ValueError('softmax_cross_entropy: class_weight must have the shape '
                              '(x.shape[1],) = (%d,), got %s' % (n_class, w.shape))
         return w.astype(dtype, copy=False)
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         grad = _SoftmaxCrossEntropyGrad(self._labels, self._S, self._coeff,
@@ -190,7 +201,7 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
             return gy * self.coeff
         return gy.reshape(_row_shape(x_shape))
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
         cdtype = _compute_dtype(x.dtype)
@@ -211,7 +222,8 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
             _sub_at_labels(gx, t, sc)
         return gx.astype(x.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
         xp = backend.get_array_module(x.array)
@@ -243,9 +255,11 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
-def softmax_cross_entropy(x, t, normalize=True, cache_score=True, class_weight=None,
-                          ignore_label=-1, reduce='mean', enable_double_backprop=False,
-                          soft_target_loss='cross-entropy'):
+def softmax_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: bool = True,
+                          cache_score: bool = True, class_weight: NdArray | None = None,
+                          ignore_label: int = -1, reduce: str = 'mean',
+                          enable_double_backprop: bool = False,
+                          soft_target_loss: str = 'cross-entropy') -> Variable:
     """Cross entropy of the softmax of ``x`` (over axis 1) against labels ``t``.
 
     The loss of one softmax is ``-log(softmax(x)[n, t[n]])``, computed from a single

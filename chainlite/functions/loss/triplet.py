@@ -1,4 +1,8 @@
 """Triplet loss: an anchor nearer to its positive than to its negative, by a margin."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import function_node
@@ -7,20 +11,24 @@ from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.utils import type_check
 
+if TYPE_CHECKING:
+    from chainlite.variable import Variable
+    from chainlite.types import VariableOrArray
+
 
 class Triplet(function_node.FunctionNode):
 
-    def __init__(self, margin, reduce='mean'):
+    def __init__(self, margin: float, reduce: str = 'mean') -> None:
         self.margin = margin
         self.reduce = reduce
 
-    def check_type_forward(self, in_types):
+    def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('anchor', 'positive', 'negative'))
         a, p, n = in_types
         type_check.expect(a.dtype.kind == 'f', a.dtype == p.dtype, a.dtype == n.dtype,
                           a.ndim == 2, a.shape == p.shape, a.shape == n.shape)
 
-    def forward(self, inputs):
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         a, p, n = inputs
         dp, dn = a - p, a - n
@@ -32,7 +40,8 @@ class Triplet(function_node.FunctionNode):
             return numpy.asarray(_accumulate.wide_sum(loss) / max(len(loss), 1), a.dtype),
         return loss.astype(a.dtype, copy=False),
 
-    def backward(self, indexes, grad_outputs):
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, p, n = self.get_retained_inputs()
         gy, = grad_outputs
         rows = a.shape[0]
@@ -43,7 +52,8 @@ class Triplet(function_node.FunctionNode):
         return -(gp + gn), gp, gn
 
 
-def triplet(anchor, positive, negative, margin=0.2, reduce='mean'):
+def triplet(anchor: VariableOrArray, positive: VariableOrArray, negative: VariableOrArray,
+            margin: float = 0.2, reduce: str = 'mean') -> Variable:
     """Triplet loss, ``max(|a - p|^2 - |a - n|^2 + margin, 0)`` for each row.
 
     Args:
