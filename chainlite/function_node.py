@@ -618,7 +618,7 @@ class FunctionNode:
         outputs = self.outputs or ()
         ret = []
         new_outputs = None
-        for i, y in zip(self._output_indexes_to_retain, self._retained_output_data):
+        for i, y in zip(self._output_indexes_to_retain, self._retained_output_data or ()):
             n = outputs[i]()
             if n is None:
                 n = _VariableNode(y.shape, y.dtype)

@@ -694,7 +694,9 @@ class GradientMethod(Optimizer):
         self.t += 1
         if self.is_safe_to_update():
             for param in params:
-                param.update_rule.update(param)
+                rule = param.update_rule
+                if rule is not None:  # _params gave every parameter one
+                    rule.update(param)
         else:
             for param in params:
                 param.node._loss_scale = None
