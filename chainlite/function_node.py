@@ -580,7 +580,7 @@ class FunctionNode:
         return tuple(gx if g is None else (g if gx is None else g + gx)
                      for gx, g in zip(gxs, grad_inputs))
 
-    def get_retained_inputs(self) -> tuple[variable.Variable, ...]:
+    def get_retained_inputs(self) -> tuple[Any, ...]:
         """The inputs declared by :meth:`retain_inputs`, as Variables (inside backward)."""
         inputs = self._ins
         if inputs.__class__ is not tuple:
@@ -598,7 +598,7 @@ class FunctionNode:
             ret.append(_new_variable(n.data, n, n.requires_grad))
         return tuple(ret)
 
-    def get_retained_outputs(self) -> tuple[variable.Variable, ...]:
+    def get_retained_outputs(self) -> tuple[Any, ...]:
         """The outputs declared by :meth:`retain_outputs`, as Variables (inside backward).
 
         An output whose Variable was already dropped is recreated and re-linked to this
