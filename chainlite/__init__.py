@@ -6,7 +6,7 @@ Code written for Chainer 7 runs after ``import chainlite as chainer``.
 Variable operators); everything else (``chainlite.functions``, ``links``, ``optimizers``,
 ``training``, ...) is imported on first use, so that a script pays only for what it touches.
 """
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Iterable
 
 from chainlite import _lazy
 from chainlite._version import __version__  # noqa: F401
@@ -33,7 +33,7 @@ def get_cpu_array_types() -> tuple:
     return get_array_types()
 
 
-def is_arrays_compatible(arrays) -> bool:
+def is_arrays_compatible(arrays: Iterable[Any]) -> bool:
     """Returns whether the arrays (None skipped) are all of one backend: all NumPy here."""
     types = get_array_types()
     return all(isinstance(a, types) for a in arrays if a is not None)

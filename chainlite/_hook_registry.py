@@ -27,7 +27,8 @@ def enter(hooks: 'collections.OrderedDict', hook: Any, count: Callable[[int], No
 
 def exit(hooks: 'collections.OrderedDict', hook: Any, count: Callable[[int], None]) -> None:
     """Unregisters ``hook`` (if it is still the one under its name) and tells it."""
-    if hooks.get(hook.name) is hook:
-        del hooks[hook.name]
+    name = hook.name
+    if hooks.get(name) is hook:
+        del hooks[name]
         count(-1)
     hook.deleted(None)

@@ -38,7 +38,7 @@ class Device:
     def __enter__(self) -> 'Device':
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         pass
 
     def __str__(self) -> str:
@@ -181,7 +181,7 @@ def get_device_from_array(*arrays: Any) -> Device:
     return _CPU
 
 
-def get_array_module(*args: Any):
+def get_array_module(*args: Any) -> Any:
     """Returns the array module for the arguments (``numpy``; CuPy when it is supported).
 
     Args:

@@ -8,7 +8,7 @@ along several paths are summed before that node's creator runs.
 from __future__ import annotations
 
 import heapq
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy
 
@@ -47,7 +47,7 @@ def backward_from_variable(y: variable.Variable, retain_grad: bool,
 
 
 def backward(outputs: Sequence[variable.Variable],
-             grad_outputs: Optional[Sequence] = None, **kwargs) -> None:
+             grad_outputs: Optional[Sequence[Any]] = None, **kwargs: Any) -> None:
     """Runs backpropagation from several outputs at once.
 
     Args:
@@ -83,9 +83,11 @@ def backward(outputs: Sequence[variable.Variable],
 
 
 def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variable],
-         grad_outputs: Optional[Sequence] = None, grad_inputs: Optional[Sequence] = None,
+         grad_outputs: Optional[Sequence[Any]] = None,
+         grad_inputs: Optional[Sequence[Any]] = None,
          set_grad: bool = False, retain_grad: bool = False,
-         enable_double_backprop: bool = False, loss_scale: Optional[float] = None) -> list:
+         enable_double_backprop: bool = False,
+         loss_scale: Optional[float] = None) -> list[Optional[variable.Variable]]:
     """Computes the gradients of ``outputs`` with respect to ``inputs`` only.
 
     Unlike :meth:`Variable.backward`, it walks only the functions on paths from the outputs to
@@ -156,7 +158,7 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
     return ret
 
 
-def _check_sequence(seq, name: str) -> None:
+def _check_sequence(seq: Any, name: str) -> None:
     if not isinstance(seq, (tuple, list)):
         raise TypeError('grad(): %s must be a tuple or a list, not %s'
                         % (name, type(seq).__name__))
@@ -177,24 +179,27 @@ def _require_scalar(y: variable.Variable, where: str) -> None:
             'backpropagate a gradient of ones.' % (where, shape))
 
 
-def functions_between(out_nodes: list, in_nodes: list) -> list:
+def functions_between(out_nodes: Sequence[variable.VariableNode],
+                      in_nodes: Sequence[variable.VariableNode]
+                      ) -> list[function_node.FunctionNode]:
     """The functions on some path from the ``in_nodes`` up to the ``out_nodes``, by rising rank.
 
     Found without recursion: collect every function above the outputs, then sweep them in
     rank order, keeping those with an input that is a target or made by a kept function.
     """
     targets = set(in_nodes)
-    funcs = {}
+    funcs: dict[int, function_node.FunctionNode] = {}
     stack = [n.creator_node for n in out_nodes if n.creator_node is not None]
     while stack:
         f = stack.pop()
         if id(f) in funcs:
             continue
         funcs[id(f)] = f
-        stack.extend(x.creator_node for x in f.inputs if x.creator_node is not None)
-    kept, ids = [], set()
+        stack.extend(x.creator_node for x in f.inputs or () if x.creator_node is not None)
+    kept: list[function_node.FunctionNode] = []
+    ids: set[int] = set()
     for f in sorted(funcs.values(), key=lambda f: f.rank):
-        for x in f.inputs:
+        for x in f.inputs or ():
             if x in targets or id(x.creator_node) in ids:
                 ids.add(id(f))
                 kept.append(f)
@@ -202,12 +207,14 @@ def functions_between(out_nodes: list, in_nodes: list) -> list:
     return kept
 
 
-def _reaching_functions(out_nodes: list, in_nodes: list) -> set:
+def _reaching_functions(out_nodes: Sequence[variable.VariableNode],
+                        in_nodes: Sequence[variable.VariableNode]) -> set[int]:
     return {id(f) for f in functions_between(out_nodes, in_nodes)}
 
 
-def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_grad: bool,
-              double: bool, loss_scale: Optional[float], initial: Optional[list] = None) -> dict:
+def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[Any]],
+              retain_grad: bool, double: bool, loss_scale: Optional[float],
+              initial: Optional[list[Any]] = None) -> dict[Any, Any]:
     """Backpropagates ``seeds`` from ``out_nodes``.
 
     With ``in_nodes`` None it is ``backward``: every leaf that requires a gradient gets one,
@@ -218,7 +225,7 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
     """
     reaching = None if in_nodes is None else _reaching_functions(out_nodes, in_nodes)
     targets = set() if in_nodes is None else set(in_nodes)
-    grads = {}
+    grads: dict[Any, Any] = {}
     for n, g in zip(out_nodes, seeds):
         old = grads.get(n)
         grads[n] = g if old is None else old + g
@@ -227,8 +234,8 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
             old = grads.get(n)
             grads[n] = g if old is None else old + g
     with configuration.using_config('enable_backprop', double):
-        heap = []
-        seen = set()
+        heap: list[Any] = []
+        seen: set[Any] = set()
         push = heapq.heappush
         pop = heapq.heappop
         count = 0
@@ -238,7 +245,7 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                 seen.add(f)
                 count -= 1
                 push(heap, (-f.rank, count, f))
-        found = {}
+        found: dict[Any, Any] = {}
         # Whether any output gradient may have to be kept (else one test per function).
         keep = bool(targets) or retain_grad or variable.intermediate_grad_checks
         debug = _config.debug
@@ -259,7 +266,7 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
                     continue
                 if keep:
                     g = _output_grad(n, g, targets, found, retain_grad)
-                gys = (g,)
+                gys: Any = (g,)
             else:
                 gys = []
                 for r in outputs:
@@ -346,7 +353,7 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
             consumed = {x for f in seen for x in (f.inputs or ())}
             outs = set(out_nodes)
             ran = {n.creator_node for n in out_nodes + in_nodes
-                   if n.creator_node is not None and id(n.creator_node) not in reaching
+                   if n.creator_node is not None and id(n.creator_node) not in (reaching or ())
                    and (n in outs or n in consumed)}
             for c in ran:
                 for n in c.outputs:
@@ -363,7 +370,8 @@ def _backprop(out_nodes: list, seeds: list, in_nodes: Optional[list], retain_gra
     return grads
 
 
-def _output_grad(n, g, targets: set, found: dict, retain_grad: bool):
+def _output_grad(n: Any, g: Any, targets: set[Any], found: dict[Any, Any],
+                 retain_grad: bool) -> Any:
     # The final gradient of a node whose creator is about to run: hooks may replace it, and
     # grad() targets or retained variables keep it.
     if n._grad_hooks:
@@ -375,7 +383,8 @@ def _output_grad(n, g, targets: set, found: dict, retain_grad: bool):
     return g
 
 
-def _backward_slow(f, indexes: tuple, gys: tuple, grads: dict) -> tuple:
+def _backward_slow(f: Any, indexes: tuple[int, ...], gys: tuple[Any, ...],
+                   grads: dict[Any, Any]) -> Any:
     # Function hooks around backward, and backward_accumulate for classes that override it
     # (the gradients received so far are handed over and replaced by its results).
     from chainlite import function_hook
@@ -396,7 +405,7 @@ def _backward_slow(f, indexes: tuple, gys: tuple, grads: dict) -> tuple:
     return gxs
 
 
-def _annotate(e: Exception, f, debug: bool) -> None:
+def _annotate(e: Exception, f: Any, debug: bool) -> None:
     if isinstance(e, function_node.NonFiniteError) and e.backward_of is None and \
             e.phase == 'forward':
         # A function run by f's backward made it: name f, which the user applied.
@@ -407,7 +416,8 @@ def _annotate(e: Exception, f, debug: bool) -> None:
             f.label, ''.join(traceback.format_list(f.stack[-5:]))))
 
 
-def _normalize_grads(f, indexes: tuple, gxs, debug: bool) -> tuple:
+def _normalize_grads(f: Any, indexes: tuple[int, ...], gxs: Any,
+                     debug: bool) -> tuple[Any, ...]:
     """Accepts a list, or one gradient per input, and arrays; checks NaN in debug mode."""
     if gxs.__class__ is not tuple:
         if not isinstance(gxs, (tuple, list)):
@@ -444,7 +454,7 @@ def _normalize_grads(f, indexes: tuple, gxs, debug: bool) -> tuple:
     return gxs
 
 
-def _as_grad_variable(f, gx) -> variable.Variable:
+def _as_grad_variable(f: Any, gx: Any) -> variable.Variable:
     # Chainer's backward must return Variables; arrays are accepted and wrapped.
     if isinstance(gx, variable.Variable):
         return gx
@@ -454,7 +464,7 @@ def _as_grad_variable(f, gx) -> variable.Variable:
                     % (f.label, type(gx).__name__))
 
 
-def _bad_grad(f, i: int, x, gx) -> None:
+def _bad_grad(f: Any, i: int, x: Any, gx: Any) -> None:
     what = 'shape' if gx._data.shape != x.shape else 'dtype'
     raise ValueError('%s of gradients returned from backward is incorrect: %s.backward returned '
                      'a gradient of shape %s and dtype %s for input %d, whose shape is %s and '
@@ -462,7 +472,7 @@ def _bad_grad(f, i: int, x, gx) -> None:
                                    x.dtype))
 
 
-def _store_leaf_grads(grads: dict, seeds: list, double: bool,
+def _store_leaf_grads(grads: dict[Any, Any], seeds: list[Any], double: bool,
                       loss_scale: Optional[float]) -> None:
     # What is left in `grads` belongs to nodes without a (walked) creator: the leaves.
     stored = {id(s._data) for s in seeds}
@@ -489,7 +499,7 @@ def _store_leaf_grads(grads: dict, seeds: list, double: bool,
         _run_post_hooks(x)
 
 
-def _run_post_hooks(x) -> None:
+def _run_post_hooks(x: Any) -> None:
     if x._post_hooks:
         for hook, ref in list(x._post_hooks):
             param = ref()

@@ -11,7 +11,7 @@ import contextlib
 import os
 import sys
 import threading
-from typing import Any
+from typing import Any, TextIO
 
 import numpy
 
@@ -32,7 +32,7 @@ class GlobalConfig:
             None makes a new one.
     """
 
-    def __init__(self, local_cls: type | None = None) -> None:
+    def __init__(self, local_cls: type[LocalConfig] | None = None) -> None:
         if local_cls is None:
             local_cls = type('LocalConfig', (LocalConfig,), {})
         local_cls._global_config = self
@@ -58,7 +58,7 @@ class GlobalConfig:
         return sorted(k for k, v in vars(self._local_cls).items()
                       if not k.startswith('_') and not callable(v))
 
-    def show(self, file=sys.stdout) -> None:
+    def show(self, file: TextIO = sys.stdout) -> None:
         """Prints every key and its value, one per line, sorted by key."""
         _show(self, self._keys(), file)
 
@@ -98,12 +98,12 @@ class LocalConfig(_LocalConfigBase):
     def _keys(self) -> list[str]:
         return sorted(set(type(self)._global_config._keys()) | set(self.__dict__))
 
-    def show(self, file=sys.stdout) -> None:
+    def show(self, file: TextIO = sys.stdout) -> None:
         """Prints every key and its effective value for this thread, sorted by key."""
         _show(self, self._keys(), file)
 
 
-def _show(cfg, keys, file) -> None:
+def _show(cfg: Any, keys: list[str], file: TextIO) -> None:
     width = max((len(k) for k in keys), default=0)
     for k in keys:
         file.write('%s %s\n' % (k.ljust(width), getattr(cfg, k)))
@@ -151,7 +151,7 @@ class _ConfigContext(contextlib.ContextDecorator):
         self._old = self.cfg._own_values().get(self.name, _UNSET)
         setattr(self.cfg, self.name, self.value)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._old is _UNSET:
             delattr(self.cfg, self.name)
         else:

@@ -33,7 +33,7 @@ graph, so they can be differentiated again (transforms compose); otherwise they 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy
 
@@ -120,8 +120,8 @@ class _Linearization:
         # The float Variable outputs are the differentiable ones; the rest are constants.
         self.y_index = [k for k, y in enumerate(self.outputs)
                         if isinstance(y, _Variable) and y.dtype.kind == 'f']
-        self._us = None
-        self._gus = None
+        self._us: Optional[list[variable.Variable]] = None
+        self._gus: list[Optional[variable.Variable]] = []
 
     def pack(self, values: list) -> Any:
         return values[0] if self.single else tuple(values)
@@ -156,9 +156,10 @@ class _Linearization:
             jv = _push_forward(self.xs, vs, ys)
             return self._pack_tangents(jv)
         with configuration.using_config('enable_backprop', True):
-            if self._us is None:
-                self._us = [_Variable(numpy.zeros_like(y.array)) for y in ys]
-                self._gus = backprop.grad(ys, self.xs, grad_outputs=self._us,
+            us = self._us
+            if us is None:
+                us = self._us = [_Variable(numpy.zeros_like(y.array)) for y in ys]
+                self._gus = backprop.grad(ys, self.xs, grad_outputs=us,
                                           enable_double_backprop=True) if ys else []
             s = None
             for g, v in zip(self._gus, vs):
@@ -168,7 +169,7 @@ class _Linearization:
                 s = term if s is None else s + term
             jv = [None] * len(ys)
             if s is not None:
-                jv = backprop.grad([s], self._us, enable_double_backprop=self.nested)
+                jv = backprop.grad([s], us, enable_double_backprop=self.nested)
         return self._pack_tangents(jv)
 
     def _pack_tangents(self, jv: list) -> Any:
@@ -207,7 +208,7 @@ class _Linearization:
                 u = numpy.asarray(u, dtype=y.dtype)
             ys.append(y)
             seeds.append(u)
-        gxs = [None] * len(self.xs)
+        gxs: list[Any] = [None] * len(self.xs)
         if ys:
             with configuration.using_config('enable_backprop', True):
                 gxs = backprop.grad(ys, self.xs, grad_outputs=seeds,
@@ -295,12 +296,12 @@ def _push_forward(xs: list, vs: list, ys: list) -> list:
     """``J v`` by pushing tangent arrays through the recorded graph, function by function."""
     tangent = {x.node: v for x, v in zip(xs, vs) if v is not None}
     for f in backprop.functions_between([y.node for y in ys], [x.node for x in xs]):
-        tin = tuple(tangent.get(n) for n in f.inputs)
+        tin = tuple(tangent.get(n) for n in f.inputs or ())
         if all(t is None for t in tin):
             continue
         rule = getattr(f, '_jvp', None)
         touts = rule(tin) if rule is not None else _local_jvp(f, tin)
-        for r, t in zip(f.outputs, touts):
+        for r, t in zip(f.outputs or (), touts):
             n = r()
             if n is not None and t is not None:
                 tangent[n] = t

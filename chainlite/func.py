@@ -202,14 +202,14 @@ def jacrev(f: Callable, argnums: Argnums = 0) -> Callable:
         nums = _nums(argnums, len(args))
         lin = forward_mode._linearize(_partial(f, args, nums), [args[i] for i in nums])
         outs = lin.outputs
-        jacs = []
+        jacs: list[Any] = []
         for k, y in enumerate(outs):
-            cols = [[] for _ in nums]
+            cols: list[list[Any]] = [[] for _ in nums]
             if k in lin.y_index:
                 for e in range(y.size):
                     u = numpy.zeros(y.size, dtype=y.dtype)
                     u[e] = 1
-                    cots = [None] * len(outs)
+                    cots: list[Any] = [None] * len(outs)
                     cots[k] = u.reshape(y.shape)
                     for j, g in enumerate(lin.pull(lin.pack(cots))):
                         cols[j].append(g)
@@ -252,17 +252,17 @@ def jacfwd(f: Callable, argnums: Argnums = 0) -> Callable:
         # columns[j][k]: the J v results for argument j, output k, one per element of x_j.
         columns = []
         for j, x in enumerate(lin.xs):
-            per_out = [[] for _ in outs]
+            per_out: list[list[Any]] = [[] for _ in outs]
             for e in range(x.size):
                 v = numpy.zeros(x.size, dtype=x.dtype)
                 v[e] = 1
-                tangents = [None] * len(nums)
+                tangents: list[Any] = [None] * len(nums)
                 tangents[j] = v.reshape(x.shape)
                 res = lin.push(tangents)
                 for k, t in enumerate((res,) if lin.single else res):
                     per_out[k].append(t)
             columns.append(per_out)
-        jacs = []
+        jacs: list[Any] = []
         for k, y in enumerate(outs):
             if k not in lin.y_index:
                 jacs.append(None)

@@ -7,7 +7,7 @@ differentiating its gradient again raises a clear error.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, Optional, Sequence
 
 import numpy
 
@@ -39,9 +39,9 @@ class Function:
         (array([1.]), array([6.]))
     """
 
-    _node = None
+    _node: Optional[FunctionAdapter] = None
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs: Any) -> Any:
         """Applies the function to Variables or arrays.
 
         Returns:
@@ -64,12 +64,12 @@ class Function:
         return type(self).__name__
 
     @property
-    def inputs(self):
+    def inputs(self) -> Optional[tuple[Any, ...]]:
         """The input nodes of the last call."""
         return self.node.inputs
 
     @property
-    def outputs(self):
+    def outputs(self) -> Optional[tuple[Any, ...]]:
         """Weak references to the output nodes of the last call."""
         return self.node.outputs
 
@@ -86,31 +86,32 @@ class Function:
         return self.node.rank
 
     @property
-    def stack(self):
+    def stack(self) -> Any:
         """Where the last call happened (debug mode only)."""
         return self.node.stack
 
     @property
-    def output_data(self) -> tuple:
+    def output_data(self) -> tuple[Any, ...]:
         """The retained output arrays (None where not retained)."""
         return self.node.output_data
 
-    def check_type_forward(self, in_types) -> None:
+    def check_type_forward(self, in_types: Any) -> None:
         """Checks input types with :mod:`chainlite.utils.type_check`; accepts all by default."""
 
-    def forward(self, inputs: tuple) -> tuple:
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """Computes outputs from input arrays (defaults to :meth:`forward_cpu`)."""
         return self.forward_cpu(inputs)
 
-    def forward_cpu(self, inputs: tuple) -> tuple:
+    def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """The NumPy forward; override it or :meth:`forward`."""
         raise NotImplementedError('%s must implement forward (or forward_cpu)' % self.label)
 
-    def backward(self, inputs: tuple, grad_outputs: tuple) -> tuple:
+    def backward(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> Sequence[Any]:
         """Computes input gradients as arrays (defaults to :meth:`backward_cpu`)."""
         return self.backward_cpu(inputs, grad_outputs)
 
-    def backward_cpu(self, inputs: tuple, grad_outputs: tuple) -> tuple:
+    def backward_cpu(self, inputs: tuple[Any, ...],
+                     grad_outputs: tuple[Any, ...]) -> Sequence[Any]:
         """The NumPy backward; by default no input gets a gradient."""
         return tuple(None for _ in inputs)
 
@@ -126,6 +127,8 @@ class Function:
 class FunctionAdapter(function_node.FunctionNode):
     """The :class:`~chainlite.FunctionNode` that runs an old-style :class:`Function`."""
 
+    _function: Function
+
     def __init__(self, function: Function) -> None:
         self._function = function
 
@@ -138,10 +141,10 @@ class FunctionAdapter(function_node.FunctionNode):
     def label(self) -> str:
         return self._function.label
 
-    def check_type_forward(self, in_types) -> None:
+    def check_type_forward(self, in_types: Any) -> None:
         self._function.check_type_forward(in_types)
 
-    def forward(self, inputs: tuple) -> tuple:
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs(range(len(inputs)))
         outputs = self._function.forward(inputs)
         if isinstance(outputs, list):
@@ -152,20 +155,22 @@ class FunctionAdapter(function_node.FunctionNode):
         self._output_info = tuple((numpy.shape(y), numpy.result_type(y)) for y in outputs)
         return outputs
 
-    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         retained = set(self._input_indexes_to_retain or ())
-        in_data = tuple(n.data if i in retained else None for i, n in enumerate(self.inputs))
+        nodes = self.inputs or ()
+        in_data = tuple(n.data if i in retained else None for i, n in enumerate(nodes))
         # Old-style backward methods expect arrays everywhere, so unused outputs get zeros.
         gys = tuple(numpy.zeros(s, d) if g is None else g.array
                     for g, (s, d) in zip(grad_outputs, self._output_info))
-        gxs = self._function.backward(in_data, gys)
-        if not isinstance(gxs, (tuple, list)):
+        raw = self._function.backward(in_data, gys)
+        if not isinstance(raw, (tuple, list)):
             raise TypeError('%s.backward must return a tuple of arrays, got %s'
-                            % (self.label, type(gxs).__name__))
-        if len(gxs) != len(self.inputs):
+                            % (self.label, type(raw).__name__))
+        if len(raw) != len(nodes):
             raise ValueError('%s.backward returned %d gradients for %d inputs'
-                             % (self.label, len(gxs), len(self.inputs)))
-        gxs = [None if gxs[i] is None else numpy.asarray(gxs[i]) for i in indexes]
+                             % (self.label, len(raw), len(nodes)))
+        gxs = [None if raw[i] is None else numpy.asarray(raw[i]) for i in indexes]
         if not configuration.config.enable_backprop:
             from chainlite import variable
             return tuple(None if g is None else variable.Variable(g, requires_grad=False)
@@ -181,14 +186,15 @@ class FunctionAdapter(function_node.FunctionNode):
 class _NotTwiceDifferentiable(function_node.FunctionNode):
     # Returns precomputed gradients; differentiating them is what old-style code cannot do.
 
-    def __init__(self, label: str, gxs: list) -> None:
+    def __init__(self, label: str, gxs: list[Any]) -> None:
         self._label = label
         self._gxs = [g for g in gxs if g is not None]
 
-    def forward(self, inputs: tuple) -> tuple:
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return tuple(self._gxs)
 
-    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         raise RuntimeError(
             'cannot twice-differentiate an old style Function "%s": its backward works on '
             'arrays. Rewrite it as a chainlite.FunctionNode whose backward uses Variables '

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import collections
 import threading
-from typing import Any, Optional
+from typing import Any, Optional, Self
 
 from chainlite import _hook_registry
 from chainlite import function_node
@@ -16,7 +16,7 @@ from chainlite import function_node
 _state = threading.local()
 
 
-def get_function_hooks() -> 'collections.OrderedDict':
+def get_function_hooks() -> collections.OrderedDict[str, FunctionHook]:
     """The function hooks active in this thread (a name -> hook ordered dict)."""
     return _hook_registry.get_hooks(_state)
 
@@ -53,7 +53,7 @@ class FunctionHook:
 
     name = 'FunctionHook'
 
-    def __enter__(self) -> 'FunctionHook':
+    def __enter__(self) -> Self:
         return _hook_registry.enter(get_function_hooks(), self, _count)
 
     def __exit__(self, *exc: Any) -> None:
@@ -65,20 +65,22 @@ class FunctionHook:
     def deleted(self, function: Optional[Any] = None) -> None:
         """Called when the hook is unregistered (``function`` is None for a global hook)."""
 
-    def forward_preprocess(self, function: Any, in_data: tuple) -> None:
+    def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
         """Called before ``function.forward(in_data)``."""
 
-    def forward_postprocess(self, function: Any, in_data: tuple) -> None:
+    def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
         """Called after ``function.forward(in_data)``."""
 
-    def backward_preprocess(self, function: Any, in_data: tuple, out_grad: tuple) -> None:
+    def backward_preprocess(self, function: Any, in_data: tuple[Any, ...],
+                            out_grad: tuple[Any, ...]) -> None:
         """Called before ``function.backward``; ``out_grad`` holds the output gradient arrays."""
 
-    def backward_postprocess(self, function: Any, in_data: tuple, out_grad: tuple) -> None:
+    def backward_postprocess(self, function: Any, in_data: tuple[Any, ...],
+                            out_grad: tuple[Any, ...]) -> None:
         """Called after ``function.backward``."""
 
 
-def hooks_for(function: Any) -> list:
+def hooks_for(function: Any) -> list[FunctionHook]:
     """The hooks that apply to ``function``: the thread's global ones, then its own."""
     hooks = list(get_function_hooks().values())
     local = function.__dict__.get('_local_function_hooks')

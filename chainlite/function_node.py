@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import traceback
 import weakref
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, Sequence
 
 import numpy
 
@@ -29,7 +29,7 @@ _object_new = object.__new__
 _ref = weakref.ref
 # The static-graph recorder while a static chain's first call runs (else None); see
 # chainlite.graph_optimizations.static_graph. It raises _hooks_active while set.
-_recorder = None
+_recorder: Any = None
 
 
 class NonFiniteError(RuntimeError):
@@ -97,11 +97,12 @@ class FunctionNode:
     # unary ops then leaves two objects less per op for Python's cyclic GC to scan.
     _ins: Any = None
     _outs: Any = None
-    rank = 0
-    stack = None
-    _input_indexes_to_retain: Optional[tuple] = None
-    _output_indexes_to_retain: Optional[tuple] = None
-    _retained_output_data: Optional[tuple] = None
+    rank: int = 0
+    stack: Any = None
+    # What retain_inputs/retain_outputs were given (any iterable until the graph is linked).
+    _input_indexes_to_retain: Any = None
+    _output_indexes_to_retain: Any = None
+    _retained_output_data: Optional[tuple[Any, ...]] = None
     _checks_types = False
     _check_mode = 0  # 0: no checks, 1: float inputs only, 2: run _run_checks
     _accumulates = False  # the class overrides backward_accumulate (backprop then calls it)
@@ -109,10 +110,10 @@ class FunctionNode:
     # all inputs floating point; all inputs of one dtype and broadcastable shapes.
     _float_inputs = False
     _elementwise = False
-    _arg_names: Optional[tuple] = None  # names for the inputs in error messages
-    _function = None  # the old-style Function when this node is its adapter
+    _arg_names: Optional[tuple[str, ...]] = None  # names for the inputs in error messages
+    _function: Any = None  # the old-style Function when this node is its adapter
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # Decided once per class, so apply() skips type checking for ops that define none.
         cls._checks_types = cls.check_type_forward is not FunctionNode.check_type_forward
@@ -122,7 +123,7 @@ class FunctionNode:
             cls._checks_types or cls._float_inputs or cls._elementwise) else 0
 
     @property
-    def inputs(self) -> Optional[tuple]:
+    def inputs(self) -> Optional[tuple[Any, ...]]:
         """Tuple of the input :class:`~chainlite.variable.VariableNode` objects."""
         i = self._ins
         if i is None or i.__class__ is tuple:
@@ -130,7 +131,7 @@ class FunctionNode:
         return (i,)
 
     @inputs.setter
-    def inputs(self, nodes: Optional[tuple]) -> None:
+    def inputs(self, nodes: Optional[Iterable[Any]]) -> None:
         if nodes is not None:
             nodes = tuple(nodes)
             if len(nodes) == 1:
@@ -138,7 +139,7 @@ class FunctionNode:
         self._ins = nodes
 
     @property
-    def outputs(self) -> Optional[tuple]:
+    def outputs(self) -> Optional[tuple[Any, ...]]:
         """Tuple of weak references to the output nodes (None before the graph is linked)."""
         o = self._outs
         if o is None or o.__class__ is tuple:
@@ -146,7 +147,7 @@ class FunctionNode:
         return (o,)
 
     @outputs.setter
-    def outputs(self, refs: Optional[tuple]) -> None:
+    def outputs(self, refs: Optional[Iterable[Any]]) -> None:
         if refs is not None:
             refs = tuple(refs)
             if len(refs) == 1:
@@ -158,23 +159,24 @@ class FunctionNode:
         """A short name for messages and graph dumps (the class name by default)."""
         return type(self).__name__
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(
             'A function class object (%s) which is derived from chainlite.FunctionNode has '
             'been called as if it were a callable. Use apply() method instead.'
             % type(self).__name__)
 
     @property
-    def local_function_hooks(self) -> dict:
+    def local_function_hooks(self) -> dict[str, Any]:
         """Hooks registered on this function only (kept for Chainer compatibility)."""
         hooks = self.__dict__.get('_local_function_hooks')
         if hooks is None:
-            hooks = self._local_function_hooks = {}
+            hooks = {}
+            self._local_function_hooks: dict[str, Any] = hooks
         return hooks
 
     # -- forward -------------------------------------------------------------------------------
 
-    def apply(self, inputs: Iterable[Any]) -> tuple:
+    def apply(self, inputs: Sequence[Any]) -> tuple[variable.Variable, ...]:
         """Computes the outputs and, if backprop is enabled, records this function in the graph.
 
         Args:
@@ -186,7 +188,7 @@ class FunctionNode:
         try:
             if len(inputs) == 1:
                 x = inputs[0]
-                in_data = (x._data,)
+                in_data: tuple[Any, ...] = (x._data,)
                 requires_grad = x._requires_grad
             elif len(inputs) == 2:
                 x, x1 = inputs
@@ -279,8 +281,8 @@ class FunctionNode:
         v._node = o
         return v
 
-    def _wrap_outputs(self, inputs: tuple, in_data: tuple, outputs: Any, requires_grad: bool,
-                      cfg: Any) -> tuple:
+    def _wrap_outputs(self, inputs: Sequence[Any], in_data: tuple[Any, ...], outputs: Any,
+                      requires_grad: bool, cfg: Any) -> tuple[variable.Variable, ...]:
         # Everything after forward: arrays for 0-d results, debug checks, and either plain
         # outputs or the graph's links (input nodes, rank, retained data, weak outputs).
         debug = cfg.debug
@@ -311,17 +313,17 @@ class FunctionNode:
         if len(inputs) == 1:
             n = inputs[0]._node or inputs[0]._make_node()
             rank = n.rank
-            nodes = (n,)
+            nodes: tuple[Any, ...] = (n,)
             self._ins = n
         else:
             rank = 0
-            nodes = []
+            node_list = []
             for x in inputs:
                 n = x._node or x._make_node()
                 if n.rank > rank:
                     rank = n.rank
-                nodes.append(n)
-            nodes = self._ins = tuple(nodes)
+                node_list.append(n)
+            nodes = self._ins = tuple(node_list)
         self.rank = rank
         if debug:
             # Drop the framework's own frames: the last one shown is the caller's.
@@ -366,7 +368,7 @@ class FunctionNode:
             self._retained_output_data = outputs if len(idx) == len(outputs) and all(
                 [i == j for j, i in enumerate(idx)]) else tuple([outputs[i] for i in idx])
 
-    def _run_checks(self, in_data: tuple, cfg) -> None:
+    def _run_checks(self, in_data: tuple[Any, ...], cfg: Any) -> None:
         if self._float_inputs:
             for a in in_data:
                 if a.dtype.kind != 'f':
@@ -464,7 +466,7 @@ class FunctionNode:
         names = self._arg_names
         return names[i] if names is not None and i < len(names) else 'in_types[%d]' % i
 
-    def _wrap_input(self, x, index: int) -> _Variable:
+    def _wrap_input(self, x: Any, index: int) -> _Variable:
         if isinstance(x, _ndarray):
             return _new_variable(x, None, False)
         if isinstance(x, (numpy.generic, float, int)) and not isinstance(x, bool):
@@ -473,7 +475,7 @@ class FunctionNode:
         raise TypeError('%s: input %d must be a Variable or a numpy.ndarray, got %s'
                         % (self.label, index, type(x).__name__))
 
-    def _output_tuple(self, outputs) -> tuple:
+    def _output_tuple(self, outputs: Any) -> tuple[Any, ...]:
         if isinstance(outputs, list):
             return tuple(outputs)
         raise TypeError('%s.forward must return a tuple of arrays, got %s (write `return y,`)'
@@ -495,7 +497,7 @@ class FunctionNode:
             msg = 'Invalid operation is performed in: %s (Forward)\n\n%s' % (self.label, e)
             raise type_check.InvalidType(e.expect, e.actual, msg=msg) from None
 
-    def _debug_check(self, arrays, phase: str) -> None:
+    def _debug_check(self, arrays: Iterable[Any], phase: str) -> None:
         for a in arrays:
             if a is None:
                 continue
@@ -504,7 +506,7 @@ class FunctionNode:
                 raise NonFiniteError('NaN' if numpy.isnan(a).any() else 'inf', phase,
                                      self.label, self.stack)
 
-    def check_type_forward(self, in_types) -> None:
+    def check_type_forward(self, in_types: Any) -> None:
         """Checks the input types with :func:`chainlite.utils.type_check.expect`.
 
         Override it to validate shapes and dtypes; the default accepts everything.
@@ -514,7 +516,7 @@ class FunctionNode:
                 ``.dtype``, ``.size``).
         """
 
-    def forward(self, inputs: tuple) -> tuple:
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """Computes the outputs from input arrays. Subclasses override it (or forward_cpu).
 
         Args:
@@ -525,7 +527,7 @@ class FunctionNode:
         """
         return self.forward_cpu(inputs)
 
-    def forward_cpu(self, inputs: tuple) -> tuple:
+    def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """The NumPy implementation, used when :meth:`forward` is not overridden."""
         raise NotImplementedError(
             '%s must implement forward (or forward_cpu)' % type(self).__name__)
@@ -549,7 +551,8 @@ class FunctionNode:
 
     # -- backward ------------------------------------------------------------------------------
 
-    def backward(self, target_input_indexes: tuple, grad_outputs: tuple) -> tuple:
+    def backward(self, target_input_indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> Sequence[Any]:
         """Computes gradients with respect to the inputs, as Variables.
 
         Args:
@@ -562,8 +565,9 @@ class FunctionNode:
         raise NotImplementedError('%s does not implement backward, so it cannot be '
                                   'differentiated' % type(self).__name__)
 
-    def backward_accumulate(self, target_input_indexes: tuple, grad_outputs: tuple,
-                            grad_inputs: tuple) -> tuple:
+    def backward_accumulate(self, target_input_indexes: tuple[int, ...],
+                            grad_outputs: tuple[Any, ...],
+                            grad_inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """Like :meth:`backward`, but adds ``grad_inputs`` (existing gradients) to the result.
 
         Override it only when fusing the addition into the computation saves work: backprop
@@ -576,7 +580,7 @@ class FunctionNode:
         return tuple(gx if g is None else (g if gx is None else g + gx)
                      for gx, g in zip(gxs, grad_inputs))
 
-    def get_retained_inputs(self) -> tuple:
+    def get_retained_inputs(self) -> tuple[Any, ...]:
         """The inputs declared by :meth:`retain_inputs`, as Variables (inside backward)."""
         inputs = self._ins
         if inputs.__class__ is not tuple:
@@ -594,7 +598,7 @@ class FunctionNode:
             ret.append(_new_variable(n.data, n, n.requires_grad))
         return tuple(ret)
 
-    def get_retained_outputs(self) -> tuple:
+    def get_retained_outputs(self) -> tuple[Any, ...]:
         """The outputs declared by :meth:`retain_outputs`, as Variables (inside backward).
 
         An output whose Variable was already dropped is recreated and re-linked to this
@@ -611,10 +615,10 @@ class FunctionNode:
             v._data = y
             v._node = n
             return v,
-        outputs = self.outputs
+        outputs = self.outputs or ()
         ret = []
         new_outputs = None
-        for i, y in zip(self._output_indexes_to_retain, self._retained_output_data):
+        for i, y in zip(self._output_indexes_to_retain, self._retained_output_data or ()):
             n = outputs[i]()
             if n is None:
                 n = _VariableNode(y.shape, y.dtype)
@@ -629,9 +633,9 @@ class FunctionNode:
         return tuple(ret)
 
     @property
-    def output_data(self) -> tuple:
+    def output_data(self) -> tuple[Any, ...]:
         """The retained output arrays (None for outputs that were not retained)."""
-        data = [None] * len(self.outputs)
+        data: list[Any] = [None] * len(self.outputs or ())
         for i, y in zip(self._output_indexes_to_retain or (), self._retained_output_data or ()):
             data[i] = y
         return tuple(data)

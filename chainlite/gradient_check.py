@@ -37,10 +37,11 @@ class NondifferentiableError(Exception):
     """
 
 
-def numerical_grad(f: Callable[[], Sequence], inputs: Sequence[numpy.ndarray],
+def numerical_grad(f: Callable[[], Any], inputs: Sequence[numpy.ndarray],
                    grad_outputs: Sequence[Any], eps: float = 1e-3,
                    detect_nondifferentiable: bool = False, diff_atol: float = 0,
-                   diff_rtol: float = 1e-2, center_outputs: Optional[Sequence] = None) -> list:
+                   diff_rtol: float = 1e-2, center_outputs: Optional[Sequence[Any]] = None
+                   ) -> list[numpy.ndarray]:
     """Computes the gradient of ``sum(f() * grad_outputs)`` by finite differences.
 
     Every element of every input is moved by ``+eps`` and ``-eps`` in place (and restored),
@@ -93,7 +94,7 @@ def numerical_grad(f: Callable[[], Sequence], inputs: Sequence[numpy.ndarray],
             else:
                 center = tuple(None if y is None else numpy.array(y, _float64)
                                for y in center_outputs)
-            steps = (-1.0, -0.5, 0.5, 1.0)
+            steps: tuple[float, ...] = (-1.0, -0.5, 0.5, 1.0)
         else:
             steps = (-1.0, 1.0)
         for i, (x, gx) in enumerate(zip(inputs, grads)):
@@ -120,14 +121,14 @@ def numerical_grad(f: Callable[[], Sequence], inputs: Sequence[numpy.ndarray],
     return [gx.astype(x.dtype, copy=False) for gx, x in zip(grads, inputs)]
 
 
-def _evaluate(f, gys: tuple) -> tuple:
+def _evaluate(f: Callable[[], Any], gys: tuple[Any, ...]) -> tuple[Any, ...]:
     ys = f()
     if not isinstance(ys, (tuple, list)):
         ys = (ys,)
     if len(ys) != len(gys):
         raise ValueError('numerical_grad: f returned %d outputs but %d grad_outputs were given'
                          % (len(ys), len(gys)))
-    ret = []
+    ret: list[Optional[numpy.ndarray]] = []
     for k, (y, gy) in enumerate(zip(ys, gys)):
         if y is None:
             if gy is not None:
@@ -143,7 +144,7 @@ def _evaluate(f, gys: tuple) -> tuple:
     return tuple(ret)
 
 
-def _dot(diffs: list, gys: tuple) -> float:
+def _dot(diffs: list[Any], gys: tuple[Any, ...]) -> float:
     total = 0.0
     for d, gy in zip(diffs, gys):
         if gy is not None and d is not None:
@@ -151,7 +152,8 @@ def _dot(diffs: list, gys: tuple) -> float:
     return total
 
 
-def _check_smooth(i_in: int, index: tuple, points: tuple, eps: float, atol: float,
+def _check_smooth(i_in: int, index: tuple[int, ...], points: tuple[Any, ...], eps: float,
+                  atol: float,
                   rtol: float) -> None:
     """Raises NondifferentiableError unless every output is smooth across the 5 samples."""
     for k in range(len(points[0])):
@@ -178,7 +180,9 @@ def _check_smooth(i_in: int, index: tuple, points: tuple, eps: float, atol: floa
                 % (rms[j], atol + rtol * spread[j]))
 
 
-def _raise_nondifferentiable(i_in, index, k, out_shape, j, values, eps, why) -> None:
+def _raise_nondifferentiable(i_in: int, index: tuple[int, ...], k: int,
+                             out_shape: tuple[int, ...], j: int, values: numpy.ndarray,
+                             eps: float, why: str) -> None:
     out_index = numpy.unravel_index(j, out_shape) if out_shape else ()
     raise NondifferentiableError(
         'Tried to compute the numerical gradient at a non-differentiable point: input %d, '
@@ -187,13 +191,13 @@ def _raise_nondifferentiable(i_in, index, k, out_shape, j, values, eps, why) -> 
                        tuple(int(a) for a in out_index), numpy.array2string(values)))
 
 
-def _as_tuple(x) -> tuple:
+def _as_tuple(x: Any) -> tuple[Any, ...]:
     if isinstance(x, (tuple, list)):
         return tuple(x)
     return (x,)
 
 
-def _as_outputs(ys) -> tuple:
+def _as_outputs(ys: Any) -> tuple[Any, ...]:
     if isinstance(ys, (tuple, list)):
         return tuple(ys)
     return (ys,)
@@ -272,8 +276,9 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
         no_grads = [bool(skip) or x is None for skip, x in zip(no_grads, x_data)]
 
     # The backprop pass.
-    xs = [None if x is None else variable.Variable(x, requires_grad=x.dtype.kind == 'f')
-          for x in x_data]
+    xs: list[Any] = [
+        None if x is None else variable.Variable(x, requires_grad=x.dtype.kind == 'f')
+        for x in x_data]
     for p in params:
         p.cleargrad()
     ys = _as_outputs(func(*xs))
@@ -298,9 +303,9 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
     directions = _sample_directions(shapes)
     grads = [xs[i].grad for i in checked] + [p.grad for p in params]
     gx_backward = 0.0
-    for g, d in zip(grads, directions):
-        if g is not None:
-            gx_backward += float((g.astype(_float64) * d).sum())
+    for gr, d in zip(grads, directions):
+        if gr is not None:
+            gx_backward += float((gr.astype(_float64) * d).sum())
 
     # The numerical pass, along the same direction.
     def cast(a):
@@ -317,7 +322,7 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
         return numpy.asarray(a.astype(_float64) + delta * d).astype(a.dtype)
 
     def g():
-        vs = []
+        vs: list[Any] = []
         for i, a in enumerate(x_base):
             if a is None:
                 vs.append(None)
@@ -450,7 +455,7 @@ def check_double_backward(func: Callable, x_data: Any, y_grad: Any, x_grad_grad:
             if len(y_grad) != len(ys):
                 raise ValueError('func returned %d outputs but y_grad has %d entries'
                                  % (len(ys), len(y_grad)))
-            gys = [None] * len(y_grad)
+            gys: list[Any] = [None] * len(y_grad)
             for i, gy in zip(given, inputs[n_x:]):
                 gys[i] = gy
             # None entries of y_grad leave their outputs out, as in Chainer. The numerical
@@ -462,7 +467,7 @@ def check_double_backward(func: Callable, x_data: Any, y_grad: Any, x_grad_grad:
             outputs, seeds = [y for y in ys if y is not None], None
         targets = [xs[i] for i in differentiable] + list(params)
         if not outputs:
-            gxs = [None] * len(targets)
+            gxs: list[Any] = [None] * len(targets)
         else:
             gxs = backprop.grad(outputs, targets, grad_outputs=seeds,
                                 enable_double_backprop=True)

@@ -6,9 +6,14 @@ The concrete initializers live in :mod:`chainlite.initializers`; this module mir
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING
 
 from chainlite import configuration
+
+if TYPE_CHECKING:
+    import numpy
+
+    from chainlite.types import DTypeSpec
 
 
 class Initializer:
@@ -38,10 +43,10 @@ class Initializer:
         array([2., 2.], dtype=float32)
     """
 
-    def __init__(self, dtype: Optional[Any] = None) -> None:
+    def __init__(self, dtype: DTypeSpec = None) -> None:
         self.dtype = dtype
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         """Fills ``array`` in place.
 
         Args:
@@ -50,7 +55,7 @@ class Initializer:
         raise NotImplementedError(
             '%s must implement __call__(array)' % type(self).__name__)
 
-    def _check_dtype(self, array: Any) -> None:
+    def _check_dtype(self, array: numpy.ndarray) -> None:
         # The array is usually made by generate_array from self.dtype; a mismatch means the
         # caller built the array itself with another dtype.
         if self.dtype is None:
@@ -60,7 +65,7 @@ class Initializer:
             raise ValueError('%s: the array has dtype %s but the initializer\'s dtype is %s'
                              % (type(self).__name__, array.dtype, dtype))
 
-    def _fans(self, shape: tuple) -> tuple[int, int]:
+    def _fans(self, shape: tuple[int, ...]) -> tuple[int, int]:
         # get_fans with an error message that names the initializer.
         if len(shape) < 2:
             raise ValueError('%s needs an array of at least 2 dimensions (shape[0] = fan_out, '
@@ -68,7 +73,7 @@ class Initializer:
         return get_fans(shape)
 
 
-def get_fans(shape: tuple) -> tuple[int, int]:
+def get_fans(shape: tuple[int, ...]) -> tuple[int, int]:
     """Returns the fan-in and fan-out of a weight of the given shape.
 
     The shape is read as ``(out_channels, in_channels, *kernel)``, as in

@@ -12,7 +12,7 @@ import contextlib
 import copy
 import inspect
 import warnings
-from typing import Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Self, cast
 
 import numpy
 
@@ -20,6 +20,9 @@ from chainlite import backend
 from chainlite import initializers
 from chainlite import link_hook
 from chainlite import variable
+
+if TYPE_CHECKING:
+    from chainlite.serializer import AbstractSerializer
 
 
 class Link:
@@ -46,8 +49,8 @@ class Link:
     """
 
     def __init__(self, **params: Any) -> None:
-        self._params: list = []
-        self._persistent: list = []
+        self._params: list[str] = []
+        self._persistent: list[str] = []
         self._within_init_scope = False
         self.name: Optional[str] = None
         for name, value in params.items():
@@ -127,6 +130,11 @@ class Link:
 
     # -- calling -------------------------------------------------------------------------------
 
+    if TYPE_CHECKING:
+        # Links define forward; the base class has none at run time (calling a link without
+        # one raises the TypeError below), so this declaration is for type checkers only.
+        def forward(self, *args: Any, **kwargs: Any) -> Any: ...
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         forward = getattr(self, 'forward', None)
         if forward is None:
@@ -137,14 +145,14 @@ class Link:
         return forward(*args, **kwargs)
 
     @property
-    def local_link_hooks(self) -> dict:
+    def local_link_hooks(self) -> dict[str, Any]:
         """The hooks registered on this link only (a name -> hook ordered dict)."""
         hooks = self.__dict__.get('_local_link_hooks')
         if hooks is None:
             hooks = self.__dict__['_local_link_hooks'] = link_hook.LocalHooks()
         return hooks
 
-    def add_hook(self, hook: Any, name: Optional[str] = None) -> 'Link':
+    def add_hook(self, hook: Any, name: Optional[str] = None) -> Self:
         """Registers a link hook on this link only (not on its children).
 
         Args:
@@ -174,7 +182,7 @@ class Link:
 
     # -- walking the tree ----------------------------------------------------------------------
 
-    def _own_params(self, include_uninit: bool) -> Iterator:
+    def _own_params(self, include_uninit: bool) -> Iterator[tuple[str, variable.Parameter]]:
         d = self.__dict__
         for name in self._params:
             p = d[name]
@@ -185,7 +193,7 @@ class Link:
         """The child links (none for a plain Link)."""
         return iter(())
 
-    def _named_children(self) -> Iterator:
+    def _named_children(self) -> Iterator[tuple[str, Link]]:
         return iter(())
 
     def params(self, include_uninit: bool = True) -> Iterator[variable.Parameter]:
@@ -193,9 +201,10 @@ class Link:
         for _, p in self.namedparams(include_uninit):
             yield p
 
-    def namedparams(self, include_uninit: bool = True) -> Iterator:
+    def namedparams(self, include_uninit: bool = True
+                    ) -> Iterator[tuple[str, variable.Parameter]]:
         """``(path, Parameter)`` pairs, with paths like ``/l1/W`` (``/0/W`` in a ChainList)."""
-        stack = [('', self)]
+        stack: list[tuple[str, Link]] = [('', self)]
         while stack:
             prefix, link = stack.pop()
             for name, p in link._own_params(include_uninit):
@@ -208,7 +217,7 @@ class Link:
         for _, link in self.namedlinks(skipself):
             yield link
 
-    def namedlinks(self, skipself: bool = False) -> Iterator:
+    def namedlinks(self, skipself: bool = False) -> Iterator[tuple[str, Link]]:
         """``(path, Link)`` pairs: ``('/', self)`` first, then ``/l1``, ``/l1/sub``, ..."""
         if not skipself:
             yield '/', self
@@ -278,7 +287,7 @@ class Link:
 
     # -- copies --------------------------------------------------------------------------------
 
-    def copy(self, mode: str = 'share') -> 'Link':
+    def copy(self, mode: str = 'share') -> Self:
         """A copy of this link.
 
         Args:
@@ -341,7 +350,7 @@ class Link:
     # -- devices and serialization -------------------------------------------------------------
 
     @property
-    def xp(self):
+    def xp(self) -> Any:
         """The array module of the parameters (``numpy``)."""
         return numpy
 
@@ -350,19 +359,19 @@ class Link:
         """The device holding the parameters."""
         return backend.get_device('@numpy')
 
-    def to_cpu(self) -> 'Link':
+    def to_cpu(self) -> Self:
         """Deprecated as in Chainer 7 (warns): ``to_device('@numpy')``. Returns self."""
         warnings.warn("to_cpu is deprecated. Please use to_device('@numpy') instead.",
                       DeprecationWarning, stacklevel=2)
         return self.to_device('@numpy')
 
-    def to_gpu(self, device: Any = None) -> 'Link':
+    def to_gpu(self, device: Any = None) -> Self:
         """Raises: CUDA is not available to chainlite."""
         from chainlite.backends import cuda
         cuda.check_cuda_available()
         return self  # pragma: no cover
 
-    def to_device(self, device: Any) -> 'Link':
+    def to_device(self, device: Any) -> Self:
         """Moves parameters and persistent arrays to ``device``. Returns self."""
         dev = backend.get_device(device)
         for p in self.params():
@@ -374,7 +383,7 @@ class Link:
                     d[name] = dev.send(d[name])
         return self
 
-    def serialize(self, serializer: Callable) -> None:
+    def serialize(self, serializer: AbstractSerializer) -> None:
         """Saves or loads parameters, persistents and children through ``serializer``.
 
         Loading into an uninitialised parameter initialises it with the loaded shape.
@@ -385,7 +394,7 @@ class Link:
             data = serializer(name, p.array)
             if p.array is None and data is not None:
                 p.initialize(data.shape)
-                numpy.copyto(p.array, data)
+                numpy.copyto(cast(numpy.ndarray, p.array), data)
         for name in self._persistent:
             d[name] = serializer(name, d[name])
         for name, child in self._named_children():
@@ -393,7 +402,7 @@ class Link:
 
     # -- text ----------------------------------------------------------------------------------
 
-    def printable_specs(self) -> Iterator:
+    def printable_specs(self) -> Iterator[tuple[str, Any]]:
         """``(name, value)`` pairs shown by ``str(link)``; links override it."""
         return iter(())
 
@@ -426,7 +435,7 @@ class Chain(Link):
 
     def __init__(self, **links: Link) -> None:
         super().__init__()
-        self._children: list = []
+        self._children: list[str] = []
         for name, link in links.items():
             self.add_link(name, link)
 
@@ -463,7 +472,7 @@ class Chain(Link):
         for name in self._children:
             yield d[name]
 
-    def _named_children(self) -> Iterator:
+    def _named_children(self) -> Iterator[tuple[str, Link]]:
         d = self.__dict__
         for name in self._children:
             yield name, d[name]
@@ -502,7 +511,7 @@ class ChainList(Link):
 
     def __init__(self, *links: Link) -> None:
         super().__init__()
-        self._children: list = []
+        self._children: list[Any] = []
         for link in links:
             self.add_link(link)
 
@@ -537,7 +546,7 @@ class ChainList(Link):
         """The child links, in order."""
         return iter(list(self._children))
 
-    def _named_children(self) -> Iterator:
+    def _named_children(self) -> Iterator[tuple[str, Link]]:
         for i, child in enumerate(self._children):
             yield str(i), child
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import collections
 import threading
-from typing import Any, Optional
+from typing import Any, Optional, Self
 
 from chainlite import _hook_registry
 
@@ -18,7 +18,7 @@ _state = threading.local()
 _hooks_active = 0
 
 
-def get_link_hooks() -> 'collections.OrderedDict':
+def get_link_hooks() -> collections.OrderedDict[str, LinkHook]:
     """The link hooks active in this thread (a name -> hook ordered dict)."""
     return _hook_registry.get_hooks(_state)
 
@@ -130,7 +130,7 @@ class LinkHook:
 
     name = 'LinkHook'
 
-    def __enter__(self) -> 'LinkHook':
+    def __enter__(self) -> Self:
         return _hook_registry.enter(get_link_hooks(), self, _count)
 
     def __exit__(self, *exc: Any) -> None:
@@ -142,11 +142,11 @@ class LinkHook:
     def deleted(self, link: Optional[Any] = None) -> None:
         """Called when the hook is unregistered (``link`` is None for a global hook)."""
 
-    def forward_preprocess(self, args: ForwardPreprocessCallbackArgs) -> None:
+    def forward_preprocess(self, args: Any) -> None:
         """Called before the link's forward, with ``link``, ``forward_name``, ``args``,
         ``kwargs``."""
 
-    def forward_postprocess(self, args: ForwardPostprocessCallbackArgs) -> None:
+    def forward_postprocess(self, args: Any) -> None:
         """Called after the link's forward, with the same fields plus ``out``."""
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Self, cast
 
 import numpy
 
@@ -18,6 +18,9 @@ from chainlite import backend
 from chainlite import link as link_module
 from chainlite import variable
 from chainlite.serializers import serializer as serializer_module
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 _TIMINGS = ('pre', 'post', 'auto')
 
@@ -76,9 +79,9 @@ class Hyperparameter:
         """The Hyperparameter that missing entries are read from, or None."""
         return self._parent
 
-    def get_dict(self) -> dict:
+    def get_dict(self) -> dict[str, Any]:
         """Returns every entry visible from here (own entries over the parent's) as a dict."""
-        d = {} if self._parent is None else self._parent.get_dict()
+        d: dict[str, Any] = {} if self._parent is None else self._parent.get_dict()
         d.update((k, v) for k, v in self.__dict__.items() if not k.startswith('_'))
         return d
 
@@ -132,10 +135,10 @@ class _Hooks:
 
     def __init__(self, owner: str) -> None:
         self.owner = owner
-        self.pre: dict = {}
-        self.post: dict = {}
+        self.pre: dict[str, Callable[..., Any]] = {}
+        self.post: dict[str, Callable[..., Any]] = {}
 
-    def add(self, hook: Callable, name: Optional[str], timing: str) -> None:
+    def add(self, hook: Callable[..., Any], name: Optional[str], timing: str) -> None:
         if not callable(hook):
             raise TypeError('%s.add_hook: hook must be callable, got %s'
                             % (self.owner, type(hook).__name__))
@@ -165,7 +168,7 @@ class _Hooks:
         else:
             raise KeyError('%s.remove_hook: no hook named "%s"' % (self.owner, name))
 
-    def get(self, timing: str) -> dict:
+    def get(self, timing: str) -> dict[str, Callable[..., Any]]:
         if timing == 'pre':
             return self.pre
         if timing == 'post':
@@ -203,21 +206,22 @@ class UpdateRule:
     is_elementwise = False
 
     def __init__(self, parent_hyperparam: Optional[Hyperparameter] = None) -> None:
-        self._state: Optional[dict] = None
+        self._state: Optional[dict[str, Any]] = None
         self.enabled = True
         self.hyperparam = Hyperparameter(parent_hyperparam, type(self).__name__)
         self.t = 0
         self._use_fp32_update = False
-        self._fp32_param = None
+        self._fp32_param: Optional[variable.Parameter] = None
         self._hooks = _Hooks(type(self).__name__)
-        self._scratch: list = []
+        self._scratch: list[Any] = []
 
     @property
-    def state(self) -> Optional[dict]:
+    def state(self) -> Optional[dict[str, Any]]:
         """The state dict (None until the first update or a load creates it)."""
         return self._state
 
-    def add_hook(self, hook: Callable, name: Optional[str] = None, timing: str = 'auto') -> None:
+    def add_hook(self, hook: Callable[..., Any], name: Optional[str] = None,
+                 timing: str = 'auto') -> None:
         """Adds a hook called as ``hook(rule, param)`` before or after each update.
 
         Args:
@@ -257,7 +261,7 @@ class UpdateRule:
         else:
             self._update(param)
 
-    def _update(self, param) -> None:
+    def _update(self, param: variable.Variable) -> None:
         grad = param.grad
         if grad is None or param.array is None:
             return
@@ -278,11 +282,12 @@ class UpdateRule:
         for hook in tuple(hooks.post.values()):
             hook(self, param)
 
-    def _update_fp32(self, param) -> None:
+    def _update_fp32(self, param: variable.Variable) -> None:
         grad = param.grad
         if grad is None or param.array is None:
             return
-        param.check_grad_for_update()
+        if isinstance(param, variable.Parameter):
+            param.check_grad_for_update()
         fp32 = self._fp32_param
         if fp32 is None:
             fp32 = self._fp32_param = variable.Parameter(
@@ -290,7 +295,7 @@ class UpdateRule:
         fp32.grad = grad.astype(numpy.float32)
         fp32.node._loss_scale, param.node._loss_scale = param.node._loss_scale, None
         self._update(fp32)
-        numpy.copyto(param.array, fp32.array, casting='same_kind')
+        numpy.copyto(param.array, cast(numpy.ndarray, fp32.array), casting='same_kind')
         fp32.cleargrad()
 
     def update_core(self, param: variable.Variable) -> None:
@@ -314,7 +319,8 @@ class UpdateRule:
         """
         self.update_core_cpu(param)
 
-    def scratch(self, like, index: int = 0, dtype: Any = None):
+    def scratch(self, like: numpy.ndarray, index: int = 0,
+                dtype: DTypeSpec = None) -> numpy.ndarray:
         """A work array shaped like ``like``, kept by the rule and reused across updates.
 
         It spares a rule the temporary arrays NumPy would allocate and free at every step;
@@ -410,17 +416,17 @@ class Optimizer:
         (array([ 0.5, -1. ], dtype=float32), 1)
     """
 
-    target = None
-    t = 0
-    epoch = 0
-    use_auto_new_epoch = False
-    _hooks = None
-    _loss_scale = None
+    target: Optional[link_module.Link] = None
+    t: int = 0
+    epoch: int = 0
+    use_auto_new_epoch: bool = False
+    _hooks: Optional[_Hooks] = None
+    _loss_scale: Optional[float] = None
     _loss_scale_max = 65504  # the largest float16
     _loss_scaling_is_dynamic = False
     _loss_scaling_isnan = False
 
-    def setup(self, link: link_module.Link) -> 'Optimizer':
+    def setup(self, link: link_module.Link) -> Self:
         """Sets the target link, resets ``t``, ``epoch`` and the hooks, and returns self.
 
         Args:
@@ -438,7 +444,8 @@ class Optimizer:
         self._hooks = _Hooks(type(self).__name__)
         return self
 
-    def update(self, lossfun: Optional[Callable] = None, *args: Any, **kwds: Any) -> None:
+    def update(self, lossfun: Optional[Callable[..., Any]] = None, *args: Any,
+               **kwds: Any) -> None:
         """Updates the parameters (implemented by subclasses).
 
         Args:
@@ -465,11 +472,21 @@ class Optimizer:
                                'outside the updater.')
         self.epoch += 1
 
-    def _check_set_up(self) -> None:
-        if self._hooks is None:
+    def _check_set_up(self) -> _Hooks:
+        hooks = self._hooks
+        if hooks is None:
             raise RuntimeError('%s is not set up. Call `setup` method.' % type(self).__name__)
+        return hooks
 
-    def add_hook(self, hook: Callable, name: Optional[str] = None, timing: str = 'auto') -> None:
+    def _target(self) -> link_module.Link:
+        # The target link, for methods that need one (a clear error before setup).
+        target = self.target
+        if target is None:
+            raise RuntimeError('%s is not set up. Call `setup` method.' % type(self).__name__)
+        return target
+
+    def add_hook(self, hook: Callable[..., Any], name: Optional[str] = None,
+                 timing: str = 'auto') -> None:
         """Registers a hook called at every update.
 
         Args:
@@ -478,24 +495,21 @@ class Optimizer:
             timing: ``'pre'`` (before the parameters are updated), ``'post'`` (after), or
                 ``'auto'``: the hook's ``timing`` attribute, ``'pre'`` if it has none.
         """
-        self._check_set_up()
-        self._hooks.add(hook, name, timing)
+        self._check_set_up().add(hook, name, timing)
 
     def remove_hook(self, name: str) -> None:
         """Removes the hook registered under ``name`` (KeyError if there is none)."""
-        self._check_set_up()
-        self._hooks.remove(name)
+        self._check_set_up().remove(name)
 
     def call_hooks(self, timing: str = 'pre') -> None:
         """Calls the hooks of ``timing`` (``'pre'`` or ``'post'``) in registration order."""
-        self._check_set_up()
-        for hook in tuple(self._hooks.get(timing).values()):
+        for hook in tuple(self._check_set_up().get(timing).values()):
             self.call_hook(hook)
 
-    def call_hook(self, hook: Callable) -> None:
+    def call_hook(self, hook: Callable[..., Any]) -> None:
         """Calls one hook: per parameter if ``hook.call_for_each_param``, else with self."""
         if getattr(hook, 'call_for_each_param', False):
-            for param in self.target.params():
+            for param in self._target().params():
                 hook(param.update_rule, param)
         else:
             hook(self)
@@ -510,7 +524,7 @@ class Optimizer:
         """
         self.t = serializer('t', self.t)
         self.epoch = serializer('epoch', self.epoch)
-        for name, param in self.target.namedparams():
+        for name, param in self._target().namedparams():
             rule = getattr(param, 'update_rule', None)
             if rule is not None:
                 rule.serialize(serializer[name.lstrip('/')])
@@ -550,7 +564,7 @@ class Optimizer:
         self._loss_scaling_isnan = False
         if not self._loss_scaling_is_dynamic:
             return
-        for name, param in self.target.namedparams():
+        for name, param in self._target().namedparams():
             g = param.grad
             if g is not None and not numpy.isfinite(g).all():
                 self._loss_scaling_isnan = True
@@ -572,7 +586,8 @@ class Optimizer:
             multiplier = self._loss_scaling_multiplier
         else:
             multiplier = 2.0
-        self._loss_scale = max(1, min(self._loss_scale_max, self._loss_scale * multiplier))
+        scale = cast(float, self._loss_scale)  # set by loss_scaling when dynamic
+        self._loss_scale = max(1, min(self._loss_scale_max, scale * multiplier))
 
 
 class GradientMethod(Optimizer):
@@ -600,7 +615,7 @@ class GradientMethod(Optimizer):
         self.hyperparam = Hyperparameter(owner=type(self).__name__)
         self._use_fp32_update = False
 
-    def setup(self, link: link_module.Link) -> 'GradientMethod':
+    def setup(self, link: link_module.Link) -> Self:
         """Sets the target link and gives each of its parameters a fresh update rule.
 
         Args:
@@ -614,7 +629,7 @@ class GradientMethod(Optimizer):
             self._new_rule(param)
         return self
 
-    def _new_rule(self, param) -> UpdateRule:
+    def _new_rule(self, param: variable.Parameter) -> UpdateRule:
         rule = param.update_rule = self.create_update_rule()
         if self._use_fp32_update:
             rule.use_fp32_update()
@@ -626,19 +641,19 @@ class GradientMethod(Optimizer):
 
     def reallocate_cleared_grads(self) -> None:
         """Gives every initialised parameter whose gradient is None a gradient of zeros."""
-        for _, param in self.target.namedparams(False):
+        for _, param in self._target().namedparams(False):
             if param.grad is None:
                 param.grad = backend.get_array_module(param.array).zeros_like(param.array)
 
-    def call_hook(self, hook: Callable) -> None:
+    def call_hook(self, hook: Callable[..., Any]) -> None:
         """Calls one hook, then gives zero gradients to parameters left without one."""
         super().call_hook(hook)
         self.reallocate_cleared_grads()
 
-    def _params(self) -> list:
+    def _params(self) -> list[variable.Parameter]:
         # The update's parameters: each has a rule, and a gradient safe to update with.
         params = []
-        for name, param in self.target.namedparams():
+        for name, param in self._target().namedparams():
             if param.update_rule is None:
                 self._new_rule(param)
             data = param.array
@@ -650,7 +665,8 @@ class GradientMethod(Optimizer):
             params.append(param)
         return params
 
-    def update(self, lossfun: Optional[Callable] = None, *args: Any, **kwds: Any) -> None:
+    def update(self, lossfun: Optional[Callable[..., Any]] = None, *args: Any,
+               **kwds: Any) -> None:
         """Updates every parameter from its gradient, computing the gradients first if asked.
 
         With ``lossfun``: ``loss = lossfun(*args, **kwds)``, the target's gradients are
@@ -667,9 +683,9 @@ class GradientMethod(Optimizer):
         if lossfun is not None:
             loss = lossfun(*args, **kwds)
             if getattr(self, '_use_cleargrads', True):
-                self.target.cleargrads()
+                self._target().cleargrads()
             else:
-                self.target.zerograds()
+                self._target().zerograds()
             loss.backward(loss_scale=self._loss_scale)
             del loss
         params = self._params()
@@ -678,7 +694,9 @@ class GradientMethod(Optimizer):
         self.t += 1
         if self.is_safe_to_update():
             for param in params:
-                param.update_rule.update(param)
+                rule = param.update_rule
+                if rule is not None:  # _params gave every parameter one
+                    rule.update(param)
         else:
             for param in params:
                 param.node._loss_scale = None

@@ -57,6 +57,12 @@ class AbstractInitializer(Protocol):
 
     dtype: DTypeSpec
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Spelled out so that the class has an annotated __init__ (typing would give it an
+        # unannotated one); as for any protocol, instances are not made from it.
+        if type(self) is AbstractInitializer:
+            raise TypeError('Protocols cannot be instantiated')
+
     def __call__(self, array: numpy.ndarray) -> None:
         """Fills ``array`` in place."""
 

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import warnings
 import weakref
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 import numpy
 
 from chainlite import configuration
 from chainlite import initializers
+
+if TYPE_CHECKING:
+    from chainlite import backend
+    from chainlite import function
+    from chainlite import function_node
+    from chainlite import optimizer
+    from chainlite.types import DeviceSpec, InitializerSpec, ShapeSpec
 
 _ndarray = numpy.ndarray
 # Set once any variable asks for retain_grad() or registers a gradient hook: until then
@@ -47,20 +54,20 @@ class VariableNode:
 
     # Class-level defaults instead of __slots__: the hot path creates a node with four stores
     # and no __init__ frame (see FunctionNode.apply); CPython 3.11 keeps attributes inline.
-    creator_node = None
-    rank = 0
-    requires_grad = True
-    data = None
-    grad_var = None
-    name = None
-    shape = None
-    dtype = None
-    retain_grad_flag = False
-    _loss_scale = None
-    _grad_hooks = None      # called with each gradient computed for this node
+    creator_node: Optional[function_node.FunctionNode] = None
+    rank: int = 0
+    requires_grad: bool = True
+    data: Optional[numpy.ndarray] = None
+    grad_var: Optional[Variable] = None
+    name: Optional[str] = None
+    shape: Any = None  # a tuple of ints, or None while the variable has no array
+    dtype: Any = None  # a numpy.dtype, or None likewise
+    retain_grad_flag: bool = False
+    _loss_scale: Optional[float] = None
+    _grad_hooks: Optional[list[Any]] = None  # called with each gradient for this node
     # Chainer's private name of the rank, which its tests set directly.
     _rank = property(lambda self: self.rank, lambda self, value: setattr(self, 'rank', value))
-    _post_hooks = None      # called after a gradient is accumulated into a leaf's grad
+    _post_hooks: Optional[list[Any]] = None  # called after a gradient reaches a leaf's grad
 
     def __init__(self, shape: Any = None, dtype: Any = None, requires_grad: bool = True,
                  name: Optional[str] = None, creator_node: Any = None, rank: int = 0) -> None:
@@ -76,7 +83,7 @@ class VariableNode:
         self._loss_scale = None
 
     @property
-    def creator(self):
+    def creator(self) -> Any:
         """The creator as users wrote it: the old-style Function if it was one."""
         node = self.creator_node
         if node is None:
@@ -85,7 +92,7 @@ class VariableNode:
         return node if f is None else f
 
     @property
-    def grad(self):
+    def grad(self) -> Optional[numpy.ndarray]:
         """The gradient array, or None."""
         gv = self.grad_var
         return None if gv is None else gv._data
@@ -97,12 +104,12 @@ class VariableNode:
             return str(self.dtype)
         return '(%s), %s' % (', '.join(map(str, self.shape)), self.dtype)
 
-    def set_creator_node(self, creator_node) -> None:
+    def set_creator_node(self, creator_node: function_node.FunctionNode) -> None:
         """Sets the creator and derives the rank from it."""
         self.creator_node = creator_node
         self.rank = creator_node.rank + 1
 
-    def retain_data(self, data) -> None:
+    def retain_data(self, data: Optional[numpy.ndarray]) -> None:
         """Keeps ``data`` on the node so backward can read it after its Variable is gone."""
         self.data = data
 
@@ -116,7 +123,7 @@ class VariableNode:
         return v
 
 
-def _new_variable(data, node, requires_grad: bool) -> 'Variable':
+def _new_variable(data: Any, node: Optional[VariableNode], requires_grad: bool) -> Variable:
     # The hot path's constructor: no validation, the caller guarantees the types.
     v = _object_new(Variable)
     v._data = data
@@ -128,7 +135,7 @@ def _new_variable(data, node, requires_grad: bool) -> 'Variable':
 _object_new = object.__new__
 
 
-def _check_array(data, where: str) -> None:
+def _check_array(data: Any, where: str) -> None:
     if data is not None and not isinstance(data, _ndarray):
         raise TypeError(
             '%s: numpy.ndarray (or None) is expected. Actual: %s. Wrap Python numbers and '
@@ -136,7 +143,7 @@ def _check_array(data, where: str) -> None:
             % (where, type(data)))
 
 
-def _check_grad(data, grad, where: str) -> None:
+def _check_grad(data: Any, grad: Any, where: str) -> None:
     if grad is None:
         return
     if not isinstance(grad, _ndarray):
@@ -172,8 +179,11 @@ class Variable:
 
     # No __slots__: like Chainer's, a Variable takes user attributes, and CPython 3.11 keeps
     # instance attributes inline anyway. The defaults below spare the hot path two stores.
-    _node = None
-    _requires_grad = True
+    _node: Optional[VariableNode] = None
+    _requires_grad: bool = True
+    # The array (Optional[numpy.ndarray]). Typed Any: shape, dtype and the other array
+    # properties read it unchecked, as Chainer's do (a Variable(None) raises AttributeError).
+    _data: Any
     # NumPy defers to our reflected operators (ndarray + Variable -> Variable.__radd__).
     __array_priority__ = 200
 
@@ -233,7 +243,7 @@ class Variable:
         return node
 
     @property
-    def shape(self) -> tuple:
+    def shape(self) -> tuple[int, ...]:
         """The array's shape."""
         return self._data.shape
 
@@ -264,52 +274,52 @@ class Variable:
         return len(self._data)
 
     @property
-    def xp(self):
+    def xp(self) -> Any:
         """The array module of the data (``numpy``)."""
         from chainlite import backend
         return backend.get_array_module(self._data)
 
     @property
-    def device(self):
+    def device(self) -> backend.Device:
         """The :class:`~chainlite.backend.CpuDevice` holding the data."""
         from chainlite import backend
         return backend.get_device_from_array(self._data)
 
-    def item(self):
+    def item(self) -> Any:
         """The value of a one-element variable as a Python scalar."""
         return self._data.item()
 
     # -- graph ---------------------------------------------------------------------------------
 
     @property
-    def creator(self):
+    def creator(self) -> Any:
         """The function that created this variable (the old-style Function if it was one)."""
         node = self._node
         return None if node is None else node.creator
 
     @creator.setter
-    def creator(self, func) -> None:
+    def creator(self, func: Any) -> None:
         self.creator_node = getattr(func, 'node', func)
 
     @property
-    def creator_node(self):
+    def creator_node(self) -> Optional[function_node.FunctionNode]:
         """The :class:`~chainlite.FunctionNode` that created this variable, or None."""
         node = self._node
         return None if node is None else node.creator_node
 
     @creator_node.setter
-    def creator_node(self, func) -> None:
+    def creator_node(self, func: Optional[function_node.FunctionNode]) -> None:
         if func is None:
             self.node.creator_node = None
             self.node.rank = 0
         else:
             self.node.set_creator_node(func)
 
-    def set_creator(self, gen_func) -> None:
+    def set_creator(self, gen_func: function.Function | function_node.FunctionNode) -> None:
         """Sets the creator (Chainer's method form of the ``creator`` setter)."""
         self.creator = gen_func
 
-    def set_creator_node(self, fnode) -> None:
+    def set_creator_node(self, fnode: Optional[function_node.FunctionNode]) -> None:
         """Sets the creator node (Chainer's method form of ``creator_node``)."""
         self.creator_node = fnode
 
@@ -430,7 +440,7 @@ class Variable:
         _enable_intermediate_grad_checks()
         self.node.retain_grad_flag = True
 
-    def register_hook(self, hook) -> '_HookHandle':
+    def register_hook(self, hook: Callable[[Variable], Any]) -> _HookHandle:
         """Calls ``hook(grad)`` with each gradient backward computes for this variable.
 
         Beyond Chainer (PyTorch's ``Tensor.register_hook``). The hook gets the gradient as a
@@ -505,7 +515,7 @@ class Variable:
             if func is None:
                 continue
             n.creator_node = None
-            stack.extend(x for x in func.inputs if x.creator_node is not None)
+            stack.extend(x for x in func.inputs or () if x.creator_node is not None)
             func.unchain()
 
     def detach(self) -> 'Variable':
@@ -528,7 +538,7 @@ class Variable:
         """Moves the data (and grad) to the CPU: a no-op on NumPy arrays. Returns self."""
         return self
 
-    def to_device(self, device) -> 'Variable':
+    def to_device(self, device: DeviceSpec) -> Variable:
         """Moves the data (and grad) to ``device`` (see :func:`chainlite.get_device`)."""
         from chainlite import backend
         dev = backend.get_device(device)
@@ -536,7 +546,7 @@ class Variable:
             self._data = dev.send(self._data)
         return self
 
-    def to_gpu(self, device=None) -> 'Variable':
+    def to_gpu(self, device: Any = None) -> Variable:
         """Moves the data to a GPU; raises unless CuPy is available."""
         from chainlite.backends import cuda
         cuda.check_cuda_available()
@@ -544,12 +554,13 @@ class Variable:
 
     # -- shape helpers (differentiable) --------------------------------------------------------
 
-    def reshape(self, *shape) -> 'Variable':
+    def reshape(self, *shape: Any) -> Variable:
         """Differentiable reshape; accepts ``reshape(2, 3)`` or ``reshape((2, 3))``."""
         from chainlite.functions.array import reshape
+        dims: Any = shape
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = shape[0]
-        return reshape.reshape(self, tuple(shape))
+            dims = shape[0]
+        return reshape.reshape(self, tuple(dims))
 
     def mean(self, axis: Any = None, *, weights: Any = None,
              keepdims: bool = False) -> 'Variable':
@@ -560,14 +571,15 @@ class Variable:
         from chainlite.functions.math import average
         return average.average(self, axis, weights, keepdims)
 
-    def transpose(self, *axes) -> 'Variable':
+    def transpose(self, *axes: Any) -> Variable:
         """Differentiable transpose; accepts ``transpose(1, 0)`` or ``transpose((1, 0))``."""
         from chainlite.functions.array import transpose
+        order: Any = axes
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
-        return transpose.transpose(self, axes or None)
+            order = axes[0]
+        return transpose.transpose(self, order or None)
 
-    def __getitem__(self, slices) -> 'Variable':
+    def __getitem__(self, slices: Any) -> Variable:
         from chainlite.functions.array import get_item
         return get_item.get_item(self, slices)
 
@@ -600,38 +612,60 @@ class Variable:
         return '\n'.join(lines)
 
     # Variables are not values: comparing or hashing them would silently compare identities.
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> NoReturn:
         raise _no_operator('==')
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> NoReturn:
         raise _no_operator('!=')
 
-    def __lt__(self, other):
+    def __lt__(self, other: Any) -> NoReturn:
         raise _no_operator('<')
 
-    def __le__(self, other):
+    def __le__(self, other: Any) -> NoReturn:
         raise _no_operator('<=')
 
-    def __gt__(self, other):
+    def __gt__(self, other: Any) -> NoReturn:
         raise _no_operator('>')
 
-    def __ge__(self, other):
+    def __ge__(self, other: Any) -> NoReturn:
         raise _no_operator('>=')
 
-    def __bool__(self):
+    def __bool__(self) -> NoReturn:
         raise TypeError('Variables cannot be evaluated as Python bool. '
                         'Use bool(x.array) or x.item() instead.')
 
     def __pos__(self) -> 'Variable':
         return self
 
-    __hash__ = None
+    # Unhashable, like Chainer's (typeshed spells it the same way for list and dict).
+    __hash__ = None  # type: ignore[assignment]
+
+    if TYPE_CHECKING:
+        # The arithmetic operators are installed at import time by
+        # chainlite.functions.math.basic_math (which needs chainlite.functions, a higher
+        # layer); these declarations tell type checkers that they return Variables.
+        def __add__(self, other: Any) -> Variable: ...
+        def __radd__(self, other: Any) -> Variable: ...
+        def __sub__(self, other: Any) -> Variable: ...
+        def __rsub__(self, other: Any) -> Variable: ...
+        def __mul__(self, other: Any) -> Variable: ...
+        def __rmul__(self, other: Any) -> Variable: ...
+        def __truediv__(self, other: Any) -> Variable: ...
+        def __rtruediv__(self, other: Any) -> Variable: ...
+        def __floordiv__(self, other: Any) -> Variable: ...
+        def __rfloordiv__(self, other: Any) -> Variable: ...
+        def __pow__(self, other: Any) -> Variable: ...
+        def __rpow__(self, other: Any) -> Variable: ...
+        def __matmul__(self, other: Any) -> Variable: ...
+        def __rmatmul__(self, other: Any) -> Variable: ...
+        def __neg__(self) -> Variable: ...
+        def __abs__(self) -> Variable: ...
 
 
 class _HookHandle:
     """Returned by ``register_hook``: ``remove()`` unregisters the hook."""
 
-    def __init__(self, hooks: list, hook) -> None:
+    def __init__(self, hooks: list[Any], hook: Any) -> None:
         self._hooks = hooks
         self._hook = hook
 
@@ -643,7 +677,7 @@ class _HookHandle:
 
 def _run_grad_hooks(node: VariableNode, g: 'Variable') -> 'Variable':
     # A hook may return a replacement gradient (a Variable or an array) or None.
-    for hook in list(node._grad_hooks):
+    for hook in list(node._grad_hooks or ()):
         out = hook(g)
         if out is not None:
             g = out if isinstance(out, Variable) else _new_variable(out, None, False)
@@ -672,7 +706,7 @@ def _format(v: Variable, separator: str, show_shape: bool) -> str:
     return '%s(%s)' % (prefix, text)
 
 
-def as_variable(obj) -> Variable:
+def as_variable(obj: Variable | numpy.ndarray) -> Variable:
     """Returns ``obj`` if it is a Variable, else a Variable with ``requires_grad=False``.
 
     Args:
@@ -686,14 +720,14 @@ def as_variable(obj) -> Variable:
     return Variable(obj, requires_grad=False)
 
 
-def as_array(obj) -> numpy.ndarray:
+def as_array(obj: Variable | numpy.ndarray) -> numpy.ndarray:
     """Returns the array of a Variable, or ``obj`` itself if it is already an array."""
     if isinstance(obj, Variable):
         return obj._data
     return obj
 
 
-def _generate_array(initializer, shape) -> numpy.ndarray:
+def _generate_array(initializer: Any, shape: tuple[int, ...]) -> numpy.ndarray:
     # An initial array (Parameter(array) keeps it as its initializer) or an initializer.
     if isinstance(initializer, _ndarray):
         if initializer.shape != tuple(shape):
@@ -731,7 +765,7 @@ class Parameter(Variable):
     """
 
 
-    def __init__(self, initializer: Any = None, shape: Any = None,
+    def __init__(self, initializer: InitializerSpec = None, shape: Optional[ShapeSpec] = None,
                  name: Optional[str] = None) -> None:
         if initializer is None:
             initializer = initializers.NaN()
@@ -739,8 +773,8 @@ class Parameter(Variable):
                 initializer, bool):
             initializer = initializers.Constant(initializer)
         self.initializer = initializer
-        self.update_rule = None
-        self._grad_init = 'nan'
+        self.update_rule: Optional[optimizer.UpdateRule] = None
+        self._grad_init: Optional[str] = 'nan'
         self._grad_never_cleared = False
         if isinstance(initializer, _ndarray):
             super().__init__(initializer, name=name)
@@ -761,7 +795,7 @@ class Parameter(Variable):
         self.node.grad_var = None if g is None else _new_variable(g, None, False)
         self._grad_never_cleared = mode == 'nan'
 
-    def _set_grad_var(self, g) -> None:
+    def _set_grad_var(self, g: Optional[Variable]) -> None:
         self.node.grad_var = g
         self._grad_never_cleared = False
 
@@ -787,7 +821,8 @@ class Parameter(Variable):
             'model.cleargrads() before loss.backward(), or let the optimizer do it with '
             'optimizer.update(lossfun, *args).' % (name or self.name or '(unnamed)'))
 
-    def register_post_accumulate_grad_hook(self, hook) -> '_HookHandle':
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Parameter], Any]
+                                           ) -> _HookHandle:
         """Calls ``hook(param)`` after backward has accumulated a gradient into ``grad``.
 
         Beyond Chainer (PyTorch's hook of the same name): e.g. to update or clip a parameter
@@ -824,7 +859,7 @@ class Parameter(Variable):
             return self._data.dtype
         return configuration.get_dtype(getattr(self.initializer, 'dtype', None))
 
-    def initialize(self, shape) -> None:
+    def initialize(self, shape: ShapeSpec) -> None:
         """Creates the data of the given shape with the initializer, and its gradient.
 
         The gradient is NaN-filled, or None if :meth:`cleargrad` was called before, or zeros
@@ -833,8 +868,8 @@ class Parameter(Variable):
         Args:
             shape: The shape of the parameter.
         """
-        shape = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
-        self.array = _generate_array(self.initializer, shape)
+        dims = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
+        self.array = _generate_array(self.initializer, dims)
         self._init_grad()
 
     def cleargrad(self) -> None:
@@ -863,7 +898,7 @@ class Parameter(Variable):
         for k in ('_data', '_requires_grad', 'initializer', 'update_rule', '_grad_init',
                   '_grad_never_cleared'):
             setattr(p, k, getattr(self, k))
-        node = self._node
+        node = self.node
         p._node = VariableNode(node.shape, node.dtype, node.requires_grad, node.name)
         p._node.grad_var = node.grad_var
         return p

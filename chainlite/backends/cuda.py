@@ -3,27 +3,31 @@
 CuPy is not supported yet, so ``available`` is False; the names that scripts use on the CPU
 (``to_cpu``, ``get_array_module``) work, and GPU requests fail with a clear message.
 """
+from __future__ import annotations
+
+from typing import Any, Callable, NoReturn
+
 import numpy
 
 available = False
 cudnn_enabled = False
-cupy = None
+cupy: Any = None
 
 
 class ndarray:
     """Stands in for ``cupy.ndarray`` so ``isinstance(x, cuda.ndarray)`` is simply False."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         check_cuda_available()
 
 
-def check_cuda_available():
+def check_cuda_available() -> NoReturn:
     """Raises RuntimeError: CUDA (CuPy) is not available to chainlite."""
     raise RuntimeError('CUDA is not available: install cupy (chainlite runs on NumPy; a CuPy '
                        'backend is not supported yet)')
 
 
-def to_cpu(array, stream=None):
+def to_cpu(array: Any, stream: Any = None) -> Any:
     """Returns ``array`` as a NumPy array (identity for NumPy arrays; lists and tuples are
     converted element by element, None stays None)."""
     if array is None:
@@ -39,22 +43,22 @@ def to_cpu(array, stream=None):
     raise TypeError('to_cpu: an array is expected, got %s' % type(array))
 
 
-def to_gpu(array, device=None, stream=None):
+def to_gpu(array: Any, device: Any = None, stream: Any = None) -> NoReturn:
     """Raises RuntimeError: CUDA is not available."""
     check_cuda_available()
 
 
-def get_array_module(*args):
+def get_array_module(*args: Any) -> Any:
     """Returns ``numpy`` (the only array module without CuPy)."""
     return numpy
 
 
-def get_device_from_id(device_id):
+def get_device_from_id(device_id: Any) -> NoReturn:
     """Raises RuntimeError: CUDA is not available."""
     check_cuda_available()
 
 
-def get_device_from_array(*arrays):
+def get_device_from_array(*arrays: Any) -> NoReturn:
     """Raises RuntimeError: CUDA is not available."""
     check_cuda_available()
 
@@ -64,29 +68,29 @@ class DummyDeviceType:
 
     id = -1
 
-    def use(self):
+    def use(self) -> None:
         """Does nothing."""
 
-    def __enter__(self):
+    def __enter__(self) -> DummyDeviceType:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         pass
 
-    def __int__(self):
+    def __int__(self) -> int:
         return -1
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, DummyDeviceType)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return -1
 
 
 DummyDevice = DummyDeviceType()
 
 
-def fuse(*args, **kwargs):
+def fuse(*args: Any, **kwargs: Any) -> Callable[..., Any]:
     """Without CuPy, returns the function unchanged (Chainer's fallback); usable as
     ``@fuse`` and ``@fuse(kernel_name=...)``."""
     if len(args) == 1 and callable(args[0]) and not kwargs:
@@ -97,7 +101,7 @@ def fuse(*args, **kwargs):
 _CUDNN_LEVELS = ('==always', '>=auto')
 
 
-def should_use_cudnn(level, lowest_version=0):
+def should_use_cudnn(level: str, lowest_version: int = 0) -> bool:
     """Returns False: there is no cuDNN. An unknown ``level`` raises ValueError as in Chainer.
 
     Args:
@@ -115,7 +119,7 @@ def should_use_cudnn(level, lowest_version=0):
     return False
 
 
-def should_use_cudnn_tensor_core(dtype):
+def should_use_cudnn_tensor_core(dtype: Any) -> bool:
     """Returns False: there are no Tensor Cores without CUDA."""
     return False
 

@@ -186,7 +186,7 @@ def _patch(module: types.ModuleType) -> None:
         return
     previous = vars(module).get('__getattr__')
     _patched[name] = (module, previous)
-    module.__getattr__ = _make_getattr(module, previous)
+    setattr(module, '__getattr__', _make_getattr(module, previous))
 
 
 def _unpatch_all() -> None:
@@ -194,7 +194,7 @@ def _unpatch_all() -> None:
         if previous is None:
             vars(module).pop('__getattr__', None)
         else:
-            module.__getattr__ = previous
+            setattr(module, '__getattr__', previous)
     _patched.clear()
 
 
@@ -255,7 +255,7 @@ class _ChainerFinder(importlib.abc.MetaPathFinder):
                 spec = importlib.util.find_spec(lite)
             except ModuleNotFoundError:
                 spec = None
-        if spec is None:
+        if spec is None or lite is None:
             raise ModuleNotFoundError(_not_implemented(fullname), name=fullname)
         return importlib.machinery.ModuleSpec(
             fullname, _AliasLoader(lite),

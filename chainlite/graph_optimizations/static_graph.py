@@ -47,7 +47,7 @@ class _CodeStep:
 
     def __init__(self, func: Callable, name: Optional[str], args: tuple, kwargs: dict) -> None:
         self.func = func
-        self.name = name or getattr(func, '__qualname__', repr(func))
+        self.name: str = name if name else getattr(func, '__qualname__', repr(func))
         self.args = args
         self.kwargs = kwargs
 
@@ -141,6 +141,12 @@ def _normalize(fn: Any, outputs: Any) -> tuple:
 class _Schedule:
     """One recorded forward: its steps over slots, and the graph recorded with it."""
 
+    # Set by _record once the schedule is built: how outputs nest, and the parameters used
+    # with their (shape, dtype) when recorded.
+    spec: Any
+    params: list[Any]
+    param_sig: list[tuple[Any, Any]]
+
     def __init__(self, recorder: _Recorder, in_slots: list, out_slots: list,
                  out_nodes: list, leaves: list) -> None:
         steps = []
@@ -162,10 +168,10 @@ class _Schedule:
         self.out_slots = tuple(out_slots)
         self.out_nodes = out_nodes
         self.leaves = leaves
-        self.owner = None        # weak reference to the StaticScheduleFunction still using it
+        self.owner: Any = None   # weak reference to the StaticScheduleFunction still using it
         self.generation = 0      # replays so far: a stale backward is detected
         self.first_outputs = tuple(recorder.values[s] for s in out_slots)
-        self.first_values = recorder.values
+        self.first_values: Any = recorder.values
         self.back_steps = self._array_backward_plan(steps)
 
     def _array_backward_plan(self, steps: list) -> Optional[tuple]:
@@ -182,7 +188,7 @@ class _Schedule:
                 continue  # outside the graph: backward never reaches it
             if getattr(type(fn), '_static_backward', None) is None:
                 return None
-            nodes = fn.inputs
+            nodes = fn.inputs or ()
             idx = tuple([i for i, n in enumerate(nodes) if n.requires_grad])
             for i in idx:
                 readers[ins[i]] = readers.get(ins[i], 0) + 1
@@ -235,7 +241,7 @@ class StaticScheduleFunction(function_node.FunctionNode):
         self.schedule = schedule
         self._first = first
         self.generation = -1
-        self._bufs = None  # the replay's arrays, while backward may run on them
+        self._bufs: Any = None  # the replay's arrays, while backward may run on them
 
     @property
     def label(self) -> str:
@@ -306,7 +312,7 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 seeds.add(id(d))
                 old = grads.get(s)
                 grads[s] = d if old is None else backprop._add(old, d)
-        for fn, ins, outs, idx in sched.back_steps:
+        for fn, ins, outs, idx in sched.back_steps or ():
             if len(outs) == 1:
                 gy = grads.pop(outs[0], None)
                 if gy is None:
@@ -459,8 +465,8 @@ def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleMa
     # The inputs as the forward will see them: arrays as given, Variables as fresh leaves
     # over the same arrays, so the recorded graph ends at leaves this schedule owns.
     seen = set()
-    inner = []
-    leaves = []
+    inner: list[Any] = []
+    leaves: list[Any] = []
     for x in flat:
         a = x._data if isinstance(x, _Variable) else x
         if id(a) in seen:
@@ -512,7 +518,7 @@ def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleMa
         wrapper_inputs.append(p)
         used.append(p)
         leaves.append(proxy)
-    out_flat = []
+    out_flat: list[Any] = []
     spec = _flatten_outputs(ret, out_flat)
     out_slots, out_nodes = [], []
     for o in out_flat:
@@ -588,7 +594,7 @@ def static_graph(*args: Any, **kwargs: Any) -> Callable:
         >>> bool((y1.array == y2.array).all())
         True
     """
-    options = {'force_test_define_by_run': False, 'minimize_cache_size': False,
+    options: dict[str, Any] = {'force_test_define_by_run': False, 'minimize_cache_size': False,
                'verbosity_level': 0, 'enable_double_backprop': False}
     if len(args) == 1 and not kwargs and callable(args[0]):
         return _decorate(args[0], **options)
@@ -614,7 +620,8 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
                 (force_test_define_by_run and not cfg.train):
             # Inside another static chain's recording the ops are recorded there.
             return func(chain, *args, **kwargs)
-        flat, sig = [], []
+        flat: list[Any] = []
+        sig: list[Any] = []
         if not _flatten(args, flat, sig):
             warnings.warn('static_graph: %s.%s got an argument that is neither an array, a '
                           'Variable nor a plain value; running define-by-run'
@@ -669,7 +676,8 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
             return func(chain, *args, **kwargs)
         return ret
 
-    wrapped._static_graph_func = func
+    # The undecorated forward, reachable from the decorated one.
+    setattr(wrapped, '_static_graph_func', func)
     return wrapped
 
 

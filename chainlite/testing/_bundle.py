@@ -48,8 +48,9 @@ def make_decorator(generate: Callable[[type], Iterable[Spec]]) -> Callable[[Any]
         generated = []
         for base in classes_of(target):
             module = _module_of(base)
-            if isinstance(target, CaseBundle) and getattr(module, base.__name__, None) is base:
-                delattr(module, base.__name__)
+            base_name = base.__name__
+            if isinstance(target, CaseBundle) and getattr(module, base_name, None) is base:
+                delattr(module, base_name)
             for name, attributes, wrap in generate(base):
                 members = dict(attributes)
                 for method_name, method in inspect.getmembers(base, inspect.isfunction):

@@ -50,7 +50,8 @@ def assert_allclose(x: Any, y: Any, atol: float = 1e-5, rtol: float = 1e-4,
         raise AssertionError(_describe(x, y, xa, ya, atol, rtol, verbose, str(e))) from None
 
 
-def _describe(x, y, xa, ya, atol, rtol, verbose, numpy_message) -> str:
+def _describe(x: Any, y: Any, xa: numpy.ndarray, ya: numpy.ndarray, atol: float, rtol: float,
+              verbose: bool, numpy_message: str) -> str:
     dtypes = (numpy.asarray(variable.as_array(x)).dtype, numpy.asarray(variable.as_array(y)).dtype)
     try:
         xb, yb = numpy.broadcast_arrays(xa, ya)
@@ -69,8 +70,7 @@ def _describe(x, y, xa, ya, atol, rtol, verbose, numpy_message) -> str:
              '  shape: x %s, y %s' % (xa.shape, ya.shape),
              '  dtype: x %s, y %s' % dtypes]
     if bad_indexes:
-        i = numpy.unravel_index(int(numpy.argmax(excess)), bad.shape)
-        i = tuple(int(a) for a in i)
+        i = tuple(int(a) for a in numpy.unravel_index(int(numpy.argmax(excess)), bad.shape))
         rel = 'inf' if yb[i] == 0 else '%g' % (err[i] / abs(yb[i]))
         lines += ['  worst at index %s: x=%r, y=%r' % (i, xb[i].item(), yb[i].item()),
                   '    absolute error: %g (max over all elements %g)' % (err[i], err.max()),

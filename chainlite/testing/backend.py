@@ -48,6 +48,17 @@ class CpuBackendConfig:
         'CUDA GPU required; chainlite runs on NumPy (CPU) only'
     """
 
+    # Chainer's keys, set from _DEFAULTS and the given params.
+    use_chainerx: bool
+    chainerx_device: Any
+    use_cuda: bool
+    cuda_device: Any
+    use_cudnn: str
+    cudnn_deterministic: bool
+    autotune: bool
+    cudnn_fast_batch_normalization: bool
+    use_ideep: str
+
     def __init__(self, params: dict) -> None:
         if not isinstance(params, dict):
             raise TypeError('params must be a dict, got %s' % type(params).__name__)

@@ -31,8 +31,9 @@ Example:
 from __future__ import annotations
 
 import functools
+import math
 import unittest
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy
 
@@ -45,10 +46,10 @@ _TARGETS = frozenset({
 _N_SAMPLES = 100000
 
 
-def _target(name: str) -> Callable:
-    def decorate(check: Callable) -> Callable:
+def _target(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def decorate(check: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(check)
-        def test(self):
+        def test(self: Any) -> None:
             if name not in self.test_targets:
                 self.skipTest('%r is not in test_targets' % name)
             check(self)
@@ -64,8 +65,25 @@ class distribution_unittest(unittest.TestCase):
     """Base TestCase comparing a chainlite distribution with its SciPy counterpart."""
 
     scipy_onebyone = False
+    # Set by subclasses (class attributes or setUp_configure), as the module docstring says.
+    shape: tuple[int, ...]
+    sample_shape: tuple[int, ...]
+    is_variable: bool
+    dist: Any
+    params: dict[str, Any]
+    scipy_dist: Any
+    scipy_params: dict[str, Any]
+    test_targets: set[str]
+    options: dict[str, Any]
+    support: str
+    event_shape: tuple[int, ...]
+    continuous: bool
 
-    def setUp(self):
+    if TYPE_CHECKING:
+        def sample_for_test(self) -> Any:
+            """A realization of shape ``sample_shape + shape + event_shape`` (subclasses)."""
+
+    def setUp(self) -> None:
         self.support = 'real'
         if not hasattr(self, 'event_shape'):
             self.event_shape = ()
@@ -79,23 +97,23 @@ class distribution_unittest(unittest.TestCase):
         if self.is_variable:
             self.params = {k: variable.Variable(v) for k, v in self.params.items()}
 
-    def setUp_configure(self):
+    def setUp_configure(self) -> None:
         """Sets the distribution, its parameters and the SciPy reference (override)."""
         raise unittest.SkipTest('%s defines no setUp_configure' % type(self).__name__)
 
     @property
-    def cpu_dist(self):
+    def cpu_dist(self) -> Any:
         """A fresh distribution built from ``params`` and ``options``."""
         kwargs = dict(self.params)
         kwargs.update(self.options)
         return self.dist(**kwargs)
 
-    def scipy_onebyone_params_iter(self):
+    def scipy_onebyone_params_iter(self) -> Iterator[dict[str, Any]]:
         """Yields the SciPy parameters of each batch element in turn."""
         for index in numpy.ndindex(*self.shape):
             yield {k: v[index] for k, v in self.scipy_params.items()}
 
-    def _scipy_stat(self, name: str, trailing: tuple = ()) -> Any:
+    def _scipy_stat(self, name: str, trailing: tuple[int, ...] = ()) -> Any:
         method = getattr(self.scipy_dist, name)
         if not self.scipy_onebyone:
             return method(**self.scipy_params)
@@ -110,51 +128,51 @@ class distribution_unittest(unittest.TestCase):
     # Each check_* takes ``is_gpu`` (always False here) so that subclasses written for
     # Chainer can override it; the test_*_cpu methods call them.
 
-    def check_cdf(self, is_gpu):
+    def check_cdf(self, is_gpu: bool) -> None:
         self._compare_at_sample('cdf', 'cdf')
 
-    def check_log_cdf(self, is_gpu):
+    def check_log_cdf(self, is_gpu: bool) -> None:
         self._compare_at_sample('log_cdf', 'logcdf')
 
-    def check_survival(self, is_gpu):
+    def check_survival(self, is_gpu: bool) -> None:
         self._compare_at_sample('survival_function', 'sf')
 
-    def check_log_survival(self, is_gpu):
+    def check_log_survival(self, is_gpu: bool) -> None:
         self._compare_at_sample('log_survival_function', 'logsf')
 
-    def check_prob(self, is_gpu):
+    def check_prob(self, is_gpu: bool) -> None:
         self._compare_at_sample('prob', 'pdf' if self.continuous else 'pmf')
 
-    def check_icdf(self, is_gpu):
-        q = numpy.random.uniform(1e-5, 1 - 1e-5, self.sample_shape + self.shape)
-        q = q.astype(numpy.float32)
+    def check_icdf(self, is_gpu: bool) -> None:
+        q = numpy.random.uniform(1e-5, 1 - 1e-5, self.sample_shape + self.shape).astype(
+            numpy.float32)
         got = _data(self.cpu_dist.icdf(q))
         array.assert_allclose(got, self.scipy_dist.ppf(q, **self.scipy_params))
 
-    def check_entropy(self, is_gpu):
+    def check_entropy(self, is_gpu: bool) -> None:
         array.assert_allclose(_data(self.cpu_dist.entropy), self._scipy_stat('entropy'))
 
-    def check_mean(self, is_gpu):
+    def check_mean(self, is_gpu: bool) -> None:
         dist = self.cpu_dist
         array.assert_allclose(_data(dist.mean), self._scipy_stat('mean', dist.event_shape))
 
-    def check_variance(self, is_gpu):
+    def check_variance(self, is_gpu: bool) -> None:
         dist = self.cpu_dist
         array.assert_allclose(_data(dist.variance), self._scipy_stat('var', dist.event_shape))
 
-    def check_stddev(self, is_gpu):
+    def check_stddev(self, is_gpu: bool) -> None:
         array.assert_allclose(_data(self.cpu_dist.stddev),
                               self.scipy_dist.std(**self.scipy_params))
 
-    def check_log_prob(self, is_gpu):
+    def check_log_prob(self, is_gpu: bool) -> None:
         x = self.sample_for_test()
         got = _data(self.cpu_dist.log_prob(x))
         logp = self.scipy_dist.logpdf if self.continuous else self.scipy_dist.logpmf
         if not self.scipy_onebyone:
             expected = logp(x, **self.scipy_params)
         else:
-            n_sample = int(numpy.prod(self.sample_shape, dtype=int))
-            n_batch = int(numpy.prod(self.shape, dtype=int))
+            n_sample = math.prod(self.sample_shape)
+            n_batch = math.prod(self.shape)
             per_batch = x.reshape((n_sample, n_batch) + self.event_shape).swapaxes(0, 1)
             rows = [numpy.asarray(logp(xs.reshape(self.sample_shape + self.event_shape), **p))
                     .reshape(n_sample)
@@ -162,7 +180,7 @@ class distribution_unittest(unittest.TestCase):
             expected = numpy.stack(rows, axis=1).reshape(self.sample_shape + self.shape)
         array.assert_allclose(got, expected)
 
-    def check_sample(self, is_gpu):
+    def check_sample(self, is_gpu: bool) -> None:
         dist = self.cpu_dist
         got = _data(dist.sample(sample_shape=(_N_SAMPLES,) + self.sample_shape))
         full = (_N_SAMPLES,) + self.sample_shape
@@ -178,61 +196,61 @@ class distribution_unittest(unittest.TestCase):
         array.assert_allclose(got.std(axis=0), ref.std(axis=0), atol=3e-2, rtol=3e-2)
 
     @_target('batch_shape')
-    def test_batch_shape_cpu(self):
+    def test_batch_shape_cpu(self) -> None:
         self.assertEqual(self.cpu_dist.batch_shape, self.shape)
 
     @_target('event_shape')
-    def test_event_shape_cpu(self):
+    def test_event_shape_cpu(self) -> None:
         self.assertEqual(self.cpu_dist.event_shape, self.event_shape)
 
     @_target('support')
-    def test_support_cpu(self):
+    def test_support_cpu(self) -> None:
         self.assertEqual(self.cpu_dist.support, self.support)
 
     @_target('cdf')
-    def test_cdf_cpu(self):
+    def test_cdf_cpu(self) -> None:
         self.check_cdf(False)
 
     @_target('log_cdf')
-    def test_log_cdf_cpu(self):
+    def test_log_cdf_cpu(self) -> None:
         self.check_log_cdf(False)
 
     @_target('survival')
-    def test_survival_cpu(self):
+    def test_survival_cpu(self) -> None:
         self.check_survival(False)
 
     @_target('log_survival')
-    def test_log_survival_cpu(self):
+    def test_log_survival_cpu(self) -> None:
         self.check_log_survival(False)
 
     @_target('prob')
-    def test_prob_cpu(self):
+    def test_prob_cpu(self) -> None:
         self.check_prob(False)
 
     @_target('icdf')
-    def test_icdf_cpu(self):
+    def test_icdf_cpu(self) -> None:
         self.check_icdf(False)
 
     @_target('entropy')
-    def test_entropy_cpu(self):
+    def test_entropy_cpu(self) -> None:
         self.check_entropy(False)
 
     @_target('mean')
-    def test_mean_cpu(self):
+    def test_mean_cpu(self) -> None:
         self.check_mean(False)
 
     @_target('variance')
-    def test_variance_cpu(self):
+    def test_variance_cpu(self) -> None:
         self.check_variance(False)
 
     @_target('stddev')
-    def test_stddev_cpu(self):
+    def test_stddev_cpu(self) -> None:
         self.check_stddev(False)
 
     @_target('log_prob')
-    def test_log_prob_cpu(self):
+    def test_log_prob_cpu(self) -> None:
         self.check_log_prob(False)
 
     @_target('sample')
-    def test_sample_cpu(self):
+    def test_sample_cpu(self) -> None:
         self.check_sample(False)

@@ -10,7 +10,7 @@ of Chainer's test methods is optional and filled in by
 from __future__ import annotations
 
 import unittest
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import numpy
 
@@ -242,7 +242,7 @@ class FunctionTestCase(unittest.TestCase):
     def _expected(self, inputs: tuple) -> tuple:
         return _check_array_tuple(self.forward_expected(inputs), 'forward_expected')
 
-    def _forward(self, inputs: tuple, config: Any) -> tuple:
+    def _forward(self, inputs: Sequence[Any], config: Any) -> tuple:
         with config:
             outputs = self.forward(tuple(inputs), config.device)
         return _check_variable_tuple(outputs, FunctionTestError)
@@ -376,7 +376,7 @@ class _LinkTestBase(unittest.TestCase):
             raise TypeError('`create_link` must return a chainlite.Link object.')
         return link
 
-    def _forward(self, link: link_module.Link, inputs: tuple, config: Any) -> tuple:
+    def _forward(self, link: link_module.Link, inputs: Sequence[Any], config: Any) -> tuple:
         with config:
             outputs = self.forward(link, tuple(inputs), config.device)
         return _check_variable_tuple(outputs, LinkTestError)

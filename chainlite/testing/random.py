@@ -28,7 +28,7 @@ class _Seeded:
             random.seed(self.seed)
         _Seeded.depth += 1
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _Seeded.depth -= 1
         if _Seeded.depth == 0:
             numpy_state, python_state = _Seeded.saved

@@ -102,7 +102,7 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
     if is_linear is not None:
         warnings.warn('is_linear option is deprecated', DeprecationWarning)
 
-    def decorate(klass: type) -> type:
+    def decorate(klass: type) -> Any:
         if not issubclass(klass, unittest.TestCase):
             raise TypeError('unary_math_function_unittest decorates unittest.TestCase '
                             'subclasses, not %r' % klass)

@@ -1,4 +1,8 @@
 """Utilities, as ``chainer.utils``: type checking and sparse matrices."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
 from chainlite.utils import sparse  # noqa: F401
 from chainlite.utils import type_check  # noqa: F401
 from chainlite.utils.sparse import CooMatrix  # noqa: F401
@@ -23,8 +27,11 @@ from chainlite.utils.conv import get_conv_outsize  # noqa: F401,E402
 from chainlite.utils.conv import get_deconv_outsize  # noqa: F401,E402
 from chainlite.utils.experimental import experimental  # noqa: F401,E402
 
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
-def force_array(x, dtype=None):
+
+def force_array(x: Any, dtype: DTypeSpec = None) -> _numpy.ndarray:
     """Returns ``x`` as an ndarray: a NumPy scalar becomes a 0-d array.
 
     NumPy operations on 0-d arrays return scalars; a function's ``forward`` must return
@@ -48,7 +55,7 @@ def force_array(x, dtype=None):
     return x if dtype is None else x.astype(dtype, copy=False)
 
 
-def force_type(dtype, value):
+def force_type(dtype: _numpy.dtype, value: Any) -> Any:
     """Returns ``value`` (a scalar or an array) in ``dtype``.
 
     Args:
@@ -70,7 +77,7 @@ def force_type(dtype, value):
 
 
 @_contextlib.contextmanager
-def tempdir(**kwargs):
+def tempdir(**kwargs: Any) -> Iterator[str]:
     """A context manager giving a temporary folder, removed with its contents on exit.
 
     Args:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 
 class cached_property:
@@ -27,8 +27,11 @@ class cached_property:
         (42, 42, 1)
     """
 
-    def __init__(self, func: Callable) -> None:
-        functools.update_wrapper(self, func)
+    __name__: str  # copied from the function by update_wrapper
+
+    def __init__(self, func: Callable[[Any], Any]) -> None:
+        # (typeshed types update_wrapper's first argument as a function; any object works)
+        functools.update_wrapper(cast(Any, self), func)
         self.func = func
 
     def __get__(self, obj: Any, cls: Any) -> Any:

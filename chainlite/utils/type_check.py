@@ -341,15 +341,16 @@ def _operator_method(node: type, symbol: str, reflected: bool = False) -> Callab
     return method
 
 
-for _sym, (_, _, _stem) in _BINARY_OPS.items():
+for _sym, _binary in _BINARY_OPS.items():
+    _stem = _binary[2]
     setattr(Expr, f'__{_stem}__', _operator_method(BinaryOperator, _sym))
     setattr(Expr, f'__r{_stem}__', _operator_method(BinaryOperator, _sym, reflected=True))
-for _sym, (_, _, _stem) in _COMPARE_OPS.items():
+for _sym, _compare in _COMPARE_OPS.items():
     # Python reflects comparisons itself (a < b -> b > a), so no __r*__ variants are needed.
-    setattr(Expr, f'__{_stem}__', _operator_method(Comparison, _sym))
-for _sym, (_, _stem) in _UNARY_OPS.items():
-    setattr(Expr, f'__{_stem}__', _operator_method(UnaryOperator, _sym))
-del _sym, _stem
+    setattr(Expr, f'__{_compare[2]}__', _operator_method(Comparison, _sym))
+for _sym, _unary in _UNARY_OPS.items():
+    setattr(Expr, f'__{_unary[1]}__', _operator_method(UnaryOperator, _sym))
+del _sym, _stem, _binary, _compare, _unary
 
 
 def eval(exp: Any) -> Any:  # noqa: A001 - Chainer's public name.
