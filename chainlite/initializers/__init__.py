@@ -7,7 +7,7 @@ model's initial weights (the same values Chainer gives for the same seed).
 # ruff: noqa: F401  (re-exports)
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
@@ -33,8 +33,11 @@ from chainlite.initializers.uniform import HeUniform
 from chainlite.initializers.uniform import LeCunUniform
 from chainlite.initializers.uniform import Uniform
 
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, ShapeSpec
 
-def generate_array(initializer: Any, shape: Any, xp: Any, dtype: Optional[Any] = None,
+
+def generate_array(initializer: Any, shape: ShapeSpec, xp: Any, dtype: DTypeSpec = None,
                    device: Optional[Any] = None) -> Any:
     """Makes a new array of ``shape`` and fills it with ``initializer``.
 

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import backend
 from chainlite import initializer
 from chainlite.initializers import _random
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 
 class Normal(initializer.Initializer):
@@ -29,7 +32,7 @@ class Normal(initializer.Initializer):
         (dtype('float32'), True)
     """
 
-    def __init__(self, scale: float = 0.05, dtype: Optional[Any] = None, *,
+    def __init__(self, scale: float = 0.05, dtype: DTypeSpec = None, *,
                  rng: Optional[Any] = None) -> None:
         self.scale = scale
         self.rng = rng
@@ -116,7 +119,7 @@ class HeNormal(_random.FanScaled):
         True
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Optional[Any] = None,
+    def __init__(self, scale: float = 1.0, dtype: DTypeSpec = None,
                  fan_option: str = 'fan_in', *, rng: Optional[Any] = None) -> None:
         if fan_option not in ('fan_in', 'fan_out'):
             raise ValueError('HeNormal: fan_option must be \'fan_in\' or \'fan_out\', got %r'

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import backend
 from chainlite import initializer
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 
 class _ResamplingFilter(initializer.Initializer):
@@ -15,7 +18,7 @@ class _ResamplingFilter(initializer.Initializer):
 
     _normalize = False
 
-    def __init__(self, interpolation: str = 'linear', dtype: Optional[Any] = None) -> None:
+    def __init__(self, interpolation: str = 'linear', dtype: DTypeSpec = None) -> None:
         if interpolation != 'linear':
             raise ValueError('%s: interpolation must be \'linear\', got %r'
                              % (type(self).__name__, interpolation))

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import backend
 from chainlite import initializer
 from chainlite.initializers import _random
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 
 class Uniform(initializer.Initializer):
@@ -29,7 +32,7 @@ class Uniform(initializer.Initializer):
         True
     """
 
-    def __init__(self, scale: float = 0.05, dtype: Optional[Any] = None, *,
+    def __init__(self, scale: float = 0.05, dtype: DTypeSpec = None, *,
                  rng: Optional[Any] = None) -> None:
         self.scale = scale
         self.rng = rng

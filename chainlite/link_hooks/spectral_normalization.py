@@ -1,7 +1,7 @@
 """Spectral normalization of a link's weight (a link hook)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import link_hook
 from chainlite import variable
 from chainlite.functions.math import matmul
 from chainlite.link_hooks import _weight_hook
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 def _l2normalize(v: Any, eps: float) -> Any:
@@ -161,7 +164,7 @@ class SpectralNormalization(link_hook.LinkHook):
                 getattr(link, self.vector_name)[...] = u
         return W
 
-    def reshape_W(self, W: Any) -> Any:
+    def reshape_W(self, W: VariableOrArray) -> Any:
         """The weight as a matrix with the output axis first (Variable or array)."""
         if self.axis != 0:
             W = W.transpose([self.axis] + [i for i in range(W.ndim) if i != self.axis])
