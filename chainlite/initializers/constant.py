@@ -9,7 +9,7 @@ from chainlite import backend
 from chainlite import initializer
 
 if TYPE_CHECKING:
-    from chainlite.types import DTypeSpec
+    from chainlite.types import DTypeSpec, ScalarValue
 
 
 class Constant(initializer.Initializer):
@@ -34,14 +34,14 @@ class Constant(initializer.Initializer):
                [0., 1., 2.]], dtype=float32)
     """
 
-    def __init__(self, fill_value: Any, dtype: DTypeSpec = None) -> None:
+    def __init__(self, fill_value: ScalarValue | numpy.ndarray, dtype: DTypeSpec = None) -> None:
         if not (isinstance(fill_value, numpy.ndarray) or _is_number(fill_value)):
             raise ValueError('%s: fill_value must be a scalar or an array, got %s'
                              % (type(self).__name__, type(fill_value).__name__))
-        self.fill_value = fill_value
+        self.fill_value: Any = fill_value
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         try:
             array[...] = self.fill_value
@@ -128,7 +128,7 @@ class Identity(initializer.Initializer):
         self.scale = scale
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         if array.ndim != 2 or array.shape[0] != array.shape[1]:
             raise ValueError('Identity: the array must be a square matrix, got shape %s'

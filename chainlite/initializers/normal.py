@@ -9,6 +9,7 @@ from chainlite import initializer
 from chainlite.initializers import _random
 
 if TYPE_CHECKING:
+    import numpy
     from chainlite.types import DTypeSpec
 
 
@@ -38,7 +39,7 @@ class Normal(initializer.Initializer):
         self.rng = rng
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         rng = self.rng
         if rng is None:

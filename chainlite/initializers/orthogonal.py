@@ -7,6 +7,7 @@ from chainlite import backend
 from chainlite import initializer
 
 if TYPE_CHECKING:
+    import numpy
     from chainlite.types import DTypeSpec
 
 # mode -> (whether in_dim > out_dim is allowed, whether in_dim < out_dim is allowed)
@@ -58,7 +59,7 @@ class Orthogonal(initializer.Initializer):
         self.rng = rng
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         xp = backend.get_array_module(array)
         rng = xp.random if self.rng is None else self.rng

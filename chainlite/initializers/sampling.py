@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy
 
@@ -25,7 +25,7 @@ class _ResamplingFilter(initializer.Initializer):
         self.interpolation = interpolation
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         name = type(self).__name__
         if array.ndim < 3:

@@ -1,7 +1,7 @@
 """Spectral normalization of a link's weight (a link hook)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 import numpy
 
@@ -12,6 +12,7 @@ from chainlite.functions.math import matmul
 from chainlite.link_hooks import _weight_hook
 
 if TYPE_CHECKING:
+    from chainlite.link import Link
     from chainlite.types import VariableOrArray
 
 
@@ -92,7 +93,7 @@ class SpectralNormalization(link_hook.LinkHook):
     def __exit__(self, *exc: Any) -> None:
         _weight_hook.refuse_context(self)
 
-    def added(self, link: Optional[Any] = None) -> None:
+    def added(self, link: Optional[Link] = None) -> None:
         """Checks the weight and, if it is initialized, creates ``u`` (and ``gamma``)."""
         from chainlite.links.connection import deconvolution_2d
         from chainlite.links.connection import deconvolution_nd
@@ -103,7 +104,7 @@ class SpectralNormalization(link_hook.LinkHook):
         if getattr(link, self.weight_name).array is not None:
             self._prepare_parameters(link)
 
-    def deleted(self, link: Optional[Any] = None) -> None:
+    def deleted(self, link: Optional[Link] = None) -> None:
         """Removes ``u`` (and ``gamma``) from the link."""
         if link is None:
             return
@@ -139,7 +140,7 @@ class SpectralNormalization(link_hook.LinkHook):
                 link.gamma = variable.Parameter(numpy.asarray(s[0], W.dtype))
         self._initialized = True
 
-    def normalize_weight(self, link: Any) -> variable.Variable:
+    def normalize_weight(self, link: Link) -> variable.Variable:
         """The weight divided by its estimated largest singular value (a Variable)."""
         W = getattr(link, self.weight_name)
         u = getattr(link, self.vector_name)
@@ -157,7 +158,7 @@ class SpectralNormalization(link_hook.LinkHook):
         sigma = matmul.matmul(matmul.matmul(u[None], Wm), v[:, None])[0, 0]
         if self.factor is not None:
             sigma = sigma / self.factor
-        W = (link.gamma * W if self.use_gamma else W) / sigma
+        W = (cast(Any, link).gamma * W if self.use_gamma else W) / sigma
         if not recomputing:
             self.v = v
             if configuration.config.train:
