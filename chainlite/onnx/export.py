@@ -309,7 +309,7 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
         counts[fname] += 1
         in_nodes = func.inputs
         input_names_f = []
-        consts = []
+        consts: list[Any] = []
         for i, n in enumerate(in_nodes):
             if context.has_name(n):
                 input_names_f.append(context.get_name(n))
@@ -324,7 +324,8 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
                           else initializers[name][0])
         out_refs = func.outputs
         output_names_f = []
-        out_shapes, out_dtypes = [], []
+        out_shapes: list[Any] = []
+        out_dtypes: list[Any] = []
         for i, ref in enumerate(out_refs):
             n = ref()
             default = base if len(out_refs) == 1 else '%s_%d' % (base, i)
@@ -348,7 +349,7 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
         context.constants.clear()
         nodes.extend(made)
 
-    graph_outputs = []
+    graph_outputs: list[Any] = []
     for k, node, var in zip(out_keys, out_nodes, [outputs[k] for k in out_keys]):
         if node.creator_node is None or id(node) in stop:
             # An output that is an input or a parameter passes through an Identity.
