@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import collections
 import functools
+import os
 import warnings
-from typing import Any, Optional
+from typing import IO, Any, Mapping, Optional, Sequence
 
 import numpy
 
@@ -430,10 +431,13 @@ def _check(onnx: Any, model: Any, external_converters: Any, external_opset_impor
                       'domain and keep the check):\n%s' % e, UserWarning)
 
 
-def export(model: Any, args: Any, filename: Any = None, export_params: bool = True,
-           graph_name: str = 'Graph', save_text: bool = False,
-           opset_version: Optional[int] = None, input_names: Any = None,
-           output_names: Any = None, train: bool = False, return_named_inout: bool = False,
+def export(model: Any, args: Any,
+           filename: str | bytes | os.PathLike[Any] | IO[bytes] | None = None,
+           export_params: bool = True, graph_name: str = 'Graph', save_text: bool = False,
+           opset_version: Optional[int] = None,
+           input_names: str | Sequence[str] | Mapping[str, str] | None = None,
+           output_names: str | Sequence[str] | Mapping[str, str] | None = None,
+           train: bool = False, return_named_inout: bool = False,
            external_converters: Optional[dict] = None,
            external_opset_imports: Optional[dict] = None, input_shapes: Any = None,
            no_testcase: bool = False) -> Any:
