@@ -7,7 +7,7 @@ model's initial weights (the same values Chainer gives for the same seed).
 # ruff: noqa: F401  (re-exports)
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import numpy
 
@@ -33,9 +33,12 @@ from chainlite.initializers.uniform import HeUniform
 from chainlite.initializers.uniform import LeCunUniform
 from chainlite.initializers.uniform import Uniform
 
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, DeviceSpec, InitializerSpec, ShapeSpec, Xp
 
-def generate_array(initializer: Any, shape: Any, xp: Any, dtype: Optional[Any] = None,
-                   device: Optional[Any] = None) -> Any:
+
+def generate_array(initializer: Callable[[numpy.ndarray], None], shape: ShapeSpec, xp: Xp,
+                   dtype: DTypeSpec = None, device: DeviceSpec = None) -> numpy.ndarray:
     """Makes a new array of ``shape`` and fills it with ``initializer``.
 
     Args:

@@ -1,12 +1,15 @@
 """Deterministic initializers: constants and the identity matrix."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import backend
 from chainlite import initializer
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, ScalarValue
 
 
 class Constant(initializer.Initializer):
@@ -31,14 +34,14 @@ class Constant(initializer.Initializer):
                [0., 1., 2.]], dtype=float32)
     """
 
-    def __init__(self, fill_value: Any, dtype: Optional[Any] = None) -> None:
+    def __init__(self, fill_value: ScalarValue | numpy.ndarray, dtype: DTypeSpec = None) -> None:
         if not (isinstance(fill_value, numpy.ndarray) or _is_number(fill_value)):
             raise ValueError('%s: fill_value must be a scalar or an array, got %s'
                              % (type(self).__name__, type(fill_value).__name__))
-        self.fill_value = fill_value
+        self.fill_value: Any = fill_value
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         try:
             array[...] = self.fill_value
@@ -65,7 +68,7 @@ class Zero(Constant):
         array([0., 0.], dtype=float32)
     """
 
-    def __init__(self, dtype: Optional[Any] = None) -> None:
+    def __init__(self, dtype: DTypeSpec = None) -> None:
         super().__init__(0.0, dtype)
 
 
@@ -82,7 +85,7 @@ class One(Constant):
         array([1., 1.])
     """
 
-    def __init__(self, dtype: Optional[Any] = None) -> None:
+    def __init__(self, dtype: DTypeSpec = None) -> None:
         super().__init__(1.0, dtype)
 
 
@@ -99,7 +102,7 @@ class NaN(Constant):
         array([nan, nan], dtype=float32)
     """
 
-    def __init__(self, dtype: Optional[Any] = None) -> None:
+    def __init__(self, dtype: DTypeSpec = None) -> None:
         super().__init__(numpy.nan, dtype)
 
 
@@ -121,11 +124,11 @@ class Identity(initializer.Initializer):
                [0., 2.]], dtype=float32)
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Optional[Any] = None) -> None:
+    def __init__(self, scale: float = 1.0, dtype: DTypeSpec = None) -> None:
         self.scale = scale
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         if array.ndim != 2 or array.shape[0] != array.shape[1]:
             raise ValueError('Identity: the array must be a square matrix, got shape %s'

@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import backend
 from chainlite import initializer
 from chainlite.initializers import _random
+
+if TYPE_CHECKING:
+    import numpy
+    from chainlite.types import DTypeSpec
 
 
 class Normal(initializer.Initializer):
@@ -29,13 +33,13 @@ class Normal(initializer.Initializer):
         (dtype('float32'), True)
     """
 
-    def __init__(self, scale: float = 0.05, dtype: Optional[Any] = None, *,
+    def __init__(self, scale: float = 0.05, dtype: DTypeSpec = None, *,
                  rng: Optional[Any] = None) -> None:
         self.scale = scale
         self.rng = rng
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         rng = self.rng
         if rng is None:
@@ -116,7 +120,7 @@ class HeNormal(_random.FanScaled):
         True
     """
 
-    def __init__(self, scale: float = 1.0, dtype: Optional[Any] = None,
+    def __init__(self, scale: float = 1.0, dtype: DTypeSpec = None,
                  fan_option: str = 'fan_in', *, rng: Optional[Any] = None) -> None:
         if fan_option not in ('fan_in', 'fan_out'):
             raise ValueError('HeNormal: fan_option must be \'fan_in\' or \'fan_out\', got %r'

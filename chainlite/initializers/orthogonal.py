@@ -1,10 +1,14 @@
 """The orthogonal initializer."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import backend
 from chainlite import initializer
+
+if TYPE_CHECKING:
+    import numpy
+    from chainlite.types import DTypeSpec
 
 # mode -> (whether in_dim > out_dim is allowed, whether in_dim < out_dim is allowed)
 _MODES = {
@@ -45,7 +49,7 @@ class Orthogonal(initializer.Initializer):
         True
     """
 
-    def __init__(self, scale: float = 1.1, dtype: Optional[Any] = None, mode: str = 'auto',
+    def __init__(self, scale: float = 1.1, dtype: DTypeSpec = None, mode: str = 'auto',
                  *, rng: Optional[Any] = None) -> None:
         if mode not in _MODES:
             raise ValueError('Orthogonal: mode must be one of %s, got %r'
@@ -55,7 +59,7 @@ class Orthogonal(initializer.Initializer):
         self.rng = rng
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         xp = backend.get_array_module(array)
         rng = xp.random if self.rng is None else self.rng

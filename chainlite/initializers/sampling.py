@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Optional
+from typing import TYPE_CHECKING
 
 import numpy
 
 from chainlite import backend
 from chainlite import initializer
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 
 class _ResamplingFilter(initializer.Initializer):
@@ -15,14 +18,14 @@ class _ResamplingFilter(initializer.Initializer):
 
     _normalize = False
 
-    def __init__(self, interpolation: str = 'linear', dtype: Optional[Any] = None) -> None:
+    def __init__(self, interpolation: str = 'linear', dtype: DTypeSpec = None) -> None:
         if interpolation != 'linear':
             raise ValueError('%s: interpolation must be \'linear\', got %r'
                              % (type(self).__name__, interpolation))
         self.interpolation = interpolation
         super().__init__(dtype)
 
-    def __call__(self, array: Any) -> None:
+    def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
         name = type(self).__name__
         if array.ndim < 3:

@@ -1,5 +1,5 @@
 """What the hooks that rewrite a link's weight for each forward share."""
-from typing import Any
+from typing import Any, NoReturn
 
 
 class NotAContextManagerError(TypeError, NotImplementedError):
@@ -7,7 +7,7 @@ class NotAContextManagerError(TypeError, NotImplementedError):
     NotImplementedError, as Chainer raises)."""
 
 
-def refuse_context(hook: Any) -> None:
+def refuse_context(hook: Any) -> NoReturn:
     raise NotAContextManagerError(
         '%s is registered on one link with link.add_hook(hook); it cannot be used as a '
         'context manager' % type(hook).__name__)

@@ -1,7 +1,7 @@
 """Spectral normalization of a link's weight (a link hook)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 import numpy
 
@@ -10,6 +10,10 @@ from chainlite import link_hook
 from chainlite import variable
 from chainlite.functions.math import matmul
 from chainlite.link_hooks import _weight_hook
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
+    from chainlite.types import VariableOrArray
 
 
 def _l2normalize(v: Any, eps: float) -> Any:
@@ -89,7 +93,7 @@ class SpectralNormalization(link_hook.LinkHook):
     def __exit__(self, *exc: Any) -> None:
         _weight_hook.refuse_context(self)
 
-    def added(self, link: Optional[Any] = None) -> None:
+    def added(self, link: Optional[Link] = None) -> None:
         """Checks the weight and, if it is initialized, creates ``u`` (and ``gamma``)."""
         from chainlite.links.connection import deconvolution_2d
         from chainlite.links.connection import deconvolution_nd
@@ -100,7 +104,7 @@ class SpectralNormalization(link_hook.LinkHook):
         if getattr(link, self.weight_name).array is not None:
             self._prepare_parameters(link)
 
-    def deleted(self, link: Optional[Any] = None) -> None:
+    def deleted(self, link: Optional[Link] = None) -> None:
         """Removes ``u`` (and ``gamma``) from the link."""
         if link is None:
             return
@@ -136,7 +140,7 @@ class SpectralNormalization(link_hook.LinkHook):
                 link.gamma = variable.Parameter(numpy.asarray(s[0], W.dtype))
         self._initialized = True
 
-    def normalize_weight(self, link: Any) -> variable.Variable:
+    def normalize_weight(self, link: Link) -> variable.Variable:
         """The weight divided by its estimated largest singular value (a Variable)."""
         W = getattr(link, self.weight_name)
         u = getattr(link, self.vector_name)
@@ -154,14 +158,14 @@ class SpectralNormalization(link_hook.LinkHook):
         sigma = matmul.matmul(matmul.matmul(u[None], Wm), v[:, None])[0, 0]
         if self.factor is not None:
             sigma = sigma / self.factor
-        W = (link.gamma * W if self.use_gamma else W) / sigma
+        W = (cast(Any, link).gamma * W if self.use_gamma else W) / sigma
         if not recomputing:
             self.v = v
             if configuration.config.train:
                 getattr(link, self.vector_name)[...] = u
         return W
 
-    def reshape_W(self, W: Any) -> Any:
+    def reshape_W(self, W: VariableOrArray) -> Any:
         """The weight as a matrix with the output axis first (Variable or array)."""
         if self.axis != 0:
             W = W.transpose([self.axis] + [i for i in range(W.ndim) if i != self.axis])

@@ -1,13 +1,16 @@
 """Weight standardization of a link's weight (a link hook)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
 from chainlite import link_hook
 from chainlite.functions.normalization import group_normalization
 from chainlite.link_hooks import _weight_hook
+
+if TYPE_CHECKING:
+    from chainlite.link import Link
 
 
 class WeightStandardization(link_hook.LinkHook):
@@ -55,7 +58,7 @@ class WeightStandardization(link_hook.LinkHook):
     def __exit__(self, *exc: Any) -> None:
         _weight_hook.refuse_context(self)
 
-    def added(self, link: Optional[Any] = None) -> None:
+    def added(self, link: Optional[Link] = None) -> None:
         """Checks that the link has the weight."""
         _weight_hook.check_weight(self, link)
         if getattr(link, self.weight_name).array is not None:

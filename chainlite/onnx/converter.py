@@ -1,7 +1,7 @@
 """What a converter receives: the function, the opset and the names of its values."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 import numpy
 
@@ -36,9 +36,10 @@ class FunctionConverterParams:
                  output_shapes: tuple = (), output_dtypes: tuple = (),
                  constants: tuple = ()) -> None:
         self.func = func
-        self.opset_version = opset_version
-        self.input_names = input_names
-        self.output_names = output_names
+        # The exporter gives them all; None only in a params object made by hand.
+        self.opset_version = cast(int, opset_version)
+        self.input_names = cast('list[str]', input_names)
+        self.output_names = cast('list[str]', output_names)
         self.context = context
         self.input_shapes = input_shapes
         self.input_dtypes = input_dtypes

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import collections
 import functools
+import os
 import warnings
-from typing import Any, Optional
+from typing import IO, Any, Mapping, Optional, Sequence
 
 import numpy
 
@@ -309,7 +310,7 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
         counts[fname] += 1
         in_nodes = func.inputs
         input_names_f = []
-        consts = []
+        consts: list[Any] = []
         for i, n in enumerate(in_nodes):
             if context.has_name(n):
                 input_names_f.append(context.get_name(n))
@@ -324,7 +325,8 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
                           else initializers[name][0])
         out_refs = func.outputs
         output_names_f = []
-        out_shapes, out_dtypes = [], []
+        out_shapes: list[Any] = []
+        out_dtypes: list[Any] = []
         for i, ref in enumerate(out_refs):
             n = ref()
             default = base if len(out_refs) == 1 else '%s_%d' % (base, i)
@@ -348,7 +350,7 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
         context.constants.clear()
         nodes.extend(made)
 
-    graph_outputs = []
+    graph_outputs: list[Any] = []
     for k, node, var in zip(out_keys, out_nodes, [outputs[k] for k in out_keys]):
         if node.creator_node is None or id(node) in stop:
             # An output that is an input or a parameter passes through an Identity.
@@ -429,10 +431,13 @@ def _check(onnx: Any, model: Any, external_converters: Any, external_opset_impor
                       'domain and keep the check):\n%s' % e, UserWarning)
 
 
-def export(model: Any, args: Any, filename: Any = None, export_params: bool = True,
-           graph_name: str = 'Graph', save_text: bool = False,
-           opset_version: Optional[int] = None, input_names: Any = None,
-           output_names: Any = None, train: bool = False, return_named_inout: bool = False,
+def export(model: Any, args: Any,
+           filename: str | bytes | os.PathLike[Any] | IO[bytes] | None = None,
+           export_params: bool = True, graph_name: str = 'Graph', save_text: bool = False,
+           opset_version: Optional[int] = None,
+           input_names: str | Sequence[str] | Mapping[str, str] | None = None,
+           output_names: str | Sequence[str] | Mapping[str, str] | None = None,
+           train: bool = False, return_named_inout: bool = False,
            external_converters: Optional[dict] = None,
            external_opset_imports: Optional[dict] = None, input_shapes: Any = None,
            no_testcase: bool = False) -> Any:

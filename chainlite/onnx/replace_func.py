@@ -148,7 +148,8 @@ def fake_as_funcnode(alt_func: Callable, name: str,
         for position, (key, value) in enumerate(bound.arguments.items()):
             param = signature.parameters[key]
             if param.kind is inspect.Parameter.VAR_POSITIONAL:
-                items = [(position + i, v) for i, v in enumerate(value)]
+                items: list[tuple[int | str, Any]] = [(position + i, v)
+                                                      for i, v in enumerate(value)]
             elif param.kind is inspect.Parameter.VAR_KEYWORD:
                 items = list(value.items())
             else:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 
 class GradientClipping:
@@ -36,7 +37,7 @@ class GradientClipping:
     def __init__(self, threshold: float) -> None:
         self.threshold = threshold
 
-    def __call__(self, opt) -> None:
+    def __call__(self, opt: Any) -> None:
         grads = [p.grad for p in opt.target.params(False)]
         grads = [g for g in grads if g is not None]
         sqnorm = 0.0

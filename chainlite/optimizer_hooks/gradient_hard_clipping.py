@@ -1,7 +1,13 @@
 """Elementwise clipping of gradients."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
+
+if TYPE_CHECKING:
+    from chainlite import optimizer
+    from chainlite import variable
 
 
 class GradientHardClipping:
@@ -35,7 +41,7 @@ class GradientHardClipping:
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
 
-    def __call__(self, rule, param) -> None:
+    def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
         grad = param.grad
         if grad is None:
             return

@@ -1,7 +1,13 @@
 """Layer-wise adaptive rate scaling (LARS) of the gradients."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
+
+if TYPE_CHECKING:
+    from chainlite import optimizer
+    from chainlite import variable
 
 
 class GradientLARS:
@@ -45,7 +51,7 @@ class GradientLARS:
         self.weight_decay = weight_decay
         self.eps = eps
 
-    def __call__(self, rule, param) -> None:
+    def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
         p, g = param.array, param.grad
         if p is None or g is None:
             return

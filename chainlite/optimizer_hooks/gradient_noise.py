@@ -1,11 +1,15 @@
 """Annealed Gaussian noise added to the gradients."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy
 
 from chainlite import backend
+
+if TYPE_CHECKING:
+    from chainlite import optimizer
+    from chainlite import variable
 
 
 def exponential_decay_noise(xp: Any, shape: tuple, dtype: Any, hook: 'GradientNoise',
@@ -60,7 +64,7 @@ class GradientNoise:
         self.eta = eta
         self.noise_func = noise_func
 
-    def __call__(self, rule, param) -> None:
+    def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
         g = param.grad
         if g is None:
             return

@@ -1,7 +1,13 @@
 """L1 regularization as an optimizer hook."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
+
+if TYPE_CHECKING:
+    from chainlite import optimizer
+    from chainlite import variable
 
 
 class Lasso:
@@ -32,7 +38,7 @@ class Lasso:
     def __init__(self, rate: float) -> None:
         self.rate = rate
 
-    def __call__(self, rule, param) -> None:
+    def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
         p, g = param.array, param.grad
         if p is None or g is None:
             return

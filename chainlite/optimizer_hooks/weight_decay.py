@@ -1,6 +1,12 @@
 """L2 regularization as an optimizer hook."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chainlite import optimizer
+    from chainlite import variable
+
 
 class WeightDecay:
     """Adds ``rate * param`` to each parameter's gradient (L2 regularization).
@@ -33,7 +39,7 @@ class WeightDecay:
     def __init__(self, rate: float) -> None:
         self.rate = rate
 
-    def __call__(self, rule, param) -> None:
+    def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
         p, g = param.array, param.grad
         if p is None or g is None:
             return

@@ -2,10 +2,13 @@
 velocity state ``v``. Each rule's update arithmetic stays in its own file."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from chainlite import backend
 from chainlite import optimizer
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 
 def default_hyperparam() -> optimizer.Hyperparameter:
@@ -35,8 +38,10 @@ class MomentumRule(optimizer.UpdateRule):
         if momentum is not None:
             self.hyperparam.momentum = momentum
 
-    def init_state(self, param) -> None:
-        self.state['v'] = backend.get_array_module(param.array).zeros_like(param.array)
+    def init_state(self, param: variable.Variable) -> None:
+        state = self.state
+        assert state is not None
+        state['v'] = backend.get_array_module(param.array).zeros_like(param.array)
 
 
 class MomentumMethod(optimizer.GradientMethod):

@@ -1,12 +1,15 @@
 """AdaDelta."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy
 
 from chainlite import backend
 from chainlite import optimizer
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.rho = 0.95
@@ -37,15 +40,20 @@ class AdaDeltaRule(optimizer.UpdateRule):
         if eps is not None:
             self.hyperparam.eps = eps
 
-    def init_state(self, param) -> None:
+    def init_state(self, param: variable.Variable) -> None:
         xp = backend.get_array_module(param.array)
-        self.state['msg'] = xp.zeros_like(param.array)
-        self.state['msdx'] = xp.zeros_like(param.array)
+        state = self.state
+        assert state is not None
+        state['msg'] = xp.zeros_like(param.array)
+        state['msdx'] = xp.zeros_like(param.array)
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad, hp = param.grad, self.hyperparam
+        assert grad is not None
         rho, eps = hp.rho, hp.eps
-        msg, msdx = self.state['msg'], self.state['msdx']
+        state = self.state
+        assert state is not None
+        msg, msdx = state['msg'], state['msdx']
         dx, s = self.scratch(grad), self.scratch(grad, 1)
         msg *= rho
         numpy.multiply(grad, grad, out=s)

@@ -1,12 +1,15 @@
 """AdaGrad."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy
 
 from chainlite import backend
 from chainlite import optimizer
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
@@ -34,12 +37,17 @@ class AdaGradRule(optimizer.UpdateRule):
         if eps is not None:
             self.hyperparam.eps = eps
 
-    def init_state(self, param) -> None:
-        self.state['h'] = backend.get_array_module(param.array).zeros_like(param.array)
+    def init_state(self, param: variable.Variable) -> None:
+        state = self.state
+        assert state is not None
+        state['h'] = backend.get_array_module(param.array).zeros_like(param.array)
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad, hp = param.grad, self.hyperparam
-        h, s = self.state['h'], self.scratch(grad)
+        assert grad is not None
+        state = self.state
+        assert state is not None
+        h, s = state['h'], self.scratch(grad)
         h += numpy.multiply(grad, grad, out=s)
         numpy.sqrt(h, out=s)
         s += hp.eps

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy
 
 from chainlite import backend
 from chainlite import optimizer
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
@@ -76,15 +79,18 @@ class AdamRule(optimizer.UpdateRule):
         # AdaBound's final_lr follows later changes of alpha relative to this value.
         self.initial_alpha = hp.alpha
 
-    def init_state(self, param) -> None:
+    def init_state(self, param: variable.Variable) -> None:
         xp = backend.get_array_module(param.array)
-        self.state['m'] = xp.zeros_like(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+        state = self.state
+        assert state is not None
+        state['m'] = xp.zeros_like(param.array)
+        state['v'] = xp.zeros_like(param.array)
         if self.hyperparam.amsgrad:
-            self.state['vhat'] = xp.zeros_like(param.array)
+            state['vhat'] = xp.zeros_like(param.array)
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad, hp, p = param.grad, optimizer._resolved(self.hyperparam), param.array
+        assert grad is not None and p is not None
         # Each entry read once: a rule's lookup falls back to the optimizer's Hyperparameter.
         beta1, beta2, eps, eta = hp.beta1, hp.beta2, hp.eps, hp.eta
         # float16 parameters: the arithmetic runs in float32 (the scratch array's dtype).
@@ -92,7 +98,9 @@ class AdamRule(optimizer.UpdateRule):
         if eps != 0 and abs(eps) < 1e-30 and dtype.type(eps) == 0:  # cheap test first
             raise ValueError('eps of Adam optimizer is too small for %s (%s)'
                              % (dtype.name, eps))
-        m, v = self.state['m'], self.state['v']
+        state = self.state
+        assert state is not None
+        m, v = state['m'], state['v']
         s = self.scratch(p, dtype=dtype)
         numpy.subtract(grad, m, out=s)
         s *= 1 - beta1
@@ -102,7 +110,7 @@ class AdamRule(optimizer.UpdateRule):
         s *= 1 - beta2
         v += s
         if hp.amsgrad:
-            vhat = self.state['vhat']
+            vhat = state['vhat']
             numpy.maximum(vhat, v, out=vhat)
         else:
             vhat = v

@@ -1,9 +1,14 @@
 """Classical momentum SGD."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite.optimizers import _momentum
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = _momentum.default_hyperparam()
 
@@ -21,9 +26,12 @@ class MomentumSGDRule(_momentum.MomentumRule):
 
     _default_hyperparam = _default_hyperparam
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad, hp = param.grad, self.hyperparam
-        v = self.state['v']
+        assert grad is not None
+        state = self.state
+        assert state is not None
+        v = state['v']
         v *= hp.momentum
         v -= numpy.multiply(grad, hp.lr, out=self.scratch(grad))
         param.array += v

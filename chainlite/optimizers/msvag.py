@@ -1,12 +1,15 @@
 """M-SVAG: momentum with stochastic variance-adapted gradients."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy
 
 from chainlite import backend
 from chainlite import optimizer
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.1
@@ -52,14 +55,19 @@ class MSVAGRule(optimizer.UpdateRule):
         """``beta ** (t + 1)``: the bias correction's power for the next update."""
         return self.hyperparam.beta ** (self.t + 1)
 
-    def init_state(self, param) -> None:
+    def init_state(self, param: variable.Variable) -> None:
         xp = backend.get_array_module(param.array)
-        self.state['m'] = xp.zeros_like(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+        state = self.state
+        assert state is not None
+        state['m'] = xp.zeros_like(param.array)
+        state['v'] = xp.zeros_like(param.array)
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad, hp, p = param.grad, self.hyperparam, param.array
-        m, v = self.state['m'], self.state['v']
+        assert grad is not None
+        state = self.state
+        assert state is not None
+        m, v = state['m'], state['v']
         a, b = self.scratch(grad), self.scratch(grad, 1)
         beta = hp.beta
         # Derived from t rather than multiplied at each step, so it survives serialization.

@@ -1,9 +1,14 @@
 """Nesterov's accelerated gradient."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
 
 from chainlite.optimizers import _momentum
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = _momentum.default_hyperparam()
 
@@ -22,10 +27,13 @@ class NesterovAGRule(_momentum.MomentumRule):
 
     _default_hyperparam = _default_hyperparam
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad, hp, p = param.grad, self.hyperparam, param.array
+        assert grad is not None
         lr, momentum = hp.lr, hp.momentum
-        v, s = self.state['v'], self.scratch(grad)
+        state = self.state
+        assert state is not None
+        v, s = state['v'], self.scratch(grad)
         v *= momentum
         v -= numpy.multiply(grad, lr, out=s)
         p += numpy.multiply(v, momentum * momentum, out=s)

@@ -1,12 +1,15 @@
 """RMSprop."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy
 
 from chainlite import backend
 from chainlite import optimizer
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -45,16 +48,21 @@ class RMSpropRule(optimizer.UpdateRule):
         if eps_inside_sqrt is not None:
             self.hyperparam.eps_inside_sqrt = eps_inside_sqrt
 
-    def init_state(self, param) -> None:
-        self.state['ms'] = backend.get_array_module(param.array).zeros_like(param.array)
+    def init_state(self, param: variable.Variable) -> None:
+        state = self.state
+        assert state is not None
+        state['ms'] = backend.get_array_module(param.array).zeros_like(param.array)
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad, hp = param.grad, self.hyperparam
+        assert grad is not None
         eps = grad.dtype.type(hp.eps)
         if hp.eps != 0 and eps == 0:
             raise ValueError('eps of RMSprop optimizer is too small for %s (%s)'
                              % (grad.dtype.name, hp.eps))
-        ms, s = self.state['ms'], self.scratch(grad)
+        state = self.state
+        assert state is not None
+        ms, s = state['ms'], self.scratch(grad)
         ms *= hp.alpha
         numpy.multiply(grad, grad, out=s)
         s *= 1 - hp.alpha

@@ -1,12 +1,15 @@
 """Alex Graves's RMSprop, with momentum."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy
 
 from chainlite import backend
 from chainlite import optimizer
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 1e-4
@@ -46,14 +49,19 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         if eps is not None:
             self.hyperparam.eps = eps
 
-    def init_state(self, param) -> None:
+    def init_state(self, param: variable.Variable) -> None:
         xp = backend.get_array_module(param.array)
         for key in ('n', 'g', 'delta'):
-            self.state[key] = xp.zeros_like(param.array)
+            state = self.state
+            assert state is not None
+            state[key] = xp.zeros_like(param.array)
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad, hp = param.grad, self.hyperparam
-        n, g, delta = self.state['n'], self.state['g'], self.state['delta']
+        assert grad is not None
+        state = self.state
+        assert state is not None
+        n, g, delta = state['n'], state['g'], state['delta']
         s = self.scratch(grad)
         n *= hp.alpha
         numpy.multiply(grad, grad, out=s)

@@ -1,11 +1,14 @@
 """Vanilla stochastic gradient descent."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy
 
 from chainlite import optimizer
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -27,8 +30,9 @@ class SGDRule(optimizer.UpdateRule):
         if lr is not None:
             self.hyperparam.lr = lr
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad = param.grad
+        assert grad is not None
         step = numpy.multiply(grad, self.hyperparam.lr, out=self.scratch(grad))
         param.array -= step
 

@@ -1,12 +1,15 @@
 """SMORMS3 (squared mean over root mean squared cubed)."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy
 
 from chainlite import backend
 from chainlite import optimizer
+
+if TYPE_CHECKING:
+    from chainlite import variable
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
@@ -37,15 +40,20 @@ class SMORMS3Rule(optimizer.UpdateRule):
         if eps is not None:
             self.hyperparam.eps = eps
 
-    def init_state(self, param) -> None:
+    def init_state(self, param: variable.Variable) -> None:
         xp = backend.get_array_module(param.array)
-        self.state['mem'] = xp.ones_like(param.array)
-        self.state['g'] = xp.zeros_like(param.array)
-        self.state['g2'] = xp.zeros_like(param.array)
+        state = self.state
+        assert state is not None
+        state['mem'] = xp.ones_like(param.array)
+        state['g'] = xp.zeros_like(param.array)
+        state['g2'] = xp.zeros_like(param.array)
 
-    def update_core(self, param) -> None:
+    def update_core(self, param: variable.Variable) -> None:
         grad, hp = param.grad, self.hyperparam
-        mem, g, g2 = self.state['mem'], self.state['g'], self.state['g2']
+        assert grad is not None
+        state = self.state
+        assert state is not None
+        mem, g, g2 = state['mem'], state['g'], state['g2']
         a, b = self.scratch(grad), self.scratch(grad, 1)
         r = numpy.add(mem, 1, out=a)
         numpy.divide(1, r, out=r)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from typing import Any
+from typing import Any, Optional
 
 from chainlite.serializers import _atomic
 from chainlite.serializers import _values
@@ -108,7 +108,8 @@ class HDF5Deserializer(serializer_module.Deserializer):
         _h5py()
         self.group = group
         self.strict = strict
-        self._missing = None  # for a child whose group is absent: where it was looked for
+        # For a child whose group is absent: where it was looked for.
+        self._missing: Optional[str] = None
 
     def __getitem__(self, key: str) -> 'HDF5Deserializer':
         key = key.strip('/')
@@ -133,7 +134,7 @@ class HDF5Deserializer(serializer_module.Deserializer):
         return _values.restore(key, _source_name(self.group), stored, value)
 
 
-def save_hdf5(filename: Any, obj: Any, compression: int = 4) -> None:
+def save_hdf5(filename: str | os.PathLike[str], obj: Any, compression: int = 4) -> None:
     """Saves an object into an HDF5 file, replacing the file atomically.
 
     Args:
@@ -164,7 +165,7 @@ def save_hdf5(filename: Any, obj: Any, compression: int = 4) -> None:
                 s.save(obj)
 
 
-def load_hdf5(filename: Any, obj: Any) -> None:
+def load_hdf5(filename: str | os.PathLike[str], obj: Any) -> None:
     """Loads an object from an HDF5 file.
 
     Args:

@@ -12,7 +12,7 @@ import collections.abc
 import os
 import pickletools
 import zipfile
-from typing import Any, Callable, Iterator, Optional, Sequence, Union
+from typing import IO, Any, Callable, Iterator, Optional, Sequence, Union
 
 import numpy
 from numpy.lib import format as npy_format
@@ -85,7 +85,7 @@ def serialize(obj: Any) -> dict:
     return s.target
 
 
-def save_npz(file: Any, obj: Any, compression: bool = True) -> None:
+def save_npz(file: str | os.PathLike[str] | IO[bytes], obj: Any, compression: bool = True) -> None:
     """Saves an object into an NPZ file.
 
     Given a path, the file is written under a temporary name in the same directory and then
@@ -112,7 +112,7 @@ def save_npz(file: Any, obj: Any, compression: bool = True) -> None:
                [0., 1.]], dtype=float32)
     """
     if isinstance(obj, dict):
-        target = {}
+        target: dict[str, Any] = {}
         for key, value in obj.items():
             DictionarySerializer(target)(key, value)
     else:
@@ -204,8 +204,8 @@ class NpzDeserializer(serializer_module.Deserializer):
         return _values.restore(key, _source_name(self.npz), stored, value)
 
 
-def load_npz(file: Any, obj: Any, path: str = '', strict: bool = True,
-             ignore_names: IgnoreNames = None) -> None:
+def load_npz(file: str | os.PathLike[str] | IO[bytes], obj: Any, path: str = '',
+             strict: bool = True, ignore_names: IgnoreNames = None) -> None:
     """Loads an object from an NPZ file, without ever unpickling.
 
     Args:

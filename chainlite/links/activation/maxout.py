@@ -1,7 +1,7 @@
 """The maxout layer."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import link
 from chainlite import variable
 from chainlite.functions.activation import maxout
 from chainlite.links.connection import linear
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class Maxout(link.Chain):
@@ -41,8 +44,8 @@ class Maxout(link.Chain):
                [2.]], dtype=float32)
     """
 
-    def __init__(self, in_size: int, out_size: int, pool_size: int, initialW: Any = None,
-                 initial_bias: Any = 0) -> None:
+    def __init__(self, in_size: int, out_size: int, pool_size: int,
+                 initialW: InitializerSpec = None, initial_bias: InitializerSpec = 0) -> None:
         super().__init__()
         linear_out_size = out_size * pool_size
         initialW = _flat_initializer('initialW', initialW, (out_size, pool_size, in_size))
@@ -53,7 +56,7 @@ class Maxout(link.Chain):
         self.out_size = out_size
         self.pool_size = pool_size
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the maxout layer.
 
         Args:
@@ -79,6 +82,7 @@ def _flat_initializer(argname: str, spec: Any, shape: tuple) -> Any:
     if callable(spec):
         def fill(array: Any) -> None:
             spec(array.reshape(shape))
-        fill.dtype = getattr(spec, 'dtype', None)
+        # A function attribute, read like an Initializer's dtype.
+        fill.dtype = getattr(spec, 'dtype', None)  # type: ignore[attr-defined]
         return fill
     return spec

@@ -1,12 +1,15 @@
 """The parametric ReLU layer."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.activation import prelu
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class PReLU(link.Link):
@@ -28,7 +31,7 @@ class PReLU(link.Link):
         array([[-0.5,  3. ]], dtype=float32)
     """
 
-    def __init__(self, shape: Any = (), init: Any = 0.25) -> None:
+    def __init__(self, shape: ShapeSpec = (), init: InitializerSpec = 0.25) -> None:
         super().__init__()
         try:
             initializer = initializers._get_initializer(init)
@@ -42,7 +45,7 @@ class PReLU(link.Link):
             raise ValueError('PReLU: init cannot initialize W of shape %s: %s'
                              % (shape, e)) from None
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the parametric ReLU.
 
         Args:

@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.noise import simplified_dropconnect
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    import numpy
+
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class SimplifiedDropconnect(link.Link):
@@ -37,7 +42,8 @@ class SimplifiedDropconnect(link.Link):
     """
 
     def __init__(self, in_size: Optional[int], out_size: int, ratio: float = .5,
-                 nobias: bool = False, initialW: Any = None, initial_bias: Any = None) -> None:
+                 nobias: bool = False, initialW: InitializerSpec = None,
+                 initial_bias: InitializerSpec = None) -> None:
         super().__init__()
         self.out_size = out_size
         self.ratio = ratio
@@ -52,7 +58,8 @@ class SimplifiedDropconnect(link.Link):
     def _initialize_params(self, in_size: int) -> None:
         _param_args.initialize(self, 'initialW', self.W, (self.out_size, in_size))
 
-    def forward(self, x: Any, train: bool = True, mask: Any = None,
+    def forward(self, x: VariableOrArray, train: bool = True,
+                mask: Optional[numpy.ndarray] = None,
                 use_batchwise_mask: bool = True) -> variable.Variable:
         """Applies the layer to ``x`` ``(n, ...)`` (axes after the first are flattened).
 

@@ -1,12 +1,15 @@
 """The swish activation layer, with a learned ``beta``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.activation import swish
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class Swish(link.Link):
@@ -31,7 +34,7 @@ class Swish(link.Link):
         (2,)
     """
 
-    def __init__(self, beta_shape: Any, beta_init: Any = 1.0) -> None:
+    def __init__(self, beta_shape: ShapeSpec, beta_init: InitializerSpec = 1.0) -> None:
         super().__init__()
         with self.init_scope():
             if beta_shape is not None:
@@ -39,7 +42,7 @@ class Swish(link.Link):
             else:
                 self.beta = variable.Parameter(initializers._get_initializer(beta_init))
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies swish with this link's ``beta``.
 
         Args:

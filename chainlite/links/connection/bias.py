@@ -1,11 +1,14 @@
 """The bias layer: adds a (learned or given) bias broadcast from an axis."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.math import bias
+
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
 
 
 class Bias(link.Link):
@@ -33,14 +36,14 @@ class Bias(link.Link):
         array([[5., 6.]])
     """
 
-    def __init__(self, axis: int = 1, shape: Optional[Any] = None) -> None:
+    def __init__(self, axis: int = 1, shape: Optional[ShapeSpec] = None) -> None:
         super().__init__()
         if shape is not None:
             with self.init_scope():
                 self.b = variable.Parameter(0, shape)
         self.axis = axis
 
-    def forward(self, *xs: Any) -> variable.Variable:
+    def forward(self, *xs: VariableOrArray) -> variable.Variable:
         """Adds the bias.
 
         Args:

@@ -1,12 +1,15 @@
 """The bilinear layer."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import bilinear
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class Bilinear(link.Link):
@@ -41,19 +44,24 @@ class Bilinear(link.Link):
     """
 
     def __init__(self, left_size: int, right_size: int, out_size: int, nobias: bool = False,
-                 initialW: Any = None, initial_bias: Any = None) -> None:
+                 initialW: InitializerSpec = None,
+                 initial_bias: Optional[tuple[InitializerSpec, InitializerSpec,
+                                              InitializerSpec]] = None) -> None:
         super().__init__()
         self.in_sizes = (left_size, right_size)
         self.nobias = nobias
+        biases: tuple[Any, ...]
         if initial_bias is None:
-            initial_bias = (None, None, 0)
+            biases = (None, None, 0)
         elif not isinstance(initial_bias, tuple) or len(initial_bias) != 3:
             raise ValueError('Bilinear: initial_bias must be None or a tuple (initialV1, '
                              'initialV2, initialb), got %r' % (initial_bias,))
+        else:
+            biases = initial_bias
         with self.init_scope():
             self.W = self._param('initialW', initialW, (left_size, right_size, out_size))
             if not nobias:
-                initialV1, initialV2, initialb = initial_bias
+                initialV1, initialV2, initialb = biases
                 self.V1 = self._param('initialV1', initialV1, (left_size, out_size))
                 self.V2 = self._param('initialV2', initialV2, (right_size, out_size))
                 self.b = self._param('initialb', initialb, (out_size,))
@@ -63,7 +71,7 @@ class Bilinear(link.Link):
         _param_args.initialize(self, argname, p, shape)
         return p
 
-    def forward(self, e1: Any, e2: Any) -> variable.Variable:
+    def forward(self, e1: VariableOrArray, e2: VariableOrArray) -> variable.Variable:
         """Applies the bilinear layer.
 
         Args:

@@ -1,12 +1,15 @@
 """The two-dimensional convolutional layer."""
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Optional, cast
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import convolution_2d
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class Convolution2D(link.Link):
@@ -44,12 +47,14 @@ class Convolution2D(link.Link):
         ((1, 8, 3, 3), (8, 4, 3, 3))
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: Any = None,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None, *, dilate: Any = 1, groups: int = 1) -> None:
+    def __init__(self, in_channels: Optional[int], out_channels: int,
+                 ksize: ShapeSpec | None = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+                 nobias: bool = False, initialW: InitializerSpec = None,
+                 initial_bias: InitializerSpec = None, *, dilate: ShapeSpec = 1,
+                 groups: int = 1) -> None:
         super().__init__()
         if ksize is None:
-            in_channels, out_channels, ksize = None, in_channels, out_channels
+            in_channels, out_channels, ksize = None, cast(int, in_channels), out_channels
         _param_args.check_size(self, 'in_channels', in_channels)
         _param_args.check_size(self, 'out_channels', out_channels, optional=False)
         _param_args.as_tuple(self, 'ksize', ksize, 2)  # checked now, kept as given
@@ -73,9 +78,9 @@ class Convolution2D(link.Link):
                                (self.out_channels, in_channels // self.groups, kh, kw))
 
     @classmethod
-    def from_params(cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                    nobias: bool = False, *, dilate: Any = 1,
-                    groups: int = 1) -> 'Convolution2D':
+    def from_params(cls, W: VariableOrArray, b: VariableOrArray | None = None,
+                    stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False, *,
+                    dilate: ShapeSpec = 1, groups: int = 1) -> 'Convolution2D':
         """A Convolution2D layer whose parameters are copies of ``W`` (and ``b``).
 
         Args:
@@ -110,7 +115,7 @@ class Convolution2D(link.Link):
         yield 'dilate', self.dilate
         yield 'groups', self.groups
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the convolution.
 
         Args:

@@ -1,12 +1,15 @@
 """The N-dimensional convolutional layer, and its 1-d and 3-d forms."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import convolution_nd
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class ConvolutionND(link.Link):
@@ -43,10 +46,21 @@ class ConvolutionND(link.Link):
         ((1, 4, 5, 5, 5), (4, 2, 3, 3, 3))
     """
 
+    # Set by _param_args.init_nd.
+    out_channels: int
+    ksize: tuple[int, ...]
+    stride: ShapeSpec
+    pad: ShapeSpec
+    dilate: tuple[int, ...]
+    groups: int
+    W: variable.Parameter
+    b: Optional[variable.Parameter]
+
     def __init__(self, ndim: int, in_channels: Optional[int], out_channels: int,
-                 ksize: Any = None, stride: Any = 1, pad: Any = 0, nobias: bool = False,
-                 initialW: Any = None, initial_bias: Any = None, cover_all: bool = False,
-                 dilate: Any = 1, groups: int = 1) -> None:
+                 ksize: ShapeSpec | None = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+                 nobias: bool = False, initialW: InitializerSpec = None,
+                 initial_bias: InitializerSpec = None, cover_all: bool = False,
+                 dilate: ShapeSpec = 1, groups: int = 1) -> None:
         super().__init__()
         self.cover_all = cover_all
         _param_args.init_nd(self, ndim, in_channels, out_channels, ksize, stride, pad, nobias,
@@ -58,8 +72,9 @@ class ConvolutionND(link.Link):
                                (self.out_channels, in_channels // self.groups) + self.ksize)
 
     @classmethod
-    def from_params(cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0,
-                    nobias: bool = False, *, cover_all: bool = False, dilate: Any = 1,
+    def from_params(cls, W: VariableOrArray, b: VariableOrArray | None = None,
+                    stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False, *,
+                    cover_all: bool = False, dilate: ShapeSpec = 1,
                     groups: int = 1) -> 'ConvolutionND':
         """A layer of this class whose parameters are copies of ``W`` (and ``b``).
 
@@ -88,7 +103,7 @@ class ConvolutionND(link.Link):
                                dilate, groups)
         return layer
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the convolution.
 
         Args:
@@ -126,10 +141,10 @@ class Convolution1D(ConvolutionND):
         (1, 4, 8)
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None, cover_all: bool = False, dilate: Any = 1,
-                 groups: int = 1) -> None:
+    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 initialW: InitializerSpec = None, initial_bias: InitializerSpec = None,
+                 cover_all: bool = False, dilate: ShapeSpec = 1, groups: int = 1) -> None:
         super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, initialW,
                          initial_bias, cover_all, dilate, groups)
 
@@ -156,9 +171,9 @@ class Convolution3D(ConvolutionND):
         (1, 4, 2, 2, 2)
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None, cover_all: bool = False, dilate: Any = 1,
-                 groups: int = 1) -> None:
+    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 initialW: InitializerSpec = None, initial_bias: InitializerSpec = None,
+                 cover_all: bool = False, dilate: ShapeSpec = 1, groups: int = 1) -> None:
         super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, initialW,
                          initial_bias, cover_all, dilate, groups)

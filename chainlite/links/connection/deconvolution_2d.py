@@ -1,12 +1,15 @@
 """The two-dimensional deconvolutional (transposed convolution) layer."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional, cast
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import deconvolution_2d
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class Deconvolution2D(link.Link):
@@ -42,13 +45,14 @@ class Deconvolution2D(link.Link):
         ((1, 2, 10, 10), (3, 2, 4, 4))
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: Any = None,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, outsize: Any = None,
-                 initialW: Any = None, initial_bias: Any = None, *, dilate: Any = 1,
-                 groups: int = 1) -> None:
+    def __init__(self, in_channels: Optional[int], out_channels: int,
+                 ksize: ShapeSpec | None = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+                 nobias: bool = False, outsize: tuple[int, ...] | None = None,
+                 initialW: InitializerSpec = None, initial_bias: InitializerSpec = None, *,
+                 dilate: ShapeSpec = 1, groups: int = 1) -> None:
         super().__init__()
         if ksize is None:
-            in_channels, out_channels, ksize = None, in_channels, out_channels
+            in_channels, out_channels, ksize = None, cast(int, in_channels), out_channels
         _param_args.check_size(self, 'in_channels', in_channels)
         _param_args.check_size(self, 'out_channels', out_channels, optional=False)
         _param_args.as_tuple(self, 'ksize', ksize, 2)  # checked now, kept as given
@@ -71,7 +75,7 @@ class Deconvolution2D(link.Link):
         _param_args.initialize(self, 'initialW', self.W,
                                (in_channels, self.out_channels // self.groups, kh, kw))
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the deconvolution.
 
         Args:

@@ -1,12 +1,15 @@
 """The N-dimensional deconvolutional layer, and its 1-d and 3-d forms."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import deconvolution_nd
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class DeconvolutionND(link.Link):
@@ -43,10 +46,21 @@ class DeconvolutionND(link.Link):
         ((1, 4, 6, 6, 6), (2, 4, 2, 2, 2))
     """
 
+    # Set by _param_args.init_nd.
+    out_channels: int
+    ksize: tuple[int, ...]
+    stride: ShapeSpec
+    pad: ShapeSpec
+    dilate: tuple[int, ...]
+    groups: int
+    W: variable.Parameter
+    b: Optional[variable.Parameter]
+
     def __init__(self, ndim: int, in_channels: Optional[int], out_channels: int,
-                 ksize: Any = None, stride: Any = 1, pad: Any = 0, nobias: bool = False,
-                 outsize: Any = None, initialW: Any = None, initial_bias: Any = None,
-                 dilate: Any = 1, groups: int = 1) -> None:
+                 ksize: ShapeSpec | None = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+                 nobias: bool = False, outsize: tuple[int, ...] | None = None,
+                 initialW: InitializerSpec = None, initial_bias: InitializerSpec = None,
+                 dilate: ShapeSpec = 1, groups: int = 1) -> None:
         super().__init__()
         self.outsize = outsize
         _param_args.init_nd(self, ndim, in_channels, out_channels, ksize, stride, pad, nobias,
@@ -57,7 +71,7 @@ class DeconvolutionND(link.Link):
         _param_args.initialize(self, 'initialW', self.W,
                                (in_channels, self.out_channels // self.groups) + self.ksize)
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the deconvolution.
 
         Args:
@@ -95,9 +109,10 @@ class Deconvolution1D(DeconvolutionND):
         (1, 4, 10)
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, outsize: Any = None,
-                 initialW: Any = None, initial_bias: Any = None, dilate: Any = 1,
+    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 outsize: tuple[int, ...] | None = None, initialW: InitializerSpec = None,
+                 initial_bias: InitializerSpec = None, dilate: ShapeSpec = 1,
                  groups: int = 1) -> None:
         super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, outsize,
                          initialW, initial_bias, dilate, groups)
@@ -125,9 +140,10 @@ class Deconvolution3D(DeconvolutionND):
         (1, 4, 4, 4, 4)
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, outsize: Any = None,
-                 initialW: Any = None, initial_bias: Any = None, dilate: Any = 1,
+    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 outsize: tuple[int, ...] | None = None, initialW: InitializerSpec = None,
+                 initial_bias: InitializerSpec = None, dilate: ShapeSpec = 1,
                  groups: int = 1) -> None:
         super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, outsize,
                          initialW, initial_bias, dilate, groups)

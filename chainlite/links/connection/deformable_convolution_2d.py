@@ -1,13 +1,16 @@
 """The deformable convolution layer."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import deformable_convolution_2d_sampler as sampler_mod
 from chainlite.links.connection import convolution_2d
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 def _pair(x: Any) -> tuple:
@@ -33,9 +36,9 @@ class DeformableConvolution2DSampler(link.Link):
         b: The biases ``(out_channels,)``, or None.
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None) -> None:
+    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 initialW: InitializerSpec = None, initial_bias: InitializerSpec = None) -> None:
         super().__init__()
         self.ksize = ksize
         self.stride = _pair(stride)
@@ -59,7 +62,7 @@ class DeformableConvolution2DSampler(link.Link):
         if self.b is not None:
             self.b.initialize((self.out_channels,))
 
-    def forward(self, x: Any, offset: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray, offset: VariableOrArray) -> variable.Variable:
         """Applies the filters at the taps moved by ``offset``.
 
         Args:
@@ -105,11 +108,12 @@ class DeformableConvolution2D(link.Chain):
         (2, 4, 5, 5)
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, offset_nobias: bool = False,
-                 offset_initialW: Any = None, offset_initial_bias: Any = None,
-                 deform_nobias: bool = False, deform_initialW: Any = None,
-                 deform_initial_bias: Any = None) -> None:
+    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, offset_nobias: bool = False,
+                 offset_initialW: InitializerSpec = None,
+                 offset_initial_bias: InitializerSpec = None, deform_nobias: bool = False,
+                 deform_initialW: InitializerSpec = None,
+                 deform_initial_bias: InitializerSpec = None) -> None:
         super().__init__()
         kh, kw = _pair(ksize)
         with self.init_scope():
@@ -120,7 +124,7 @@ class DeformableConvolution2D(link.Chain):
                 in_channels, out_channels, ksize, stride, pad, deform_nobias,
                 deform_initialW, deform_initial_bias)
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Computes the offsets from ``x``, then the deformable convolution.
 
         Args:

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import depthwise_convolution_2d
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class DepthwiseConvolution2D(link.Link):
@@ -41,9 +44,9 @@ class DepthwiseConvolution2D(link.Link):
         ((1, 6, 5, 5), (2, 3, 3, 3), (6,))
     """
 
-    def __init__(self, in_channels: Optional[int], channel_multiplier: int, ksize: Any,
-                 stride: Any = 1, pad: Any = 0, nobias: bool = False, initialW: Any = None,
-                 initial_bias: Any = None) -> None:
+    def __init__(self, in_channels: Optional[int], channel_multiplier: int, ksize: ShapeSpec,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, nobias: bool = False,
+                 initialW: InitializerSpec = None, initial_bias: InitializerSpec = None) -> None:
         super().__init__()
         self.ksize = ksize
         self.stride = _param_args.as_tuple(self, 'stride', stride, 2)
@@ -66,7 +69,7 @@ class DepthwiseConvolution2D(link.Link):
             _param_args.initialize(self, 'initial_bias', self.b,
                                    (self.channel_multiplier * in_channels,))
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the depthwise convolution.
 
         Args:

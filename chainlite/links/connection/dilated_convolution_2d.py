@@ -1,12 +1,15 @@
 """The two-dimensional dilated convolutional layer."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional, cast
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import dilated_convolution_2d
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class DilatedConvolution2D(link.Link):
@@ -41,12 +44,13 @@ class DilatedConvolution2D(link.Link):
         (1, 4, 5, 5)
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, ksize: Any = None,
-                 stride: Any = 1, pad: Any = 0, dilate: Any = 1, nobias: bool = False,
-                 initialW: Any = None, initial_bias: Any = None) -> None:
+    def __init__(self, in_channels: Optional[int], out_channels: int,
+                 ksize: ShapeSpec | None = None, stride: ShapeSpec = 1, pad: ShapeSpec = 0,
+                 dilate: ShapeSpec = 1, nobias: bool = False, initialW: InitializerSpec = None,
+                 initial_bias: InitializerSpec = None) -> None:
         super().__init__()
         if ksize is None:
-            in_channels, out_channels, ksize = None, in_channels, out_channels
+            in_channels, out_channels, ksize = None, cast(int, in_channels), out_channels
         self.ksize = ksize
         self.stride = _param_args.as_tuple(self, 'stride', stride, 2)
         self.pad = _param_args.as_tuple(self, 'pad', pad, 2)
@@ -62,7 +66,7 @@ class DilatedConvolution2D(link.Link):
         kh, kw = _param_args.as_tuple(self, 'ksize', self.ksize, 2)
         _param_args.initialize(self, 'initialW', self.W, (self.out_channels, in_channels, kh, kw))
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the dilated convolution.
 
         Args:

@@ -1,13 +1,16 @@
 """The embedding layer: a lookup table of vectors indexed by integer IDs."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import embed_id
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class EmbedID(link.Link):
@@ -38,7 +41,7 @@ class EmbedID(link.Link):
 
     ignore_label = None
 
-    def __init__(self, in_size: int, out_size: int, initialW: Any = None,
+    def __init__(self, in_size: int, out_size: int, initialW: InitializerSpec = None,
                  ignore_label: Optional[int] = None) -> None:
         super().__init__()
         _param_args.check_size(self, 'in_size', in_size, optional=False)
@@ -51,7 +54,7 @@ class EmbedID(link.Link):
             _param_args.initialize(self, 'initialW', self.W, (in_size, out_size))
 
     @classmethod
-    def from_params(cls, W: Any, ignore_label: Optional[int] = None) -> 'EmbedID':
+    def from_params(cls, W: VariableOrArray, ignore_label: Optional[int] = None) -> 'EmbedID':
         """An EmbedID layer whose ``W`` is a copy of the given one.
 
         Args:
@@ -64,7 +67,7 @@ class EmbedID(link.Link):
         in_size, out_size = W.shape
         return cls(in_size, out_size, initialW=variable.as_array(W), ignore_label=ignore_label)
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Looks up the embeddings.
 
         Args:

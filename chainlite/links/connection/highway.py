@@ -1,13 +1,16 @@
 """The highway layer."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.activation import relu
 from chainlite.functions.activation import sigmoid
 from chainlite.links.connection import linear
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class Highway(link.Chain):
@@ -40,9 +43,9 @@ class Highway(link.Chain):
         (2, 3)
     """
 
-    def __init__(self, in_out_size: int, nobias: bool = False,
-                 activate: Callable = relu.relu, init_Wh: Any = None, init_Wt: Any = None,
-                 init_bh: Any = None, init_bt: Any = -1) -> None:
+    def __init__(self, in_out_size: int, nobias: bool = False, activate: Callable = relu.relu,
+                 init_Wh: InitializerSpec = None, init_Wt: InitializerSpec = None,
+                 init_bh: InitializerSpec = None, init_bt: InitializerSpec = -1) -> None:
         super().__init__()
         self.activate = activate
         with self.init_scope():
@@ -51,7 +54,7 @@ class Highway(link.Chain):
             self.transform = linear.Linear(in_out_size, in_out_size, nobias=nobias,
                                            initialW=init_Wt, initial_bias=init_bt)
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the highway layer.
 
         Args:

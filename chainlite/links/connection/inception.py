@@ -1,7 +1,7 @@
 """The Inception module of GoogLeNet."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import link
 from chainlite import variable
@@ -9,6 +9,9 @@ from chainlite.functions.activation import relu
 from chainlite.functions.array import concat
 from chainlite.functions.pooling import max_pooling_2d
 from chainlite.links.connection import convolution_2d
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class Inception(link.Chain):
@@ -38,11 +41,11 @@ class Inception(link.Chain):
         (1, 14, 6, 6)
     """
 
-    def __init__(self, in_channels: Any, out1: int, proj3: int, out3: int, proj5: int,
-                 out5: int, proj_pool: int, conv_init: Any = None,
-                 bias_init: Any = None) -> None:
+    def __init__(self, in_channels: Optional[int], out1: int, proj3: int, out3: int, proj5: int,
+                 out5: int, proj_pool: int, conv_init: InitializerSpec = None,
+                 bias_init: InitializerSpec = None) -> None:
         super().__init__()
-        kw = {'initialW': conv_init, 'initial_bias': bias_init}
+        kw: dict[str, Any] = {'initialW': conv_init, 'initial_bias': bias_init}
         with self.init_scope():
             self.conv1 = convolution_2d.Convolution2D(in_channels, out1, 1, **kw)
             self.proj3 = convolution_2d.Convolution2D(in_channels, proj3, 1, **kw)
@@ -51,7 +54,7 @@ class Inception(link.Chain):
             self.conv5 = convolution_2d.Convolution2D(proj5, out5, 5, pad=2, **kw)
             self.projp = convolution_2d.Convolution2D(in_channels, proj_pool, 1, **kw)
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Runs the four paths and concatenates them.
 
         Args:

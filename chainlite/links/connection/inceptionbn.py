@@ -1,7 +1,7 @@
 """The Inception module with batch normalization (Inception v2)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from chainlite import link
 from chainlite import variable
@@ -11,6 +11,9 @@ from chainlite.functions.pooling import average_pooling_2d
 from chainlite.functions.pooling import max_pooling_2d
 from chainlite.links.connection import convolution_2d
 from chainlite.links.normalization import batch_normalization
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, InitializerSpec, VariableOrArray
 
 
 class _PoolTypeError(ValueError, NotImplementedError):
@@ -66,9 +69,9 @@ class InceptionBN(link.Chain):
         (2, 10, 3, 3)
     """
 
-    def __init__(self, in_channels: Any, out1: int, proj3: int, out3: int, proj33: int,
+    def __init__(self, in_channels: Optional[int], out1: int, proj3: int, out3: int, proj33: int,
                  out33: int, pooltype: str, proj_pool: Optional[int] = None, stride: int = 1,
-                 conv_init: Any = None, dtype: Any = None) -> None:
+                 conv_init: InitializerSpec = None, dtype: DTypeSpec = None) -> None:
         super().__init__()
         if pooltype not in ('max', 'avg'):
             raise _PoolTypeError("InceptionBN: pooltype must be 'max' or 'avg', got %r"
@@ -106,7 +109,7 @@ class InceptionBN(link.Chain):
                 self.poolp = conv(in_channels, proj_pool, 1)
                 self.poolpn = bn(proj_pool)
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Runs the paths and concatenates them along the channels.
 
         Args:

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import linear
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class Linear(link.Link):
@@ -42,8 +45,8 @@ class Linear(link.Link):
         ((2, 4), (4, 5))
     """
 
-    def __init__(self, in_size: Optional[int], out_size: Optional[int] = None,
-                 nobias: bool = False, initialW: Any = None, initial_bias: Any = None) -> None:
+    def __init__(self, in_size: Optional[int], out_size: Optional[int] = None, nobias: bool = False,
+                 initialW: InitializerSpec = None, initial_bias: InitializerSpec = None) -> None:
         super().__init__()
         if out_size is None:
             in_size, out_size = None, in_size
@@ -61,7 +64,8 @@ class Linear(link.Link):
         _param_args.initialize(self, 'initialW', self.W, (self.out_size, in_size))
 
     @classmethod
-    def from_params(cls, W: Any, b: Any = None, nobias: bool = False) -> 'Linear':
+    def from_params(cls, W: VariableOrArray, b: VariableOrArray | None = None,
+                    nobias: bool = False) -> 'Linear':
         """A Linear layer whose parameters are copies of ``W`` (and ``b``).
 
         Args:
@@ -85,7 +89,7 @@ class Linear(link.Link):
         yield 'out_size', self.out_size
         yield 'nobias', self.b is None
 
-    def forward(self, x: Any, n_batch_axes: int = 1) -> variable.Variable:
+    def forward(self, x: VariableOrArray, n_batch_axes: int = 1) -> variable.Variable:
         """Applies the layer.
 
         Args:

@@ -1,12 +1,15 @@
 """The locally connected 2-D layer."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.connection import local_convolution_2d
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 def _pair(x: Any) -> tuple:
@@ -45,9 +48,10 @@ class LocalConvolution2D(link.Link):
         (4, 2, 3, 3)
     """
 
-    def __init__(self, in_channels: Optional[int], out_channels: int, in_size: Any = None,
-                 ksize: Any = None, stride: Any = 1, nobias: bool = False,
-                 initialW: Any = None, initial_bias: Any = None) -> None:
+    def __init__(self, in_channels: Optional[int], out_channels: int,
+                 in_size: Optional[ShapeSpec] = None, ksize: ShapeSpec | None = None,
+                 stride: ShapeSpec = 1, nobias: bool = False, initialW: InitializerSpec = None,
+                 initial_bias: InitializerSpec = None) -> None:
         super().__init__()
         if ksize is None:
             raise TypeError('LocalConvolution2D: ksize is required')
@@ -74,7 +78,7 @@ class LocalConvolution2D(link.Link):
         if self.b is not None:
             self.b.initialize((self.out_channels, oh, ow))
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Applies the layer.
 
         Args:

@@ -1,12 +1,15 @@
 """The mlpconv layer of Network in Network."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.activation import relu
 from chainlite.links.connection import convolution_2d
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class MLPConvolution2D(link.ChainList):
@@ -44,9 +47,11 @@ class MLPConvolution2D(link.ChainList):
         ['/0/W', '/0/b']
     """
 
-    def __init__(self, in_channels: Any, out_channels: Any, ksize: Any = None,
-                 stride: Any = 1, pad: Any = 0, activation: Callable = relu.relu, *args: Any,
-                 conv_init: Any = None, bias_init: Any = None, **kwargs: Any) -> None:
+    def __init__(self, in_channels: Optional[int] | Sequence[int],
+                 out_channels: int | Sequence[int], ksize: ShapeSpec | None = None,
+                 stride: ShapeSpec = 1, pad: ShapeSpec = 0, activation: Callable = relu.relu,
+                 *args: Any, conv_init: InitializerSpec = None, bias_init: InitializerSpec = None,
+                 **kwargs: Any) -> None:
         # Chainer v1 took wscale here (positionally or by keyword); say so rather than
         # ignoring it.
         if args:
@@ -58,22 +63,24 @@ class MLPConvolution2D(link.ChainList):
         if kwargs:
             raise TypeError('MLPConvolution2D got unexpected keyword arguments %s'
                             % sorted(kwargs))
+        first_in: Any = in_channels
+        outs: Any = out_channels
         if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        out_channels = list(out_channels) if isinstance(out_channels, Sequence) else None
-        if not out_channels:
+            outs, ksize, first_in = in_channels, out_channels, None
+        channels = list(outs) if isinstance(outs, Sequence) else None
+        if not channels:
             raise ValueError('MLPConvolution2D: out_channels must be a non-empty sequence of '
                              'ints')
-        convs = [convolution_2d.Convolution2D(in_channels, out_channels[0], ksize, stride,
+        convs = [convolution_2d.Convolution2D(first_in, channels[0], ksize, stride,
                                               pad, initialW=conv_init,
                                               initial_bias=bias_init)]
-        for n_in, n_out in zip(out_channels, out_channels[1:]):
+        for n_in, n_out in zip(channels, channels[1:]):
             convs.append(convolution_2d.Convolution2D(n_in, n_out, 1, initialW=conv_init,
                                                       initial_bias=bias_init))
         super().__init__(*convs)
         self.activation = activation
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Runs the convolutions, with the activation between them.
 
         Args:

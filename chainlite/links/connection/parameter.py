@@ -1,11 +1,14 @@
 """A link that holds one parameter array and returns it (Chainer's old ``L.Parameter``)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.math import identity
+
+if TYPE_CHECKING:
+    import numpy
 
 
 class Parameter(link.Link):
@@ -34,7 +37,7 @@ class Parameter(link.Link):
         array([1., 1.])
     """
 
-    def __init__(self, array: Any) -> None:
+    def __init__(self, array: numpy.ndarray) -> None:
         super().__init__()
         shape = getattr(array, 'shape', None)
         dtype = getattr(array, 'dtype', None)

@@ -1,12 +1,15 @@
 """The scale layer: multiplies by a (learned or given) scale broadcast from an axis."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.math import scale
 from chainlite.links.connection import bias
+
+if TYPE_CHECKING:
+    from chainlite.types import ShapeSpec, VariableOrArray
 
 
 class Scale(link.Chain):
@@ -37,8 +40,8 @@ class Scale(link.Chain):
         array([[1., 2.]], dtype=float32)
     """
 
-    def __init__(self, axis: int = 1, W_shape: Optional[Any] = None, bias_term: bool = False,
-                 bias_shape: Optional[Any] = None) -> None:
+    def __init__(self, axis: int = 1, W_shape: Optional[ShapeSpec] = None, bias_term: bool = False,
+                 bias_shape: Optional[ShapeSpec] = None) -> None:
         super().__init__()
         self.axis = axis
         if W_shape is None and bias_term and bias_shape is None:
@@ -50,7 +53,7 @@ class Scale(link.Chain):
             if bias_term:
                 self.bias = bias.Bias(axis, W_shape if W_shape is not None else bias_shape)
 
-    def forward(self, *xs: Any) -> variable.Variable:
+    def forward(self, *xs: VariableOrArray) -> variable.Variable:
         """Scales the input (and adds the bias).
 
         Args:

@@ -1,7 +1,7 @@
 """The BlackOut loss layer, with its sampler built from word counts."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Sequence
 
 import numpy
 
@@ -9,6 +9,9 @@ from chainlite import link
 from chainlite import variable
 from chainlite.functions.loss import black_out
 from chainlite.utils import walker_alias
+
+if TYPE_CHECKING:
+    from chainlite.types import DeviceSpec, VariableOrArray
 
 
 class BlackOut(link.Link):
@@ -42,20 +45,21 @@ class BlackOut(link.Link):
 
     sample_data = None
 
-    def __init__(self, in_size: int, counts: Any, sample_size: int) -> None:
+    def __init__(self, in_size: int, counts: Sequence[int] | numpy.ndarray,
+                 sample_size: int) -> None:
         super().__init__()
         self.sampler = walker_alias.WalkerAlias(numpy.array(counts, numpy.float32))
         self.sample_size = sample_size
         with self.init_scope():
             self.W = variable.Parameter(shape=(len(counts), in_size))
 
-    def to_device(self, device: Any) -> 'BlackOut':
+    def to_device(self, device: DeviceSpec) -> 'BlackOut':
         """Moves ``W`` and the sampler's tables to ``device``. Returns self."""
         super().to_device(device)
         self.sampler.to_device(device)
         return self
 
-    def forward(self, x: Any, t: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray, t: VariableOrArray) -> variable.Variable:
         """The mean BlackOut loss of the inputs ``x`` ``(B, in_size)`` for labels ``t``.
 
         Args:

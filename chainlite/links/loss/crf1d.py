@@ -1,7 +1,7 @@
 """The linear-chain CRF layer: a transition cost matrix and its loss and decoder."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 
 from chainlite import link
@@ -9,6 +9,9 @@ from chainlite import variable
 from chainlite.functions.array import transpose_sequence
 from chainlite.functions.loss import crf1d
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 def _by_length(xs: Any) -> list:
@@ -39,15 +42,15 @@ class CRF1d(link.Link):
         [[0], [1]]
     """
 
-    def __init__(self, n_label: int, initial_cost: Any = None) -> None:
+    def __init__(self, n_label: int, initial_cost: InitializerSpec = None) -> None:
         super().__init__()
         init = _param_args.initializer(self, 'initial_cost',
                                        0 if initial_cost is None else initial_cost)
         with self.init_scope():
             self.cost = variable.Parameter(init, (n_label, n_label))
 
-    def forward(self, xs: Any, ys: Any, reduce: str = 'mean',
-                transpose: bool = False) -> variable.Variable:
+    def forward(self, xs: Sequence[VariableOrArray], ys: Sequence[VariableOrArray],
+                reduce: str = 'mean', transpose: bool = False) -> variable.Variable:
         """The negative log-likelihood of the label sequences ``ys`` given the scores ``xs``.
 
         Args:
@@ -69,7 +72,7 @@ class CRF1d(link.Link):
             ys = transpose_sequence.transpose_sequence([ys[i] for i in order])
         return crf1d.crf1d(self.cost, xs, ys, reduce)
 
-    def argmax(self, xs: Any, transpose: bool = False) -> tuple:
+    def argmax(self, xs: Sequence[VariableOrArray], transpose: bool = False) -> tuple:
         """The best label sequences (see :func:`~chainlite.functions.argmax_crf1d`).
 
         Args:

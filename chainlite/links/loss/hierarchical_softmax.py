@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import copy
 import heapq
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chainlite import configuration
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.loss.hierarchical_softmax import BinaryHierarchicalSoftmaxFunction
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, VariableOrArray
 
 __all__ = ['BinaryHierarchicalSoftmax', 'BinaryHierarchicalSoftmaxFunction']
 
@@ -43,7 +46,7 @@ class BinaryHierarchicalSoftmax(link.Link):
         1.3863
     """
 
-    def __init__(self, in_size: int, tree: Any, dtype: Any = None) -> None:
+    def __init__(self, in_size: int, tree: Any, dtype: DTypeSpec = None) -> None:
         super().__init__()
         dtype = configuration.get_dtype(dtype)
         self._func = BinaryHierarchicalSoftmaxFunction(tree, dtype)
@@ -78,7 +81,7 @@ class BinaryHierarchicalSoftmax(link.Link):
             heapq.heappush(heap, (count1 + count2, min(id1, id2), (word1, word2)))
         return heap[0][2]
 
-    def forward(self, x: Any, t: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray, t: VariableOrArray) -> variable.Variable:
         """The summed negative log-likelihood of the words ``t`` given the inputs ``x``.
 
         Args:

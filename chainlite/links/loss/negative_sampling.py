@@ -1,7 +1,7 @@
 """The negative sampling loss layer, with its sampler built from word counts."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import link
 from chainlite import variable
 from chainlite.functions.loss import negative_sampling
 from chainlite.utils import walker_alias
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, DeviceSpec, VariableOrArray
 
 
 class NegativeSampling(link.Link):
@@ -41,8 +44,8 @@ class NegativeSampling(link.Link):
         8.3178
     """
 
-    def __init__(self, in_size: int, counts: Any, sample_size: int, power: float = 0.75,
-                 dtype: Any = None) -> None:
+    def __init__(self, in_size: int, counts: Sequence[int] | numpy.ndarray, sample_size: int,
+                 power: float = 0.75, dtype: DTypeSpec = None) -> None:
         super().__init__()
         dtype = configuration.get_dtype(dtype)
         self.sample_size = sample_size
@@ -52,15 +55,15 @@ class NegativeSampling(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(0, (len(counts), in_size))
         if self.W.dtype != dtype:
-            self.W.array = self.W.array.astype(dtype)
+            self.W.array = cast(numpy.ndarray, self.W.array).astype(dtype)
 
-    def to_device(self, device: Any) -> 'NegativeSampling':
+    def to_device(self, device: DeviceSpec) -> 'NegativeSampling':
         """Moves ``W`` and the sampler's tables to ``device``. Returns self."""
         super().to_device(device)
         self.sampler.to_device(device)
         return self
 
-    def forward(self, x: Any, t: Any, reduce: str = 'sum', *,
+    def forward(self, x: VariableOrArray, t: VariableOrArray, reduce: str = 'sum', *,
                 return_samples: bool = False) -> Any:
         """Computes the loss of the inputs ``x`` ``(B, in_size)`` for the labels ``t`` ``(B,)``.
 

@@ -1,7 +1,7 @@
 """The batch normalization layer, with the running statistics it uses at test time."""
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 import numpy
 
@@ -13,6 +13,9 @@ from chainlite.functions.array import cast
 from chainlite.functions.normalization import batch_normalization
 from chainlite.functions.normalization import fixed_batch_normalization
 from chainlite.links.normalization import _param_init
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, InitializerSpec, ShapeSpec, VariableOrArray
 
 
 def _as_shape(size: Any) -> tuple:
@@ -87,10 +90,12 @@ class BatchNormalization(link.Link):
     gamma: Optional[variable.Parameter] = None
     beta: Optional[variable.Parameter] = None
 
-    def __init__(self, size: Any = None, decay: float = 0.9, eps: float = 2e-5,
-                 dtype: Any = None, use_gamma: bool = True, use_beta: bool = True,
-                 initial_gamma: Any = None, initial_beta: Any = None, axis: Any = None,
-                 initial_avg_mean: Any = None, initial_avg_var: Any = None) -> None:
+    def __init__(self, size: Optional[ShapeSpec] = None, decay: float = 0.9, eps: float = 2e-5,
+                 dtype: DTypeSpec = None, use_gamma: bool = True, use_beta: bool = True,
+                 initial_gamma: InitializerSpec = None, initial_beta: InitializerSpec = None,
+                 axis: Optional[int | Sequence[int]] = None,
+                 initial_avg_mean: InitializerSpec = None,
+                 initial_avg_var: InitializerSpec = None) -> None:
         super().__init__()
         if size is None and axis is None:
             raise RuntimeError('BatchNormalization: size or axis is required (size: the shape '
@@ -102,7 +107,8 @@ class BatchNormalization(link.Link):
         self.register_persistent('N')
         self.decay = decay
         self.eps = eps
-        self.axis = (axis,) if isinstance(axis, (int, numpy.integer)) else axis
+        self.axis: Optional[Sequence[int]] = ((axis,) if isinstance(axis, (int, numpy.integer))
+                                              else axis)
         with self.init_scope():
             if use_gamma:
                 self.gamma = variable.Parameter(
@@ -139,7 +145,8 @@ class BatchNormalization(link.Link):
         yield 'use_gamma', self.gamma is not None
         yield 'use_beta', self.beta is not None
 
-    def forward(self, x: Any, *, finetune: bool = False, **kwargs: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray, *, finetune: bool = False,
+                **kwargs: Any) -> variable.Variable:
         """Normalizes ``x``; in training mode also updates the running averages.
 
         Args:
@@ -158,7 +165,7 @@ class BatchNormalization(link.Link):
             raise TypeError('BatchNormalization.forward got unexpected keyword arguments %s'
                             % sorted(kwargs))
         if self.avg_mean is None:
-            axes = {a % x.ndim for a in self.axis}
+            axes = {a % x.ndim for a in self.axis or ()}
             self._initialize_params(tuple([n for i, n in enumerate(x.shape) if i not in axes]))
         xp = self.xp
         gamma = self.gamma if self.gamma is not None else xp.ones(self.avg_mean.shape,

@@ -1,7 +1,7 @@
 """The batch renormalization layer."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from chainlite import configuration
 from chainlite import variable
@@ -9,6 +9,9 @@ from chainlite.functions.array import cast
 from chainlite.functions.normalization import batch_renormalization
 from chainlite.functions.normalization import fixed_batch_normalization
 from chainlite.links.normalization import batch_normalization
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, InitializerSpec, ShapeSpec, VariableOrArray
 
 
 class BatchRenormalization(batch_normalization.BatchNormalization):
@@ -52,10 +55,11 @@ class BatchRenormalization(batch_normalization.BatchNormalization):
         dtype('float32')
     """
 
-    def __init__(self, size: Any, rmax: float = 1, dmax: float = 0, decay: float = 0.9,
-                 eps: float = 2e-5, dtype: Any = None, use_gamma: bool = True,
-                 use_beta: bool = True, initial_gamma: Any = None, initial_beta: Any = None,
-                 initial_avg_mean: Any = None, initial_avg_var: Any = None) -> None:
+    def __init__(self, size: ShapeSpec, rmax: float = 1, dmax: float = 0, decay: float = 0.9,
+                 eps: float = 2e-5, dtype: DTypeSpec = None, use_gamma: bool = True,
+                 use_beta: bool = True, initial_gamma: InitializerSpec = None,
+                 initial_beta: InitializerSpec = None, initial_avg_mean: InitializerSpec = None,
+                 initial_avg_var: InitializerSpec = None) -> None:
         super().__init__(size, decay=decay, eps=eps, dtype=dtype, use_gamma=use_gamma,
                          use_beta=use_beta, initial_gamma=initial_gamma,
                          initial_beta=initial_beta, initial_avg_mean=initial_avg_mean,
@@ -70,7 +74,9 @@ class BatchRenormalization(batch_normalization.BatchNormalization):
         yield 'rmax', self.rmax
         yield 'dmax', self.dmax
 
-    def forward(self, x: Any, finetune: bool = False) -> variable.Variable:
+    # Chainer's BatchRenormalization.forward takes no **kwargs, unlike BatchNormalization's.
+    def forward(  # type: ignore[override]
+            self, x: VariableOrArray, finetune: bool = False) -> variable.Variable:
         """Renormalizes ``x`` (training) or normalizes it with the running statistics (test).
 
         Args:

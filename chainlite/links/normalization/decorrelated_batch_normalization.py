@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainlite import link
 from chainlite import serializer as serializer_mod
 from chainlite import variable
 from chainlite.functions.normalization import decorrelated_batch_normalization as dbn
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec, VariableOrArray
 
 
 def _old_layout(name: str, array: Any, ndim: int, groups: int) -> Any:
@@ -64,7 +67,7 @@ class DecorrelatedBatchNormalization(link.Link):
     """
 
     def __init__(self, size: int, groups: int = 16, decay: float = 0.9, eps: float = 2e-5,
-                 dtype: Any = numpy.float32) -> None:
+                 dtype: DTypeSpec = numpy.float32) -> None:
         super().__init__()
         if size % groups:
             raise ValueError('DecorrelatedBatchNormalization: size must be a multiple of '
@@ -100,7 +103,7 @@ class DecorrelatedBatchNormalization(link.Link):
                              _old_layout(name, numpy.asarray(stored), ndim, self.groups))
         self.N = serializer('N', self.N)
 
-    def forward(self, x: Any, finetune: bool = False) -> variable.Variable:
+    def forward(self, x: VariableOrArray, finetune: bool = False) -> variable.Variable:
         """Whitens ``x`` (training: batch statistics; test: the running ones).
 
         Args:
@@ -119,7 +122,8 @@ class DecorrelatedBatchNormalization(link.Link):
         if finetune:
             self.N += 1
             decay = 1. - 1. / self.N
-        avg_mean, avg_projection = self.avg_mean, self.avg_projection
+        avg_mean: Optional[numpy.ndarray] = self.avg_mean
+        avg_projection: Optional[numpy.ndarray] = self.avg_projection
         if configuration.config.in_recomputing:
             # A recomputed forward must not count or average the same batch twice.
             if finetune:

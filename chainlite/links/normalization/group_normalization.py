@@ -1,7 +1,7 @@
 """The group normalization layer."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Optional
 
 import numpy
 
@@ -10,6 +10,9 @@ from chainlite import link
 from chainlite import variable
 from chainlite.functions.normalization import group_normalization
 from chainlite.links.normalization import _param_init
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class GroupNormalization(link.Link):
@@ -42,8 +45,9 @@ class GroupNormalization(link.Link):
         (4,)
     """
 
-    def __init__(self, groups: int, size: Any = None, eps: float = 1e-5,
-                 initial_gamma: Any = None, initial_beta: Any = None) -> None:
+    def __init__(self, groups: int, size: Optional[int] = None, eps: float = 1e-5,
+                 initial_gamma: InitializerSpec = None,
+                 initial_beta: InitializerSpec = None) -> None:
         super().__init__()
         self.groups = groups
         self.eps = eps
@@ -59,7 +63,7 @@ class GroupNormalization(link.Link):
         self.gamma.initialize((size,))
         self.beta.initialize((size,))
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Normalizes ``x`` group by group.
 
         Args:

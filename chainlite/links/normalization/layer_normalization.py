@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.normalization import layer_normalization
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class LayerNormalization(link.Link):
@@ -38,8 +41,9 @@ class LayerNormalization(link.Link):
         (2,)
     """
 
-    def __init__(self, size: Any = None, eps: float = 1e-6, initial_gamma: Any = None,
-                 initial_beta: Any = None) -> None:
+    def __init__(self, size: Optional[int] = None, eps: float = 1e-6,
+                 initial_gamma: InitializerSpec = None,
+                 initial_beta: InitializerSpec = None) -> None:
         super().__init__()
         self.eps = eps
         with self.init_scope():
@@ -54,7 +58,7 @@ class LayerNormalization(link.Link):
             if p.array is None:
                 p.initialize(shape)
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Normalizes each row of ``x``.
 
         Args:

@@ -1,7 +1,7 @@
 """Gated recurrent units: :class:`StatelessGRU`, :class:`StatefulGRU` and its alias :class:`GRU`."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import link
 from chainlite import variable
@@ -9,6 +9,9 @@ from chainlite.functions.activation import sigmoid
 from chainlite.functions.activation import tanh
 from chainlite.functions.math import linear_interpolate
 from chainlite.links.connection import linear
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class GRUBase(link.Chain):
@@ -31,8 +34,8 @@ class GRUBase(link.Chain):
         W_r, U_r, W_z, U_z, W, U: The :class:`~chainlite.links.Linear` layers.
     """
 
-    def __init__(self, in_size: Optional[int], out_size: int, init: Any = None,
-                 inner_init: Any = None, bias_init: Any = None) -> None:
+    def __init__(self, in_size: Optional[int], out_size: int, init: InitializerSpec = None,
+                 inner_init: InitializerSpec = None, bias_init: InitializerSpec = None) -> None:
         super().__init__()
         with self.init_scope():
             self.W_r = linear.Linear(in_size, out_size, initialW=init, initial_bias=bias_init)
@@ -60,7 +63,7 @@ class StatelessGRU(GRUBase):
         ((2, 4), (4, 3))
     """
 
-    def forward(self, h: Any, x: Any) -> variable.Variable:
+    def forward(self, h: VariableOrArray, x: VariableOrArray) -> variable.Variable:
         """Runs one step.
 
         Args:
@@ -103,8 +106,11 @@ class StatefulGRU(GRUBase):
         (2, 4)
     """
 
-    def __init__(self, in_size: Optional[int], out_size: int, init: Any = None,
-                 inner_init: Any = None, bias_init: Any = 0) -> None:
+    # The state: None until the first step (or set_state).
+    h: Optional[variable.Variable]
+
+    def __init__(self, in_size: Optional[int], out_size: int, init: InitializerSpec = None,
+                 inner_init: InitializerSpec = None, bias_init: InitializerSpec = 0) -> None:
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.state_size = out_size
         self.reset_state()
@@ -124,7 +130,7 @@ class StatefulGRU(GRUBase):
         """Forgets the hidden state (``h`` becomes None)."""
         self.h = None
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Runs one step and updates ``h``.
 
         Args:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import link
 from chainlite import variable
@@ -11,6 +11,9 @@ from chainlite.functions.array import split_axis
 from chainlite.functions.rnn import lstm
 from chainlite.links.connection import _param_args
 from chainlite.links.connection import linear
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class LSTMBase(link.Chain):
@@ -44,8 +47,9 @@ class LSTMBase(link.Chain):
     """
 
     def __init__(self, in_size: Optional[int], out_size: Optional[int] = None,
-                 lateral_init: Any = None, upward_init: Any = None, bias_init: Any = None,
-                 forget_bias_init: Any = None) -> None:
+                 lateral_init: InitializerSpec = None, upward_init: InitializerSpec = None,
+                 bias_init: InitializerSpec = None,
+                 forget_bias_init: InitializerSpec = None) -> None:
         if out_size is None:
             in_size, out_size = None, in_size
         if out_size is None:
@@ -72,9 +76,11 @@ class LSTMBase(link.Chain):
     def _initialize_params(self) -> None:
         lateral_init, upward_init, bias_init, forget_bias_init = self._gate_inits
         n = self.state_size
+        lateral_w, upward_w = self.lateral.W.array, self.upward.W.array
+        assert lateral_w is not None and upward_w is not None  # both sizes are known here
         for i in range(0, 4 * n, n):
-            lateral_init(self.lateral.W.array[i:i + n])
-            upward_init(self.upward.W.array[i:i + n])
+            lateral_init(lateral_w[i:i + n])
+            upward_init(upward_w[i:i + n])
         gates = self.upward.b.array.reshape(n, 4)
         for k, init in enumerate((bias_init, bias_init, forget_bias_init, bias_init)):
             init(gates[:, k])
@@ -110,7 +116,7 @@ class StatelessLSTM(LSTMBase):
         ((3, 4), (3, 4), (16, 5))
     """
 
-    def forward(self, c: Any, h: Any, x: Any) -> tuple:
+    def forward(self, c: VariableOrArray, h: VariableOrArray, x: VariableOrArray) -> tuple:
         """Runs one step.
 
         Args:
@@ -155,9 +161,14 @@ class LSTM(LSTMBase):
         True
     """
 
+    # The state: None until the first step (or set_state).
+    c: Optional[variable.Variable]
+    h: Optional[variable.Variable]
+
     def __init__(self, in_size: Optional[int], out_size: Optional[int] = None,
-                 lateral_init: Any = None, upward_init: Any = None, bias_init: Any = None,
-                 forget_bias_init: Any = None) -> None:
+                 lateral_init: InitializerSpec = None, upward_init: InitializerSpec = None,
+                 bias_init: InitializerSpec = None,
+                 forget_bias_init: InitializerSpec = None) -> None:
         super().__init__(in_size, out_size, lateral_init, upward_init, bias_init,
                          forget_bias_init)
         self.reset_state()
@@ -180,7 +191,7 @@ class LSTM(LSTMBase):
         """Forgets the state: ``c`` and ``h`` become None."""
         self.c = self.h = None
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """Runs one step and updates the state.
 
         Args:

@@ -1,7 +1,7 @@
 """Minimal gated units (MGU): a one-gate recurrent layer."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import configuration
 from chainlite import link
@@ -11,6 +11,9 @@ from chainlite.functions.activation import tanh
 from chainlite.functions.array import concat
 from chainlite.functions.math import linear_interpolate
 from chainlite.links.connection import linear
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class MGUBase(link.Chain):
@@ -52,7 +55,7 @@ class StatelessMGU(MGUBase):
         (4, 2)
     """
 
-    def forward(self, h: Any, x: Any) -> variable.Variable:
+    def forward(self, h: VariableOrArray, x: VariableOrArray) -> variable.Variable:
         """One step from the state ``h`` ``(B, n_units)`` and input ``x`` ``(B, n_inputs)``.
 
         Returns:
@@ -78,6 +81,9 @@ class StatefulMGU(MGUBase):
         ((4, 2), True)
     """
 
+    # The state: None until the first step (or set_state).
+    h: Optional[variable.Variable]
+
     def __init__(self, in_size: int, out_size: int) -> None:
         super().__init__(in_size, out_size)
         self._state_size = out_size
@@ -94,7 +100,7 @@ class StatefulMGU(MGUBase):
         """Forgets the state (``h`` becomes None)."""
         self.h = None
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """One step on the input ``x`` ``(B, in_size)``; returns and keeps the new state."""
         h = self.h
         if h is None:

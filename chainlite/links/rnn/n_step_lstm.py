@@ -1,10 +1,14 @@
 """Stacked uni- and bidirectional LSTM links over lists of sequences."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from chainlite.functions.rnn import n_step_lstm
 from chainlite.links.rnn import n_step_rnn
+
+if TYPE_CHECKING:
+    from chainlite import variable
+    from chainlite.types import VariableOrArray
 
 
 class NStepLSTMBase(n_step_rnn.NStepRNNBase):
@@ -23,7 +27,11 @@ class NStepLSTMBase(n_step_rnn.NStepRNNBase):
         """The number of state arrays: 2 (``h`` and ``c``)."""
         return 2
 
-    def forward(self, hx: Any, cx: Any, xs: Any) -> tuple:
+    # Chainer's API: an LSTM takes the cell states too (so the override adds cx).
+    def forward(  # type: ignore[override]
+            self, hx: Optional[VariableOrArray], cx: Optional[VariableOrArray],
+            xs: Sequence[VariableOrArray]
+    ) -> tuple[variable.Variable, variable.Variable, list[variable.Variable]]:
         """Runs the stacked LSTM over a list of sequences.
 
         Args:

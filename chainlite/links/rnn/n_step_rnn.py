@@ -1,7 +1,7 @@
 """Stacked Elman RNN links over lists of sequences, and the base of all NStep* links."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy
 
@@ -11,6 +11,9 @@ from chainlite.functions.array import permutate
 from chainlite.functions.array import transpose_sequence
 from chainlite.functions.rnn import n_step_rnn
 from chainlite.links.connection import _param_args
+
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
 
 
 class NStepRNNBase(link.ChainList):
@@ -49,7 +52,7 @@ class NStepRNNBase(link.ChainList):
     use_bi_direction = False
 
     def __init__(self, n_layers: int, in_size: int, out_size: int, dropout: float, *,
-                 initialW: Any = None, initial_bias: Any = None) -> None:
+                 initialW: InitializerSpec = None, initial_bias: InitializerSpec = None) -> None:
         name = type(self).__name__
         for argname, value in (('n_layers', n_layers), ('in_size', in_size),
                                ('out_size', out_size)):
@@ -99,7 +102,8 @@ class NStepRNNBase(link.ChainList):
         """Calls the function of the link on ``(n_layers, dropout, *states, ws, bs, xs)``."""
         raise NotImplementedError('%s must implement rnn()' % type(self).__name__)
 
-    def forward(self, hx: Any, xs: Any) -> tuple:
+    def forward(self, hx: Optional[VariableOrArray], xs: Sequence[VariableOrArray]
+                ) -> tuple[variable.Variable, list[variable.Variable]]:
         """Runs the stacked RNN over a list of sequences.
 
         Args:
@@ -161,7 +165,8 @@ class NStepRNNTanh(NStepRNNBase):
 
     def rnn(self, *args: Any) -> tuple:
         """Calls :func:`~chainlite.functions.n_step_rnn` with ``activation='tanh'``."""
-        return n_step_rnn.n_step_rnn(*args, activation='tanh')
+        n_layers, dropout_ratio, hx, ws, bs, xs = args
+        return n_step_rnn.n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh')
 
 
 class NStepRNNReLU(NStepRNNBase):
@@ -183,7 +188,8 @@ class NStepRNNReLU(NStepRNNBase):
 
     def rnn(self, *args: Any) -> tuple:
         """Calls :func:`~chainlite.functions.n_step_rnn` with ``activation='relu'``."""
-        return n_step_rnn.n_step_rnn(*args, activation='relu')
+        n_layers, dropout_ratio, hx, ws, bs, xs = args
+        return n_step_rnn.n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='relu')
 
 
 class NStepBiRNNTanh(NStepRNNBase):
@@ -206,7 +212,8 @@ class NStepBiRNNTanh(NStepRNNBase):
 
     def rnn(self, *args: Any) -> tuple:
         """Calls :func:`~chainlite.functions.n_step_birnn` with ``activation='tanh'``."""
-        return n_step_rnn.n_step_birnn(*args, activation='tanh')
+        n_layers, dropout_ratio, hx, ws, bs, xs = args
+        return n_step_rnn.n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh')
 
 
 class NStepBiRNNReLU(NStepRNNBase):
@@ -228,4 +235,5 @@ class NStepBiRNNReLU(NStepRNNBase):
 
     def rnn(self, *args: Any) -> tuple:
         """Calls :func:`~chainlite.functions.n_step_birnn` with ``activation='relu'``."""
-        return n_step_rnn.n_step_birnn(*args, activation='relu')
+        n_layers, dropout_ratio, hx, ws, bs, xs = args
+        return n_step_rnn.n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='relu')

@@ -1,13 +1,16 @@
 """A fully-connected LSTM layer with peephole connections."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.activation import sigmoid
 from chainlite.functions.activation import tanh
 from chainlite.links.connection import linear
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 def _split_gates(lstm_in: Any, units: int) -> list:
@@ -45,6 +48,10 @@ class StatefulPeepholeLSTM(link.Chain):
         ((4, 2), (4, 2))
     """
 
+    # The state: None until the first step (or set_state).
+    c: Optional[variable.Variable]
+    h: Optional[variable.Variable]
+
     def __init__(self, in_size: int, out_size: int) -> None:
         super().__init__()
         self.state_size = out_size
@@ -60,7 +67,7 @@ class StatefulPeepholeLSTM(link.Chain):
         """Forgets the state (``c`` and ``h`` become None)."""
         self.c = self.h = None
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """One step on ``x`` ``(B, in_size)``; returns the new output ``h``."""
         lstm_in = self.upward(x)
         if self.h is not None:

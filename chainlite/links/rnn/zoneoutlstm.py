@@ -1,7 +1,7 @@
 """A fully-connected LSTM layer regularised with zoneout."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from chainlite import link
 from chainlite import variable
@@ -10,6 +10,9 @@ from chainlite.functions.activation import tanh
 from chainlite.functions.noise import zoneout
 from chainlite.links.connection import linear
 from chainlite.links.rnn import peephole
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
 
 
 class StatefulZoneoutLSTM(link.Chain):
@@ -38,6 +41,10 @@ class StatefulZoneoutLSTM(link.Chain):
         ...     lstm(np.ones((4, 3), np.float32)).shape
         (4, 2)
     """
+
+    # The state: None until the first step (or set_state).
+    c: Optional[variable.Variable]
+    h: Optional[variable.Variable]
 
     def __init__(self, in_size: int, out_size: int, c_ratio: float = 0.5,
                  h_ratio: float = 0.5, **kwargs: Any) -> None:
@@ -69,7 +76,7 @@ class StatefulZoneoutLSTM(link.Chain):
         """Forgets the state (``c`` and ``h`` become None)."""
         self.c = self.h = None
 
-    def forward(self, x: Any) -> variable.Variable:
+    def forward(self, x: VariableOrArray) -> variable.Variable:
         """One step on ``x`` ``(B, in_size)``; returns the new output ``h``."""
         lstm_in = self.upward(x)
         zeros = (x.shape[0], self.state_size)

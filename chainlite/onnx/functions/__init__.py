@@ -4,6 +4,10 @@ Each module beside this one converts the functions of the same category of
 :mod:`chainlite.functions`. A converter takes a
 :class:`~chainlite.onnx.converter.FunctionConverterParams` and returns ONNX nodes.
 """
+from __future__ import annotations
+
+from typing import Any, Callable
+
 from chainlite.onnx.functions import _recorded
 from chainlite.onnx.functions import activation
 from chainlite.onnx.functions import array
@@ -15,14 +19,14 @@ from chainlite.onnx.functions import normalization
 from chainlite.onnx.functions import pooling
 from chainlite.onnx.functions import rnn
 
-converters = {}
+converters: dict[type, Callable[..., Any]] = {}
 for _module in (activation, array, connection, loss, math, noise, normalization, pooling,
                 rnn, _recorded):
     converters.update(_module.CONVERTERS)
 del _module
 
 
-def converters_by_name():
+def converters_by_name() -> dict[str, Callable[..., Any]]:
     """The built-in converters keyed by function class name (``'ReLU'``)."""
     return {cls.__name__: conv for cls, conv in converters.items()}
 
@@ -54,7 +58,7 @@ def _categorised():
     return pairs
 
 
-def supported_functions():
+def supported_functions() -> list[str]:
     """The names of the chainlite functions that export converts, sorted.
 
     A function is named by its wrapper in :mod:`chainlite.functions` (``relu``,
@@ -76,7 +80,7 @@ _CATEGORY_TITLES = {
 }
 
 
-def supported_functions_markdown():
+def supported_functions_markdown() -> str:
     """The supported functions as the Markdown list of docs/onnx.md, one line per category.
 
     Example:
@@ -84,7 +88,7 @@ def supported_functions_markdown():
         >>> functions.supported_functions_markdown().splitlines()[0].split(':')[0]
         '- **Activation**'
     """
-    by_category = {}
+    by_category: dict[str, list[str]] = {}
     for category, name in _categorised():
         by_category.setdefault(category, []).append(name)
     lines = []

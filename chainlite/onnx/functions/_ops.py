@@ -6,11 +6,14 @@ Unsqueeze, Split and ReduceSum at opset 13, the other reductions at 18, Pad at 1
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy
 
 from chainlite.onnx import onnx_helper
+
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
 
 def ints(gb: onnx_helper.GraphBuilder, values: Sequence[int]) -> str:
@@ -25,7 +28,8 @@ def requires(p: Any, opset: int, why: str = '') -> None:
                          % (type(p.func).__name__, why, opset, p.opset_version))
 
 
-def squeeze(gb, opset: int, x: str, axes: Sequence[int], out: Optional[list] = None) -> Any:
+def squeeze(gb: onnx_helper.GraphBuilder, opset: int, x: str, axes: Sequence[int],
+            out: Optional[list] = None) -> Any:
     """Squeeze of ``axes``."""
     axes = [int(a) for a in axes]
     if opset >= 13:
@@ -33,7 +37,8 @@ def squeeze(gb, opset: int, x: str, axes: Sequence[int], out: Optional[list] = N
     return _emit(gb, 'Squeeze', [x], out, axes=axes)
 
 
-def unsqueeze(gb, opset: int, x: str, axes: Sequence[int], out: Optional[list] = None) -> Any:
+def unsqueeze(gb: onnx_helper.GraphBuilder, opset: int, x: str, axes: Sequence[int],
+              out: Optional[list] = None) -> Any:
     """Unsqueeze at ``axes`` (axes of the output)."""
     axes = [int(a) for a in axes]
     if opset >= 13:
@@ -41,7 +46,7 @@ def unsqueeze(gb, opset: int, x: str, axes: Sequence[int], out: Optional[list] =
     return _emit(gb, 'Unsqueeze', [x], out, axes=axes)
 
 
-def split(gb, opset: int, x: str, sizes: Sequence[int], axis: int,
+def split(gb: onnx_helper.GraphBuilder, opset: int, x: str, sizes: Sequence[int], axis: int,
           out: Optional[list] = None) -> tuple:
     """Split along ``axis`` into pieces of the given sizes; always returns a tuple."""
     sizes = [int(s) for s in sizes]
@@ -55,8 +60,8 @@ def split(gb, opset: int, x: str, sizes: Sequence[int], axis: int,
     return tuple(res)
 
 
-def reduce(gb, opset: int, op: str, x: str, axes: Optional[Sequence[int]], keepdims: bool,
-           out: Optional[list] = None) -> Any:
+def reduce(gb: onnx_helper.GraphBuilder, opset: int, op: str, x: str, axes: Optional[Sequence[int]],
+           keepdims: bool, out: Optional[list] = None) -> Any:
     """``Reduce<op>`` over ``axes`` (None: all axes)."""
     kd = 1 if keepdims else 0
     moved = 13 if op == 'ReduceSum' else 18
@@ -68,7 +73,8 @@ def reduce(gb, opset: int, op: str, x: str, axes: Optional[Sequence[int]], keepd
     return _emit(gb, op, [x], out, axes=axes, keepdims=kd)
 
 
-def slice_(gb, opset: int, x: str, starts, ends, axes, steps=None,
+def slice_(gb: onnx_helper.GraphBuilder, opset: int, x: str, starts: Sequence[int],
+           ends: Sequence[int], axes: Sequence[int], steps: Optional[Sequence[int]] = None,
            out: Optional[list] = None) -> Any:
     """Slice; steps other than 1 need opset 10."""
     starts, ends, axes = [list(map(int, v)) for v in (starts, ends, axes)]
@@ -83,8 +89,8 @@ def slice_(gb, opset: int, x: str, starts, ends, axes, steps=None,
     return _emit(gb, 'Slice', [x], out, starts=starts, ends=ends, axes=axes)
 
 
-def clip(gb, opset: int, x: str, lo: Optional[float], hi: Optional[float], dtype,
-         out: Optional[list] = None) -> Any:
+def clip(gb: onnx_helper.GraphBuilder, opset: int, x: str, lo: Optional[float], hi: Optional[float],
+         dtype: DTypeSpec, out: Optional[list] = None) -> Any:
     """Clip to ``[lo, hi]`` (None: unbounded on that side)."""
     if opset >= 11:
         inputs = [x, '' if lo is None else gb.const(numpy.asarray(lo, dtype)),
@@ -92,7 +98,7 @@ def clip(gb, opset: int, x: str, lo: Optional[float], hi: Optional[float], dtype
         while inputs[-1] == '':
             inputs.pop()
         return _emit(gb, 'Clip', inputs, out)
-    attrs = {}
+    attrs: dict[str, Any] = {}
     if lo is not None:
         attrs['min'] = float(lo)
     if hi is not None:
@@ -100,8 +106,9 @@ def clip(gb, opset: int, x: str, lo: Optional[float], hi: Optional[float], dtype
     return _emit(gb, 'Clip', [x], out, **attrs)
 
 
-def pad(gb, opset: int, x: str, pads: Sequence[int], mode: str = 'constant', value: float = 0,
-        dtype=numpy.float32, out: Optional[list] = None) -> Any:
+def pad(gb: onnx_helper.GraphBuilder, opset: int, x: str, pads: Sequence[int],
+        mode: str = 'constant', value: float = 0, dtype: DTypeSpec = numpy.float32,
+        out: Optional[list] = None) -> Any:
     """Pad with ONNX's ``pads`` (all begins, then all ends)."""
     pads = [int(v) for v in pads]
     if opset >= 11:
@@ -112,18 +119,19 @@ def pad(gb, opset: int, x: str, pads: Sequence[int], mode: str = 'constant', val
     return _emit(gb, 'Pad', [x], out, mode=mode, pads=pads, value=float(value))
 
 
-def reshape(gb, x: str, shape: Sequence[int], out: Optional[list] = None) -> Any:
+def reshape(gb: onnx_helper.GraphBuilder, x: str, shape: Sequence[int],
+            out: Optional[list] = None) -> Any:
     """Reshape to a static shape."""
     return _emit(gb, 'Reshape', [x, ints(gb, shape)], out)
 
 
-def scalar(gb, value: Any, dtype) -> str:
+def scalar(gb: onnx_helper.GraphBuilder, value: Any, dtype: DTypeSpec) -> str:
     """A 0-d Constant of ``dtype``."""
     return gb.const(numpy.asarray(value, dtype=dtype))
 
 
-def _emit(gb, op: str, inputs: list, out: Optional[list], num_outputs: int = 1,
-          **attrs: Any) -> Any:
+def _emit(gb: onnx_helper.GraphBuilder, op: str, inputs: list, out: Optional[list],
+          num_outputs: int = 1, **attrs: Any) -> Any:
     if out is None:
         return gb.op(op, inputs, num_outputs, **attrs)
     return gb.op_output_named(op, inputs, out, **attrs)

@@ -8,6 +8,10 @@ relatives are compositions, and ``argmax``, ``argmin``, ``sign``, ``floor``, ``c
 in :mod:`~chainlite.onnx.functions.rnn` turns into ONNX's own operator. Outside an export
 nothing changes.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import contextlib
 
 import numpy
@@ -19,6 +23,9 @@ from chainlite.onnx import _deps
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 from chainlite.onnx.functions import rnn
+
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
 
 
 def _in_graph(x):
@@ -101,7 +108,7 @@ def recorded_functions():
             setattr(owner, name, value)
 
 
-def convert_ArgIndex(p):
+def convert_ArgIndex(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x = p.input_names[0]
     axis = p.func.axis
@@ -114,7 +121,7 @@ def convert_ArgIndex(p):
     return gb.nodes()
 
 
-def convert_Elementwise(p):
+def convert_Elementwise(p: FunctionConverterParams) -> tuple[Any, ...]:
     label = p.func.custom_function_node_name
     x = p.input_names[0]
     if label != 'fix':

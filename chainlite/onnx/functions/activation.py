@@ -1,4 +1,8 @@
 """Converters of the activation functions."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions.activation import clipped_relu
@@ -20,6 +24,9 @@ from chainlite.functions.activation import tanh
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
+
 
 def _unary(op_type, **attrs):
     def convert(p):
@@ -28,21 +35,21 @@ def _unary(op_type, **attrs):
     return convert
 
 
-def convert_ClippedReLU(p):
+def convert_ClippedReLU(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     _ops.clip(gb, p.opset_version, p.input_names[0], 0.0, p.func.cap, p.input_dtypes[0],
               p.output_names)
     return gb.nodes()
 
 
-def convert_ReLU6(p):
+def convert_ReLU6(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     _ops.clip(gb, p.opset_version, p.input_names[0], 0.0, 6.0, p.input_dtypes[0],
               p.output_names)
     return gb.nodes()
 
 
-def convert_CReLU(p):
+def convert_CReLU(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x = p.input_names[0]
     pos = gb.op('Relu', [x])
@@ -51,7 +58,7 @@ def convert_CReLU(p):
     return gb.nodes()
 
 
-def convert_ELU(p):
+def convert_ELU(p: FunctionConverterParams) -> tuple[Any, ...]:
     if p.func.scale == 1:
         return onnx_helper.make_node('Elu', p.input_names, p.output_names,
                                      alpha=float(p.func.alpha)),
@@ -62,12 +69,12 @@ def convert_ELU(p):
     return gb.nodes()
 
 
-def convert_SELU(p):
+def convert_SELU(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('Selu', p.input_names, p.output_names,
                                  alpha=float(p.func.alpha), gamma=float(p.func.scale)),
 
 
-def convert_GELU(p):
+def convert_GELU(p: FunctionConverterParams) -> tuple[Any, ...]:
     if p.opset_version >= 20:
         return onnx_helper.make_node('Gelu', p.input_names, p.output_names),
     gb = onnx_helper.GraphBuilder()
@@ -80,12 +87,12 @@ def convert_GELU(p):
     return gb.nodes()
 
 
-def convert_HardSigmoid(p):
+def convert_HardSigmoid(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('HardSigmoid', p.input_names, p.output_names,
                                  alpha=0.2, beta=0.5),
 
 
-def convert_LeakyReLU(p):
+def convert_LeakyReLU(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('LeakyRelu', p.input_names, p.output_names,
                                  alpha=float(p.func.slope)),
 
@@ -109,7 +116,7 @@ def _softmax_like(op_type):
     return convert
 
 
-def convert_PReLUFunction(p):
+def convert_PReLUFunction(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x_shape, w_shape = p.input_shapes[:2]
     # W lines up with x's axes 1, 2, ...: trailing unit axes make it broadcast that way.
@@ -121,7 +128,7 @@ def convert_PReLUFunction(p):
     return gb.nodes()
 
 
-def convert_Softplus(p):
+def convert_Softplus(p: FunctionConverterParams) -> tuple[Any, ...]:
     beta = float(p.func.beta)
     if beta == 1.0:
         return onnx_helper.make_node('Softplus', p.input_names, p.output_names),
@@ -133,7 +140,7 @@ def convert_Softplus(p):
     return gb.nodes()
 
 
-def convert_Swish(p):
+def convert_Swish(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x_shape, b_shape = p.input_shapes[:2]
     x, beta = p.input_names[:2]

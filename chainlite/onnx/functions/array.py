@@ -3,6 +3,10 @@
 Shapes are static in an exported graph, so functions that only move data around (reshape,
 squeeze, broadcast_to...) take the shape of their recorded output.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite import variable
@@ -41,38 +45,41 @@ from chainlite.functions.array import where
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
 
-def convert_Reshape(p):
+
+def convert_Reshape(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     _ops.reshape(gb, p.input_names[0], p.output_shapes[0], p.output_names)
     return gb.nodes()
 
 
-def convert_Transpose(p):
+def convert_Transpose(p: FunctionConverterParams) -> tuple[Any, ...]:
     axes = p.func.axes
     ndim = len(p.input_shapes[0])
     perm = list(range(ndim))[::-1] if axes is None else [int(a) % ndim for a in axes]
     return onnx_helper.make_node('Transpose', p.input_names, p.output_names, perm=perm),
 
 
-def convert_permutation(p):
+def convert_permutation(p: FunctionConverterParams) -> tuple[Any, ...]:
     # Moveaxis and Rollaxis know their permutation for an input of ndim axes.
     perm = [int(a) for a in p.func._permutation(len(p.input_shapes[0]))]
     return onnx_helper.make_node('Transpose', p.input_names, p.output_names, perm=perm),
 
 
-def convert_Swapaxes(p):
+def convert_Swapaxes(p: FunctionConverterParams) -> tuple[Any, ...]:
     perm = list(range(len(p.input_shapes[0])))
     a, b = p.func.axis1, p.func.axis2
     perm[a], perm[b] = perm[b], perm[a]
     return onnx_helper.make_node('Transpose', p.input_names, p.output_names, perm=perm),
 
 
-def convert_Concat(p):
+def convert_Concat(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('Concat', p.input_names, p.output_names, axis=p.func.axis),
 
 
-def convert_Join(p):
+def convert_Join(p: FunctionConverterParams) -> tuple[Any, ...]:
     # hstack, vstack and dstack: promote the inputs to the rank NumPy gives them, then concat.
     out_ndim = len(p.output_shapes[0])
     axis = {'hstack': 0 if out_ndim == 1 else 1, 'vstack': 0, 'dstack': 2}[p.func._name]
@@ -99,7 +106,7 @@ def _join_shape(kind, shape):
     return shape
 
 
-def convert_SplitAxis(p):
+def convert_SplitAxis(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     axis = p.func.axis
     sizes = [s[axis] for s in p.output_shapes]
@@ -107,7 +114,7 @@ def convert_SplitAxis(p):
     return gb.nodes()
 
 
-def convert_Separate(p):
+def convert_Separate(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     axis = p.func.axis
     n = p.input_shapes[0][axis]
@@ -117,7 +124,7 @@ def convert_Separate(p):
     return gb.nodes()
 
 
-def convert_Stack(p):
+def convert_Stack(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     axis = p.func.axis
     names = [_ops.unsqueeze(gb, p.opset_version, n, [axis]) for n in p.input_names]
@@ -125,7 +132,7 @@ def convert_Stack(p):
     return gb.nodes()
 
 
-def convert_ExpandDims(p):
+def convert_ExpandDims(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     axis = p.func.axis
     ndim = len(p.output_shapes[0])
@@ -133,14 +140,15 @@ def convert_ExpandDims(p):
     return gb.nodes()
 
 
-def convert_Squeeze(p):
+def convert_Squeeze(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = p.input_shapes[0]
     axis = p.func.axis
     if axis is None:
         axes = [i for i, d in enumerate(shape) if d == 1]
     else:
-        axes = [int(a) % len(shape) for a in ((axis,) if numpy.isscalar(axis) else axis)]
+        scalar = numpy.isscalar(axis)  # a bool: the TypeGuard would narrow to types int() rejects
+        axes = [int(a) % len(shape) for a in ((axis,) if scalar else axis)]
     if not axes:
         gb.op_output_named('Identity', p.input_names, p.output_names)
     else:
@@ -148,21 +156,21 @@ def convert_Squeeze(p):
     return gb.nodes()
 
 
-def convert_BroadcastTo(p):
+def convert_BroadcastTo(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     gb.op_output_named('Expand', [p.input_names[0], _ops.ints(gb, p.output_shapes[0])],
                        p.output_names)
     return gb.nodes()
 
 
-def convert_Broadcast(p):
+def convert_Broadcast(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     for name, shape, out in zip(p.input_names, p.output_shapes, p.output_names):
         gb.op_output_named('Expand', [name, _ops.ints(gb, shape)], [out])
     return gb.nodes()
 
 
-def convert_SumTo(p):
+def convert_SumTo(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     in_shape, out_shape = tuple(p.input_shapes[0]), tuple(p.output_shapes[0])
     lead = len(in_shape) - len(out_shape)
@@ -176,7 +184,7 @@ def convert_SumTo(p):
     return gb.nodes()
 
 
-def convert_Cast(p):
+def convert_Cast(p: FunctionConverterParams) -> tuple[Any, ...]:
     onnx = _onnx()
     to = onnx.helper.np_dtype_to_tensor_dtype(numpy.dtype(p.output_dtypes[0]))
     return onnx_helper.make_node('Cast', p.input_names, p.output_names, to=to),
@@ -187,25 +195,26 @@ def _onnx():
     return _deps.onnx()
 
 
-def convert_Copy(p):
+def convert_Copy(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('Identity', p.input_names, p.output_names),
 
 
-def convert_Depth2Space(p):
+def convert_Depth2Space(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('DepthToSpace', p.input_names, p.output_names,
                                  blocksize=int(p.func.r)),
 
 
-def convert_Space2Depth(p):
+def convert_Space2Depth(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('SpaceToDepth', p.input_names, p.output_names,
                                  blocksize=int(p.func.r)),
 
 
-def convert_Tile(p):
+def convert_Tile(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = tuple(p.input_shapes[0])
     reps = p.func.reps
-    reps = (int(reps),) if numpy.isscalar(reps) else tuple(int(r) for r in reps)
+    scalar = numpy.isscalar(reps)  # a bool: the TypeGuard would narrow to types int() rejects
+    reps = (int(reps),) if scalar else tuple(int(r) for r in reps)
     ndim = max(len(shape), len(reps))
     x = p.input_names[0]
     if len(shape) < ndim:
@@ -215,7 +224,7 @@ def convert_Tile(p):
     return gb.nodes()
 
 
-def convert_Repeat(p):
+def convert_Repeat(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x = p.input_names[0]
     shape = tuple(p.input_shapes[0])
@@ -240,7 +249,7 @@ def convert_Repeat(p):
     return gb.nodes()
 
 
-def convert_Where(p):
+def convert_Where(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     cond = p.input_names[0]
     if numpy.dtype(p.input_dtypes[0]) != numpy.bool_:
@@ -249,7 +258,7 @@ def convert_Where(p):
     return gb.nodes()
 
 
-def convert_Pad(p):
+def convert_Pad(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     pairs = p.func._pairs
     pads = [b for b, _ in pairs] + [a for _, a in pairs]
@@ -293,7 +302,7 @@ def _index_items(index, shape):
     return expanded
 
 
-def convert_GetItem(p):
+def convert_GetItem(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = list(p.input_shapes[0])
     items = _index_items(p.func.slices, shape)
@@ -385,7 +394,7 @@ def _gather_nd(gb, p, x, items, kinds, shape):
     gb.op_output_named('Identity', [y], p.output_names)
 
 
-def convert_Flip(p):
+def convert_Flip(p: FunctionConverterParams) -> tuple[Any, ...]:
     return _flip(p, p.func.axis)
 
 
@@ -398,7 +407,7 @@ def _flip(p, axis):
     return gb.nodes()
 
 
-def convert_Permutate(p):
+def convert_Permutate(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     indices = p.constant(1)
     if indices is not None:
@@ -419,7 +428,7 @@ def convert_Permutate(p):
     return gb.nodes()
 
 
-def convert_SelectItem(p):
+def convert_SelectItem(p: FunctionConverterParams) -> tuple[Any, ...]:
     _ops.requires(p, 11)
     gb = onnx_helper.GraphBuilder()
     x, t = p.input_names[:2]
@@ -430,7 +439,7 @@ def convert_SelectItem(p):
     return gb.nodes()
 
 
-def convert_TransposeSequence(p):
+def convert_TransposeSequence(p: FunctionConverterParams) -> tuple[Any, ...]:
     # Output t gathers element t of each input sequence longer than t.
     gb = onnx_helper.GraphBuilder()
     lengths = [s[0] for s in p.input_shapes]
@@ -446,7 +455,7 @@ def convert_TransposeSequence(p):
     return gb.nodes()
 
 
-def convert_ResizeImages(p):
+def convert_ResizeImages(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     mode = p.func.mode
     out_shape = [int(d) for d in p.output_shapes[0]]

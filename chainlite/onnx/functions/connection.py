@@ -1,4 +1,8 @@
 """Converters of the connection functions: linear, (de)convolutions and embed_id."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions.connection import convolution_2d
@@ -10,8 +14,11 @@ from chainlite.functions.connection import linear
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
 
-def convert_LinearFunction(p):
+
+def convert_LinearFunction(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x, W = p.input_names[:2]
     if len(p.input_names) == 3:
@@ -34,7 +41,7 @@ def _end_pads(in_sizes, out_sizes, ksizes, strides, pads, dilates):
     return ends
 
 
-def convert_Convolution(p):
+def convert_Convolution(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     x_shape, W_shape = p.input_shapes[:2]
     nd = len(x_shape) - 2
@@ -49,7 +56,7 @@ def convert_Convolution(p):
         pads=pad + ends, dilations=dilate, group=int(f.groups)),
 
 
-def convert_Deconvolution(p):
+def convert_Deconvolution(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     x_shape, W_shape = p.input_shapes[:2]
     out = p.output_shapes[0][2:]
@@ -72,7 +79,7 @@ def convert_Deconvolution(p):
     return onnx_helper.make_node('ConvTranspose', p.input_names, p.output_names, **attrs),
 
 
-def convert_EmbedIDFunction(p):
+def convert_EmbedIDFunction(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x, W = p.input_names[:2]
     ignore = p.func.ignore_label

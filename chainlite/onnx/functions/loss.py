@@ -1,4 +1,8 @@
 """Converters of the losses that ONNX can express."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions.loss import absolute_error
@@ -10,8 +14,11 @@ from chainlite.onnx import _deps
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
 
-def convert_SoftmaxCrossEntropy(p):
+
+def convert_SoftmaxCrossEntropy(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     _ops.requires(p, 12)
     if numpy.dtype(p.input_dtypes[1]).kind == 'f':

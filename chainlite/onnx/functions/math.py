@@ -1,4 +1,8 @@
 """Converters of the mathematical functions."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions.math import absolute
@@ -49,6 +53,9 @@ from chainlite.functions.math import tan
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
+
 
 def _unary(op_type):
     def convert(p):
@@ -88,32 +95,32 @@ def _then(op_type, second, value):
     return convert
 
 
-def convert_Log1p(p):
+def convert_Log1p(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     s = gb.op('Add', [p.input_names[0], _ops.scalar(gb, 1, p.input_dtypes[0])])
     gb.op_output_named('Log', [s], p.output_names)
     return gb.nodes()
 
 
-def convert_Rsqrt(p):
+def convert_Rsqrt(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     gb.op_output_named('Reciprocal', [gb.op('Sqrt', p.input_names)], p.output_names)
     return gb.nodes()
 
 
-def convert_Square(p):
+def convert_Square(p: FunctionConverterParams) -> tuple[Any, ...]:
     x = p.input_names[0]
     return onnx_helper.make_node('Mul', [x, x], p.output_names),
 
 
-def convert_SquaredDifference(p):
+def convert_SquaredDifference(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     d = gb.op('Sub', p.input_names[:2])
     gb.op_output_named('Mul', [d, d], p.output_names)
     return gb.nodes()
 
 
-def convert_Clip(p):
+def convert_Clip(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     _ops.clip(gb, p.opset_version, p.input_names[0], p.func.x_min, p.func.x_max,
               p.input_dtypes[0], p.output_names)
@@ -130,7 +137,7 @@ def _reduction(op_type):
     return convert
 
 
-def convert_LogSumExp(p):
+def convert_LogSumExp(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     _ops.reduce(gb, p.opset_version, 'ReduceLogSumExp', p.input_names[0], p.func.axis, False,
                 p.output_names)
@@ -143,7 +150,7 @@ def _last_two(ndim):
     return perm
 
 
-def convert_MatMul(p):
+def convert_MatMul(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     a, b = p.input_names[:2]
     sa, sb = p.input_shapes[:2]
@@ -155,7 +162,7 @@ def convert_MatMul(p):
     return gb.nodes()
 
 
-def convert_BatchMatMul(p):
+def convert_BatchMatMul(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     names = []
     for name, shape, trans in zip(p.input_names, p.input_shapes,
@@ -186,7 +193,7 @@ def _caffe(op_type):
     return convert
 
 
-def convert_Cumsum(p):
+def convert_Cumsum(p: FunctionConverterParams) -> tuple[Any, ...]:
     _ops.requires(p, 11)
     gb = onnx_helper.GraphBuilder()
     x = p.input_names[0]
@@ -199,25 +206,25 @@ def convert_Cumsum(p):
     return gb.nodes()
 
 
-def convert_Fmod(p):
+def convert_Fmod(p: FunctionConverterParams) -> tuple[Any, ...]:
     _ops.requires(p, 10)
     return onnx_helper.make_node('Mod', p.input_names[:2], p.output_names, fmod=1),
 
 
-def convert_EinSum(p):
+def convert_EinSum(p: FunctionConverterParams) -> tuple[Any, ...]:
     _ops.requires(p, 12)
     equation = ','.join(p.func.in_terms) + '->' + p.func.out_term
     return onnx_helper.make_node('Einsum', p.input_names, p.output_names, equation=equation),
 
 
-def convert_Identity(p):
+def convert_Identity(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     for i, o in zip(p.input_names, p.output_names):
         gb.op_output_named('Identity', [i], [o])
     return gb.nodes()
 
 
-def convert_LinearInterpolate(p):
+def convert_LinearInterpolate(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     prob, x, y = p.input_names[:3]
     # p * x + (1 - p) * y = y + p * (x - y)

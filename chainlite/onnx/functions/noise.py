@@ -1,11 +1,18 @@
 """Converters of the noise functions."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions.noise import dropout
 from chainlite.onnx import onnx_helper
 
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
 
-def convert_Dropout(p):
+
+def convert_Dropout(p: FunctionConverterParams) -> tuple[Any, ...]:
     # Dropout is only recorded in training mode; the ONNX node drops nothing at inference.
     ratio = float(p.func.dropout_ratio)
     if p.opset_version >= 12:

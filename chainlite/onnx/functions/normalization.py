@@ -1,4 +1,8 @@
 """Converters of the normalization functions."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions.normalization import batch_normalization
@@ -9,6 +13,9 @@ from chainlite.functions.normalization import local_response_normalization
 from chainlite.functions.normalization import normalize
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
+
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
 
 
 def _axes(axis, ndim):
@@ -39,7 +46,7 @@ def _standardize(gb, p, x, axes, eps, dtype):
     return gb.op('Div', [xc, std])
 
 
-def convert_FixedBatchNormalization(p):
+def convert_FixedBatchNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     ndim = len(p.input_shapes[0])
     axes = _axes(p.func.axis, ndim)
     if axes == [a for a in range(ndim) if a != 1]:
@@ -56,7 +63,7 @@ def convert_FixedBatchNormalization(p):
     return gb.nodes()
 
 
-def convert_BatchNormalization(p):
+def convert_BatchNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     # Training mode: the statistics of the batch itself.
     gb = onnx_helper.GraphBuilder()
     axes = _axes(p.func.axis, len(p.input_shapes[0]))
@@ -65,7 +72,7 @@ def convert_BatchNormalization(p):
     return gb.nodes()
 
 
-def convert_LayerNormalization(p):
+def convert_LayerNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     if p.opset_version >= 17:
         return onnx_helper.make_node('LayerNormalization', p.input_names, p.output_names,
                                      axis=-1, epsilon=float(p.func.eps)),
@@ -76,7 +83,7 @@ def convert_LayerNormalization(p):
     return gb.nodes()
 
 
-def convert_GroupNormalization(p):
+def convert_GroupNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = tuple(p.input_shapes[0])
     g = int(p.func.groups)
@@ -87,7 +94,7 @@ def convert_GroupNormalization(p):
     return gb.nodes()
 
 
-def convert_LocalResponseNormalization(p):
+def convert_LocalResponseNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     size = 2 * int(f.half) + 1
     # ONNX divides alpha by the window size; Chainer does not.
@@ -96,7 +103,7 @@ def convert_LocalResponseNormalization(p):
                                  bias=float(f.k)),
 
 
-def convert_NormalizeL2(p):
+def convert_NormalizeL2(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x = p.input_names[0]
     axes = _axes(p.func.axis, len(p.input_shapes[0]))

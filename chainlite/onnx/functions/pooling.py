@@ -1,4 +1,8 @@
 """Converters of the pooling functions."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy
 
 from chainlite.functions.pooling import average_pooling_2d
@@ -9,6 +13,9 @@ from chainlite.functions.pooling import unpooling_2d
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 from chainlite.onnx.functions import connection
+
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
 
 
 def _pool_attrs(p):
@@ -23,7 +30,7 @@ def _pool_attrs(p):
     return dict(kernel_shape=ksize, strides=stride, pads=pad + ends)
 
 
-def convert_MaxPooling(p):
+def convert_MaxPooling(p: FunctionConverterParams) -> tuple[Any, ...]:
     if getattr(p.func, 'return_indices', False):
         raise ValueError('chainlite.onnx: max_pooling with return_indices=True cannot be '
                          'exported')
@@ -31,7 +38,7 @@ def convert_MaxPooling(p):
                                  **_pool_attrs(p)),
 
 
-def convert_AveragePooling(p):
+def convert_AveragePooling(p: FunctionConverterParams) -> tuple[Any, ...]:
     attrs = _pool_attrs(p)
     if p.func.pad_value is None:
         # Padding left out of each window's average.
@@ -45,7 +52,7 @@ def convert_AveragePooling(p):
                                  count_include_pad=include, **attrs),
 
 
-def convert_Unpooling2D(p):
+def convert_Unpooling2D(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     in_shape = p.input_shapes[0]
     out_shape = p.output_shapes[0]

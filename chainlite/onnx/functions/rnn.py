@@ -8,12 +8,19 @@ LSTM, GRU or RNN operator, one per layer. That fits when every time step has the
 batch and no dropout runs between layers; otherwise the composition is recorded and
 exported step by step.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.rnn import lstm
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
+
+if TYPE_CHECKING:
+    from chainlite.onnx.converter import FunctionConverterParams
 
 # kind -> (ONNX operator, weights per layer, order of the weights in ONNX's gate layout)
 _LAYOUT = {
@@ -32,8 +39,9 @@ class NStepRNNNode(function_node.FunctionNode):
     ``hy [cy] ys...``. Its forward runs the chainlite function it stands for.
     """
 
-    def __init__(self, kind, name, original, n_layers, directions, has_hx, has_cx,
-                 activation, n_steps):
+    def __init__(self, kind: str, name: str, original: Callable[..., Any], n_layers: int,
+                 directions: int, has_hx: bool, has_cx: bool, activation: Optional[str],
+                 n_steps: int) -> None:
         self.kind = kind
         self.custom_function_node_name = name
         self.original = original
@@ -44,25 +52,27 @@ class NStepRNNNode(function_node.FunctionNode):
         self.activation = activation
         self.n_steps = n_steps
 
-    def forward(self, inputs):
-        inputs = list(inputs)
-        hx = inputs.pop(0) if self.has_hx else None
-        cx = inputs.pop(0) if self.has_cx else None
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        arrays = list(inputs)
+        hx = arrays.pop(0) if self.has_hx else None
+        cx = arrays.pop(0) if self.has_cx else None
         n_cells = self.n_layers * self.directions
         per = _LAYOUT[self.kind][1]
-        ws = [inputs[k * per:(k + 1) * per] for k in range(n_cells)]
-        inputs = inputs[n_cells * per:]
-        bs = [inputs[k * per:(k + 1) * per] for k in range(n_cells)]
-        xs = inputs[n_cells * per:]
+        ws = [arrays[k * per:(k + 1) * per] for k in range(n_cells)]
+        arrays = arrays[n_cells * per:]
+        bs = [arrays[k * per:(k + 1) * per] for k in range(n_cells)]
+        xs = arrays[n_cells * per:]
         args = [self.n_layers, 0.0, hx] + ([cx] if self.kind == 'lstm' else []) + [ws, bs, xs]
-        kwargs = {} if self.activation is None else {'activation': self.activation}
+        kwargs: dict[str, Any] = ({} if self.activation is None
+                                  else {'activation': self.activation})
         with configuration.no_backprop_mode():
             out = self.original(*args, **kwargs)
         ys = out[-1]
         return tuple(v.array for v in out[:-1]) + tuple(y.array for y in ys)
 
 
-def whole_recurrence(kind, name, original, directions):
+def whole_recurrence(kind: str, name: str, original: Callable[..., Any],
+                     directions: int) -> Callable[..., Any]:
     """Wraps ``original`` to record one :class:`NStepRNNNode` where ONNX's operator fits."""
     def wrapper(n_layers, dropout_ratio, hx, *rest, **kwargs):
         if kind == 'lstm':
@@ -106,7 +116,7 @@ def _layer_params(gb, p, names, per, order, layer, directions, offset, op):
     return result
 
 
-def convert_NStepRNN(p):
+def convert_NStepRNN(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     op, per, order = _LAYOUT[f.kind]
     gb = onnx_helper.GraphBuilder()
@@ -123,7 +133,7 @@ def convert_NStepRNN(p):
     dirs = f.directions
     x = gb.op('Concat', [_ops.unsqueeze(gb, p.opset_version, n, [0]) for n in xs], axis=0)
     hys, cys = [], []
-    y = None
+    y: Any = None
     for layer in range(f.n_layers):
         if layer:
             # (T, dirs, B, H) -> (T, B, dirs * H): the next layer's input.
@@ -139,7 +149,7 @@ def convert_NStepRNN(p):
                                                             rows[:1], rows[1:], [0]))
         while inputs[-1] == '':
             inputs.pop()
-        attrs = dict(hidden_size=hidden,
+        attrs: dict[str, Any] = dict(hidden_size=hidden,
                      direction='bidirectional' if dirs == 2 else 'forward')
         if f.kind == 'gru':
             attrs['linear_before_reset'] = 1
@@ -164,7 +174,7 @@ def convert_NStepRNN(p):
     return gb.nodes()
 
 
-def convert_LSTM(p):
+def convert_LSTM(p: FunctionConverterParams) -> tuple[Any, ...]:
     # c, h = lstm(c_prev, x): x holds the gates a, i, f, o interleaved unit by unit.
     gb = onnx_helper.GraphBuilder()
     c_prev, x = p.input_names[:2]

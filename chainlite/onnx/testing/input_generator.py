@@ -1,10 +1,15 @@
 """Deterministic, monotonically increasing arrays for converter tests."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
 
+if TYPE_CHECKING:
+    from chainlite.types import DTypeSpec
 
-def shaped_range(*shape: int, dtype=numpy.float32) -> numpy.ndarray:
+
+def shaped_range(*shape: int, dtype: DTypeSpec = numpy.float32) -> numpy.ndarray:
     """``0, 1, 2, ...`` in the given shape (integers; ``dtype`` is accepted and unused)."""
     return numpy.arange(int(numpy.prod(shape))).reshape(shape)
 
@@ -18,7 +23,7 @@ def _increasing(shape, dtype, negative=True, bias=0.0):
     return (r + bias).astype(dtype)
 
 
-def increasing(*shape: int, dtype=numpy.float32) -> numpy.ndarray:
+def increasing(*shape: int, dtype: DTypeSpec = numpy.float32) -> numpy.ndarray:
     """Steps of 0.5 (1 for integer dtypes) centred on zero: negatives, zero and fractions.
 
     Example:
@@ -29,7 +34,8 @@ def increasing(*shape: int, dtype=numpy.float32) -> numpy.ndarray:
     return _increasing(shape, dtype)
 
 
-def nonzero_increasing(*shape: int, dtype=numpy.float32, bias: float = 1e-7) -> numpy.ndarray:
+def nonzero_increasing(*shape: int, dtype: DTypeSpec = numpy.float32,
+                       bias: float = 1e-7) -> numpy.ndarray:
     """:func:`increasing` shifted by ``bias``, so no element is zero (for divisors).
 
     Example:
@@ -41,7 +47,8 @@ def nonzero_increasing(*shape: int, dtype=numpy.float32, bias: float = 1e-7) -> 
     return _increasing(shape, dtype, bias=bias)
 
 
-def positive_increasing(*shape: int, dtype=numpy.float32, bias: float = 1e-7) -> numpy.ndarray:
+def positive_increasing(*shape: int, dtype: DTypeSpec = numpy.float32,
+                        bias: float = 1e-7) -> numpy.ndarray:
     """Steps of 0.5 from ``bias`` up: positive only (for log, sqrt...).
 
     Example:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import collections
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+import numpy
 
 from chainlite import initializers
 from chainlite import link
@@ -16,6 +18,10 @@ from chainlite.links.connection import convolution_2d
 from chainlite.links.connection import inception
 from chainlite.links.connection import linear
 from chainlite.links.model.vision import _common
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 # True: prepare() works without Pillow too (Chainer's flag says whether Pillow imported).
 available = True
@@ -34,7 +40,7 @@ _INCEPTIONS = (('inc3a', (192, 64, 96, 128, 16, 32, 32)),
                ('inc5b', (832, 384, 192, 384, 48, 128, 128)))
 
 
-def prepare(image: Any, size: Any = (224, 224)) -> Any:
+def prepare(image: Any, size: Optional[tuple[int, int]] = (224, 224)) -> numpy.ndarray:
     """Converts an image to a GoogLeNet input: RGB, resized, BGR order, the mean
     ``(104, 117, 123)`` subtracted, ``(3, H, W)`` in ``chainlite.config.dtype``.
 
@@ -104,7 +110,18 @@ class GoogLeNet(link.Chain):
         ['prob', 'loss1_fc2', 'loss2_fc2']
     """
 
-    def __init__(self, pretrained_model: Any = 'auto') -> None:
+    # Registered by name in __init__ (from _INCEPTIONS).
+    inc3a: inception.Inception
+    inc3b: inception.Inception
+    inc4a: inception.Inception
+    inc4b: inception.Inception
+    inc4c: inception.Inception
+    inc4d: inception.Inception
+    inc4e: inception.Inception
+    inc5a: inception.Inception
+    inc5b: inception.Inception
+
+    def __init__(self, pretrained_model: Optional[str] = 'auto') -> None:
         super().__init__()
         initialW = (initializers.Zero() if pretrained_model
                     else initializers.LeCunUniform(scale=1.0))
@@ -161,7 +178,8 @@ class GoogLeNet(link.Chain):
         """The names of the layers ``forward`` can return."""
         return list(self.functions.keys())
 
-    def forward(self, x: Any, layers: Optional[Sequence[str]] = None, **kwargs: Any) -> dict:
+    def forward(self, x: VariableOrArray, layers: Optional[Sequence[str]] = None,
+                **kwargs: Any) -> dict:
         """Computes the requested layers (and those before them only).
 
         Args:
@@ -179,7 +197,7 @@ class GoogLeNet(link.Chain):
             raise ValueError('GoogLeNet: unknown layers %s; available: %s'
                              % (unknown, list(functions)))
         activations = {}
-        branch_inputs = {}
+        branch_inputs: dict[str, Any] = {}
         targets = set(layers)
         h = x
         for key, funcs in functions.items():
@@ -199,7 +217,7 @@ class GoogLeNet(link.Chain):
         return activations
 
     def extract(self, images: Sequence[Any], layers: Optional[Sequence[str]] = None,
-                size: Any = (224, 224), **kwargs: Any) -> dict:
+                size: Optional[tuple[int, int]] = (224, 224), **kwargs: Any) -> dict:
         """Prepares ``images`` with :func:`prepare` and computes ``layers`` (default
         ``['pool5']``). Use ``chainlite.using_config('train', False)`` for inference.
 
@@ -215,7 +233,7 @@ class GoogLeNet(link.Chain):
         return _common.extract(self, prepare, images,
                                ['pool5'] if layers is None else layers, size)
 
-    def predict(self, images: Sequence[Any], oversample: bool = True) -> Any:
+    def predict(self, images: Sequence[Any], oversample: bool = True) -> Variable:
         """Class probabilities of ``images`` (test mode, no graph).
 
         Args:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import collections
 import warnings
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+import numpy
 
 from chainlite import initializers
 from chainlite import link
@@ -17,6 +19,10 @@ from chainlite.links.connection import linear
 from chainlite.links.model.vision import _common
 from chainlite.links.normalization import batch_normalization
 
+if TYPE_CHECKING:
+    from chainlite.types import InitializerSpec, VariableOrArray
+    from chainlite.variable import Variable
+
 # True: prepare() works without Pillow too (Chainer's flag says whether Pillow imported).
 available = True
 
@@ -24,7 +30,7 @@ _MEAN_BGR = (103.063, 115.903, 123.152)
 _BLOCKS = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3)}
 
 
-def prepare(image: Any, size: Any = (224, 224)) -> Any:
+def prepare(image: Any, size: Optional[tuple[int, int]] = (224, 224)) -> numpy.ndarray:
     """Converts an image to a ResNet input: RGB, resized, BGR order, the mean of the
     original ResNet models subtracted, ``(3, H, W)`` in ``chainlite.config.dtype``.
 
@@ -70,8 +76,8 @@ class BottleneckA(link.Chain):
             the first 1x1 (the original model).
     """
 
-    def __init__(self, in_channels: int, mid_channels: int, out_channels: int,
-                 stride: int = 2, initialW: Any = None, downsample_fb: bool = False) -> None:
+    def __init__(self, in_channels: int, mid_channels: int, out_channels: int, stride: int = 2,
+                 initialW: InitializerSpec = None, downsample_fb: bool = False) -> None:
         super().__init__()
         stride_1x1, stride_3x3 = (1, stride) if downsample_fb else (stride, 1)
         with self.init_scope():
@@ -84,7 +90,7 @@ class BottleneckA(link.Chain):
             self.conv4 = _conv(in_channels, out_channels, 1, stride, 0, initialW)
             self.bn4 = batch_normalization.BatchNormalization(out_channels)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """``relu(residual(x) + shortcut(x))``."""
         h1 = relu.relu(self.bn1(self.conv1(x)))
         h1 = relu.relu(self.bn2(self.conv2(h1)))
@@ -103,7 +109,8 @@ class BottleneckB(link.Chain):
         initialW: The initializer of the convolutions.
     """
 
-    def __init__(self, in_channels: int, mid_channels: int, initialW: Any = None) -> None:
+    def __init__(self, in_channels: int, mid_channels: int,
+                 initialW: InitializerSpec = None) -> None:
         super().__init__()
         with self.init_scope():
             self.conv1 = _conv(in_channels, mid_channels, 1, 1, 0, initialW)
@@ -113,7 +120,7 @@ class BottleneckB(link.Chain):
             self.conv3 = _conv(mid_channels, in_channels, 1, 1, 0, initialW)
             self.bn3 = batch_normalization.BatchNormalization(in_channels)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """``relu(residual(x) + x)``."""
         h = relu.relu(self.bn1(self.conv1(x)))
         h = relu.relu(self.bn2(self.conv2(h)))
@@ -143,7 +150,7 @@ class BuildingBlock(link.Chain):
 
     def __init__(self, n_layers: Optional[int] = None, in_channels: Optional[int] = None,
                  mid_channels: Optional[int] = None, out_channels: Optional[int] = None,
-                 stride: Optional[int] = None, initialW: Any = None,
+                 stride: Optional[int] = None, initialW: InitializerSpec = None,
                  downsample_fb: Optional[bool] = None, **kwargs: Any) -> None:
         super().__init__()
         if 'n_layer' in kwargs:
@@ -153,6 +160,10 @@ class BuildingBlock(link.Chain):
         if kwargs:
             raise TypeError('BuildingBlock got unexpected keyword arguments %s'
                             % sorted(kwargs))
+        if (n_layers is None or in_channels is None or mid_channels is None
+                or out_channels is None or stride is None):
+            raise TypeError('BuildingBlock: n_layers, in_channels, mid_channels, out_channels '
+                            'and stride are required')
         with self.init_scope():
             self.a = BottleneckA(in_channels, mid_channels, out_channels, stride, initialW,
                                  bool(downsample_fb))
@@ -162,18 +173,19 @@ class BuildingBlock(link.Chain):
                 setattr(self, name, BottleneckB(out_channels, mid_channels, initialW))
                 self._forward.append(name)
 
-    def forward(self, x: Any) -> Any:
+    def forward(self, x: VariableOrArray) -> Variable:
         """Runs the bottlenecks in order."""
+        h: Any = x
         for name in self._forward:
-            x = getattr(self, name)(x)
-        return x
+            h = getattr(self, name)(h)
+        return h
 
 
 class ResNetLayers(link.Chain):
     """A ResNet of 50, 101 or 152 layers (the base of :class:`ResNet50Layers` and its
     siblings; see them)."""
 
-    def __init__(self, pretrained_model: Any, n_layers: int,
+    def __init__(self, pretrained_model: Optional[str], n_layers: int,
                  downsample_fb: bool = False) -> None:
         super().__init__()
         if n_layers not in _BLOCKS:
@@ -212,7 +224,8 @@ class ResNetLayers(link.Chain):
         """The names of the layers ``forward`` can return."""
         return list(self.functions.keys())
 
-    def forward(self, x: Any, layers: Optional[Sequence[str]] = None, **kwargs: Any) -> dict:
+    def forward(self, x: VariableOrArray, layers: Optional[Sequence[str]] = None,
+                **kwargs: Any) -> dict:
         """Computes the requested layers (and those before them only).
 
         Args:
@@ -227,7 +240,7 @@ class ResNetLayers(link.Chain):
         return _common.forward_layers(self.functions, x, layers, type(self).__name__)
 
     def extract(self, images: Sequence[Any], layers: Optional[Sequence[str]] = None,
-                size: Any = (224, 224), **kwargs: Any) -> dict:
+                size: Optional[tuple[int, int]] = (224, 224), **kwargs: Any) -> dict:
         """Prepares ``images`` with :func:`prepare` and computes ``layers`` (default
         ``['pool5']``). Use ``chainlite.using_config('train', False)`` for inference.
 
@@ -243,7 +256,7 @@ class ResNetLayers(link.Chain):
         return _common.extract(self, prepare, images,
                                ['pool5'] if layers is None else layers, size)
 
-    def predict(self, images: Sequence[Any], oversample: bool = True) -> Any:
+    def predict(self, images: Sequence[Any], oversample: bool = True) -> Variable:
         """Class probabilities of ``images`` (test mode, no graph).
 
         Args:
@@ -288,7 +301,8 @@ class ResNet50Layers(ResNetLayers):
         (1, 2048)
     """
 
-    def __init__(self, pretrained_model: Any = 'auto', downsample_fb: bool = False) -> None:
+    def __init__(self, pretrained_model: Optional[str] = 'auto',
+                 downsample_fb: bool = False) -> None:
         if pretrained_model == 'auto':
             pretrained_model = 'ResNet-50-model.caffemodel'
         super().__init__(pretrained_model, 50, downsample_fb)
@@ -297,7 +311,8 @@ class ResNet50Layers(ResNetLayers):
 class ResNet101Layers(ResNetLayers):
     __doc__ = _DOC.format(n=101)
 
-    def __init__(self, pretrained_model: Any = 'auto', downsample_fb: bool = False) -> None:
+    def __init__(self, pretrained_model: Optional[str] = 'auto',
+                 downsample_fb: bool = False) -> None:
         if pretrained_model == 'auto':
             pretrained_model = 'ResNet-101-model.caffemodel'
         super().__init__(pretrained_model, 101, downsample_fb)
@@ -306,7 +321,8 @@ class ResNet101Layers(ResNetLayers):
 class ResNet152Layers(ResNetLayers):
     __doc__ = _DOC.format(n=152)
 
-    def __init__(self, pretrained_model: Any = 'auto', downsample_fb: bool = False) -> None:
+    def __init__(self, pretrained_model: Optional[str] = 'auto',
+                 downsample_fb: bool = False) -> None:
         if pretrained_model == 'auto':
             pretrained_model = 'ResNet-152-model.caffemodel'
         super().__init__(pretrained_model, 152, downsample_fb)

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import collections
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+import numpy
 
 from chainlite import initializers
 from chainlite import link
@@ -13,6 +15,10 @@ from chainlite.functions.pooling import max_pooling_2d
 from chainlite.links.connection import convolution_2d
 from chainlite.links.connection import linear
 from chainlite.links.model.vision import _common
+
+if TYPE_CHECKING:
+    from chainlite.types import VariableOrArray
+    from chainlite.variable import Variable
 
 # True: prepare() works without Pillow too (Chainer's flag says whether Pillow imported).
 available = True
@@ -28,7 +34,7 @@ def _max_pooling_2d(x: Any) -> Any:
     return max_pooling_2d.max_pooling_2d(x, ksize=2)
 
 
-def prepare(image: Any, size: Any = (224, 224)) -> Any:
+def prepare(image: Any, size: Optional[tuple[int, int]] = (224, 224)) -> numpy.ndarray:
     """Converts an image to a VGG input: RGB, resized, BGR order, the ImageNet mean
     subtracted, ``(3, H, W)`` in ``chainlite.config.dtype``.
 
@@ -54,13 +60,14 @@ class VGGLayers(link.Chain):
     """The VGG network of 16 or 19 layers (the base of :class:`VGG16Layers` and
     :class:`VGG19Layers`; see them)."""
 
-    def __init__(self, pretrained_model: Any = 'auto', n_layers: int = 16) -> None:
+    def __init__(self, pretrained_model: Optional[str] = 'auto', n_layers: int = 16) -> None:
         super().__init__()
         if n_layers not in _BLOCKS:
             raise ValueError('VGGLayers: n_layers must be 16 or 19, got %r' % (n_layers,))
         if pretrained_model:
             # The weights are about to be overwritten: zeros are the cheapest to make.
-            kw = {'initialW': initializers.Zero(), 'initial_bias': initializers.Zero()}
+            kw: dict[str, Any] = {'initialW': initializers.Zero(),
+                                  'initial_bias': initializers.Zero()}
         else:
             kw = {'initialW': initializers.Normal(0.01), 'initial_bias': initializers.Zero()}
         self.n_layers = n_layers
@@ -104,7 +111,8 @@ class VGGLayers(link.Chain):
         """The names of the layers ``forward`` can return."""
         return list(self.functions.keys())
 
-    def forward(self, x: Any, layers: Optional[Sequence[str]] = None, **kwargs: Any) -> dict:
+    def forward(self, x: VariableOrArray, layers: Optional[Sequence[str]] = None,
+                **kwargs: Any) -> dict:
         """Computes the requested layers (and those before them only).
 
         Args:
@@ -119,7 +127,7 @@ class VGGLayers(link.Chain):
         return _common.forward_layers(self.functions, x, layers, type(self).__name__)
 
     def extract(self, images: Sequence[Any], layers: Optional[Sequence[str]] = None,
-                size: Any = (224, 224), **kwargs: Any) -> dict:
+                size: Optional[tuple[int, int]] = (224, 224), **kwargs: Any) -> dict:
         """Prepares ``images`` with :func:`prepare` and computes ``layers`` (default
         ``['fc7']``). Use ``chainlite.using_config('train', False)`` for inference.
 
@@ -135,7 +143,7 @@ class VGGLayers(link.Chain):
         return _common.extract(self, prepare, images, ['fc7'] if layers is None else layers,
                                size)
 
-    def predict(self, images: Sequence[Any], oversample: bool = True) -> Any:
+    def predict(self, images: Sequence[Any], oversample: bool = True) -> Variable:
         """Class probabilities of ``images`` (test mode, no graph).
 
         Args:
@@ -172,7 +180,7 @@ class VGG16Layers(VGGLayers):
         ['conv1_1', 'conv1_2', 'pool1']
     """
 
-    def __init__(self, pretrained_model: Any = 'auto') -> None:
+    def __init__(self, pretrained_model: Optional[str] = 'auto') -> None:
         super().__init__(pretrained_model, 16)
 
 
@@ -188,5 +196,5 @@ class VGG19Layers(VGGLayers):
         FileNotFoundError: If the weights file does not exist.
     """
 
-    def __init__(self, pretrained_model: Any = 'auto') -> None:
+    def __init__(self, pretrained_model: Optional[str] = 'auto') -> None:
         super().__init__(pretrained_model, 19)
