@@ -165,7 +165,7 @@ class FunctionAdapter(function_node.FunctionNode):
         if len(gxs) != len(self.inputs):
             raise ValueError('%s.backward returned %d gradients for %d inputs'
                              % (self.label, len(gxs), len(self.inputs)))
-        gxs = [None if gxs[i] is None else numpy.asarray(gxs[i]) for i in indexes]
+        gxs = [self._checked_grad(i, gxs[i]) for i in indexes]
         if not configuration.config.enable_backprop:
             from chainlite import variable
             return tuple(None if g is None else variable.Variable(g, requires_grad=False)
@@ -178,11 +178,36 @@ class FunctionAdapter(function_node.FunctionNode):
         return tuple(None if g is None else next(it) for g in gxs)
 
 
+    def _checked_grad(self, i: int, gx):
+        # As Chainer's check of old-style gradients: a wrong type or dtype is a TypeError, a
+        # wrong shape a ValueError, each naming the function (and, in debug mode, where it
+        # was applied). NumPy scalars (what 0-d arithmetic returns) become 0-d arrays.
+        if gx is None:
+            return None
+        if isinstance(gx, numpy.generic):
+            gx = numpy.asarray(gx)
+        x = self.inputs[i]
+        if not isinstance(gx, numpy.ndarray):
+            error, msg = TypeError, ('Type of grad is invalid:\nExpected: Any of (%s,)\n'
+                                     'Actual: %s' % (numpy.ndarray, type(gx)))
+        elif gx.dtype != x.dtype:
+            error, msg = TypeError, ('Dtype of data and grad mismatch\ngrad: %s != data: %s'
+                                     % (gx.dtype, x.dtype))
+        elif gx.shape != x.shape:
+            error, msg = ValueError, ('Shape of data and grad mismatch\ngrad: %s != data: %s'
+                                      % (gx.shape, x.shape))
+        else:
+            return gx
+        # (In debug mode, backprop adds where the function was applied.)
+        raise error('Function `%s` (%s) has a bug: gradient %d of its backward is wrong.\n%s'
+                    % (type(self._function).__name__, self.label, i, msg))
+
+
 class _NotTwiceDifferentiable(function_node.FunctionNode):
     # Returns precomputed gradients; differentiating them is what old-style code cannot do.
 
     def __init__(self, label: str, gxs: list) -> None:
-        self._label = label
+        self._label = self._old_style_label = label
         self._gxs = [g for g in gxs if g is not None]
 
     def forward(self, inputs: tuple) -> tuple:

@@ -290,7 +290,7 @@ class FunctionNode:
             y = outputs[0]
             if y.__class__ is not _ndarray:
                 # NumPy turns 0-d results into scalars; the graph wants arrays everywhere.
-                y = numpy.asarray(y)
+                y = self._output_array(y, outputs)
                 outputs = (y,)
             if debug:
                 self._debug_check(outputs, 'forward')
@@ -301,7 +301,7 @@ class FunctionNode:
                     v._requires_grad = False
                 return v,
         else:
-            outputs = tuple([y if y.__class__ is _ndarray else numpy.asarray(y)
+            outputs = tuple([y if y.__class__ is _ndarray else self._output_array(y, outputs)
                              for y in outputs])
             if debug:
                 self._debug_check(outputs, 'forward')
@@ -473,6 +473,14 @@ class FunctionNode:
         raise TypeError('%s: input %d must be a Variable or a numpy.ndarray, got %s'
                         % (self.label, index, type(x).__name__))
 
+    def _output_array(self, y, outputs: tuple) -> _ndarray:
+        # An ndarray subclass or a NumPy scalar is fine; anything else is forward's bug.
+        if isinstance(y, (_ndarray, numpy.generic)):
+            return numpy.asarray(y)
+        raise TypeError('forward output must be a tuple of ndarrays.\nFunction: %s\n'
+                        'Actual output types: %s'
+                        % (self.label, tuple([type(a) for a in outputs])))
+
     def _output_tuple(self, outputs) -> tuple:
         if isinstance(outputs, list):
             return tuple(outputs)
@@ -589,7 +597,7 @@ class FunctionNode:
                 v._requires_grad = False
             return v,
         ret = []
-        for i in self._input_indexes_to_retain:
+        for i in self._input_indexes_to_retain or ():
             n = inputs[i]
             ret.append(_new_variable(n.data, n, n.requires_grad))
         return tuple(ret)
@@ -611,6 +619,8 @@ class FunctionNode:
             v._data = y
             v._node = n
             return v,
+        if not self._retained_output_data:
+            return ()
         outputs = self.outputs
         ret = []
         new_outputs = None
@@ -643,3 +653,37 @@ class FunctionNode:
             if n is not None:
                 n.creator_node = None
         self._ins = None
+
+
+class _InstanceCheckTypeForward:
+    """``FunctionNode.check_type_forward``, replaceable on one instance.
+
+    Whether ``apply`` type-checks is decided once per class (see ``__init_subclass__``), so
+    that ops without a check pay nothing. Assigning ``f.check_type_forward = callable`` on an
+    instance of such a class (as Chainer's tests do with a mock) goes through this descriptor,
+    which turns the checks on for that instance alone.
+    """
+
+    def __init__(self, default) -> None:
+        self.default = default
+        self.__doc__ = default.__doc__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.default
+        override = obj.__dict__.get('_check_type_forward_override')
+        return self.default.__get__(obj, cls) if override is None else override
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__['_check_type_forward_override'] = value
+        obj._checks_types = True
+        obj._check_mode = 2
+
+    def __delete__(self, obj) -> None:
+        obj.__dict__.pop('_check_type_forward_override', None)
+        for name in ('_checks_types', '_check_mode'):
+            obj.__dict__.pop(name, None)
+
+
+FunctionNode.check_type_forward = _InstanceCheckTypeForward(
+    FunctionNode.__dict__['check_type_forward'])

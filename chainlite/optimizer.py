@@ -252,7 +252,9 @@ class UpdateRule:
         if not self.enabled:
             return
         self.t += 1
-        if self._use_fp32_update and param.dtype == numpy.float16:
+        # (the array's dtype: an uninitialised parameter may not know its dtype yet)
+        data = param.array
+        if self._use_fp32_update and data is not None and data.dtype == numpy.float16:
             self._update_fp32(param)
         else:
             self._update(param)

@@ -1,5 +1,6 @@
 """Tests of backpropagation: Variable.backward, chainlite.backward and chainlite.grad."""
 import gc
+import inspect
 import weakref
 
 import numpy
@@ -563,4 +564,14 @@ def test_nan_gradient_in_debug_mode():
     y.backward()   # not checked outside debug mode
     with chainlite.using_config('debug', True):
         with pytest.raises(RuntimeError, match='NaN is detected on backward computation of'):
+            y.backward()
+
+
+def test_debug_mode_puts_where_the_function_was_applied_into_numpy_errors():
+    x = chainlite.Variable(numpy.array(0.))
+    with chainlite.using_config('debug', True):
+        line = inspect.currentframe().f_lineno + 1
+        y = F.sqrt(x)                        # the line the message must name
+    with chainlite.using_config('debug', True), numpy.errstate(divide='raise'):
+        with pytest.raises(FloatingPointError, match='line %d' % line):
             y.backward()

@@ -275,3 +275,57 @@ def test_a_node_rank_set_under_chainers_private_name():
     x.node._rank = 3
     assert x.rank == 3
     assert (x * 2).rank == 4
+
+
+def test_grad_of_an_old_style_gradient_raises_before_looking_at_the_inputs():
+    x = chainlite.Variable(numpy.array(0.5))
+    y = Legendre3()(x)
+    y.backward(enable_double_backprop=True)
+    with pytest.raises(RuntimeError, match='cannot twice-differentiate.*Legendre3'):
+        chainlite.grad([x.grad_var], [None])     # (Chainer checks the outputs first, too)
+
+
+class _ReturnsGrad(chainlite.Function):
+    # Its backward returns whatever it was built with, to test the checks on gradients.
+    label = 'returns_grad'
+
+    def __init__(self, grad):
+        self.grad = grad
+
+    def forward(self, inputs):
+        return numpy.array(1, numpy.float32),
+
+    def backward(self, inputs, grad_outputs):
+        return self.grad,
+
+
+@pytest.mark.parametrize('grad, error, match', [
+    (1, TypeError, 'Type of grad is invalid'),
+    (numpy.array([1], numpy.int32), TypeError, 'Dtype of data and grad mismatch'),
+    (numpy.array([1, 2], numpy.float32), ValueError, 'Shape of data and grad mismatch'),
+])
+def test_old_style_backward_returning_a_wrong_gradient(grad, error, match):
+    x = chainlite.Variable(numpy.array([1], numpy.float32))
+    y = _ReturnsGrad(grad)(x)
+    with pytest.raises(error, match=match) as info:
+        y.backward()
+    assert 'returns_grad' in str(info.value)
+    assert 'Stacktrace' not in str(info.value)   # only in debug mode
+
+
+def test_old_style_backward_error_shows_where_the_function_was_applied_in_debug_mode():
+    x = chainlite.Variable(numpy.array([1], numpy.float32))
+    with chainlite.using_config('debug', True):
+        y = _ReturnsGrad(numpy.array([1, 2], numpy.float32))(x)    # this line is shown
+        with pytest.raises(ValueError) as info:
+            y.backward()
+    message = str(info.value)
+    assert 'Stacktrace' in message and 'this line is shown' in message
+
+
+def test_old_style_backward_may_return_numpy_scalars():
+    x = chainlite.Variable(numpy.array(1.5))
+    y = Legendre3()(x)                           # 0-d arithmetic gives NumPy scalars
+    y.backward()
+    assert isinstance(x.grad, numpy.ndarray)
+    numpy.testing.assert_allclose(x.grad, _dp3(1.5))
