@@ -260,8 +260,10 @@ class UpdateRule:
             self._update(param)
 
     def _update(self, param) -> None:
+        if param.array is None:
+            return
         grad = param.grad
-        if grad is None or param.array is None:
+        if grad is None:
             return
         if isinstance(param, variable.Parameter):
             param.check_grad_for_update()
@@ -281,8 +283,10 @@ class UpdateRule:
             hook(self, param)
 
     def _update_fp32(self, param) -> None:
+        if param.array is None:
+            return
         grad = param.grad
-        if grad is None or param.array is None:
+        if grad is None:
             return
         param.check_grad_for_update()
         fp32 = self._fp32_param
@@ -497,7 +501,8 @@ class Optimizer:
     def call_hook(self, hook: Callable) -> None:
         """Calls one hook: per parameter if ``hook.call_for_each_param``, else with self."""
         if getattr(hook, 'call_for_each_param', False):
-            for param in self.target.params():
+            # (an uninitialised parameter has nothing to update, nor a gradient to read)
+            for param in self.target.params(include_uninit=False):
                 hook(param.update_rule, param)
         else:
             hook(self)
@@ -552,7 +557,7 @@ class Optimizer:
         self._loss_scaling_isnan = False
         if not self._loss_scaling_is_dynamic:
             return
-        for name, param in self.target.namedparams():
+        for name, param in self.target.namedparams(include_uninit=False):
             g = param.grad
             if g is not None and not numpy.isfinite(g).all():
                 self._loss_scaling_isnan = True

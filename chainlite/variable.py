@@ -395,8 +395,10 @@ class Variable:
 
     @property
     def _grad(self) -> Optional[numpy.ndarray]:
-        # Chainer's private name of the gradient array, read by its tests.
-        return self.grad
+        # Chainer's private name of the gradient array (read without Parameter's check).
+        node = self._node
+        gv = None if node is None else node.grad_var
+        return None if gv is None else gv._data
 
     @property
     def grad_var(self) -> Optional['Variable']:
@@ -648,7 +650,7 @@ class Variable:
         else:
             lines += ['- device: CPU', '- backend: %s' % type(d), '- shape: %s' % (d.shape,),
                       '- dtype: %s' % d.dtype, '- statistics: ' + _stats(d)]
-        g = self.grad
+        g = self._grad
         lines.append('- grad: None' if g is None else '- grad: ' + _stats(g, True))
         return '\n'.join(lines)
 
@@ -818,6 +820,29 @@ class Parameter(Variable):
         self.node.grad_var = g
         self._grad_never_cleared = False
 
+    @property
+    def grad(self) -> Optional[numpy.ndarray]:
+        """The gradient array, or None.
+
+        As in Chainer, reading it raises ``RuntimeError`` while the parameter is
+        uninitialised and its gradient was never cleared (``cleargrad``), zeroed or set: it
+        has no defined value yet.
+        """
+        gv = self._node.grad_var
+        if gv is None:
+            if self._data is None and self._grad_init == 'nan':
+                raise RuntimeError(
+                    'Cannot retrieve the gradient of parameter %s: it is uninitialised and '
+                    'its gradient was never set. Call cleargrad() (or Link.cleargrads()) '
+                    'first, or initialize the parameter.' % (self.name or '(unnamed)'))
+            return None
+        return gv._data
+
+    @grad.setter
+    def grad(self, g: Optional[numpy.ndarray]) -> None:
+        _check_grad(self._data, g, 'Parameter.grad')
+        self._set_grad_var(None if g is None else _new_variable(g, None, True))
+
     def check_grad_for_update(self, name: Optional[str] = None) -> None:
         """Raises a clear error if the gradient holds NaN because it was never cleared.
 
@@ -893,15 +918,16 @@ class Parameter(Variable):
             shape: The shape of the parameter.
         """
         shape = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
+        old = self._data
         self.array = data = _generate_array(self.initializer, shape)
         self._init_grad()
-        copies = self.__dict__.pop('_copies', None)
+        copies = self.__dict__.get('_copies')
         if copies is not None:
-            # Copies made while uninitialised (Link.copy) share the array, as in Chainer.
+            # Copies (Link.copy's share mode) share the array, as in Chainer: those still
+            # sharing the old one (or uninitialised with this one) get the new one too.
             for ref in copies:
                 p = ref()
-                if p is not None and p is not self and p._data is None:
-                    p.__dict__.pop('_copies', None)
+                if p is not None and p is not self and p._data is old:
                     p.array = data
 
     def cleargrad(self) -> None:
@@ -924,6 +950,12 @@ class Parameter(Variable):
             g.fill(0)
         self._set_grad_var(_new_variable(g, None, False))
 
+    def __getstate__(self) -> dict:
+        # Deep copies and pickles share nothing with the original (see __copy__).
+        state = self.__dict__.copy()
+        state.pop('_copies', None)
+        return state
+
     def __copy__(self) -> 'Parameter':
         # A copy shares the arrays but not the graph node (so grads are set independently).
         p = Parameter.__new__(Parameter)
@@ -933,11 +965,12 @@ class Parameter(Variable):
         node = self._node
         p._node = VariableNode(node.shape, node.dtype, node.requires_grad, node.name)
         p._node.grad_var = node.grad_var
-        if self._data is None:
-            # Whichever of the two is initialised first gives the other its array.
-            copies = self.__dict__.get('_copies')
-            if copies is None:
-                copies = self._copies = [weakref.ref(self)]
-            copies.append(weakref.ref(p))
-            p._copies = copies
+        # The two share the array: whichever is (re)initialised gives the other its new one.
+        copies = self.__dict__.get('_copies')
+        if copies is None:
+            copies = self._copies = [weakref.ref(self)]
+        else:
+            copies[:] = [r for r in copies if r() is not None]
+        copies.append(weakref.ref(p))
+        p._copies = copies
         return p

@@ -729,7 +729,9 @@ def test_parameter_lazy_initialization():
     p = chainlite.Parameter(_Initializer(3.0))
     assert not p.is_initialized
     assert p.array is None
-    assert p.grad is None
+    with pytest.raises(RuntimeError, match='Call cleargrad'):
+        p.grad                               # undefined until cleared or initialised
+    assert p._grad is None
     assert p.dtype == numpy.float32
     p.initialize((2, 2))
     assert p.is_initialized
@@ -936,9 +938,17 @@ def test_copy_of_an_uninitialised_parameter_shares_the_array_once_initialised():
     w = copy.copy(z)
     w.initialize((2,))                       # either side may come first
     assert z.array is w.array
-    p = chainlite.Parameter(_f32(1))
-    q = copy.copy(p)                         # initialised: shares at once, no bookkeeping
-    assert q.array is p.array and '_copies' not in q.__dict__
+    p = chainlite.Parameter(chainlite.initializers.Normal(), (2,))
+    q = copy.copy(p)                         # initialised: shares at once
+    assert q.array is p.array
+    p.initialize((3,))                       # and again after a re-initialisation
+    assert q.array is p.array and q.shape == (3,)
+    r = copy.deepcopy(p)                     # a deep copy shares nothing
+    r.initialize((3,))
+    assert r.array is not p.array and q.array is p.array
+    q.array = _f32(5)                        # a copy given its own array leaves the group
+    p.initialize((2,))
+    assert q.shape == (1,)
 
 
 def test_dtype_of_an_uninitialised_parameter():

@@ -36,6 +36,8 @@ class GradientHardClipping:
         self.upper_bound = upper_bound
 
     def __call__(self, rule, param) -> None:
+        if param.array is None:  # uninitialised: no gradient to read
+            return
         grad = param.grad
         if grad is None:
             return

@@ -61,6 +61,8 @@ class GradientNoise:
         self.noise_func = noise_func
 
     def __call__(self, rule, param) -> None:
+        if param.array is None:  # uninitialised: no gradient to read
+            return
         g = param.grad
         if g is None:
             return
