@@ -60,6 +60,16 @@ def backward(outputs: Sequence[variable.Variable],
     unknown = set(kwargs) - {'retain_grad', 'enable_double_backprop', 'loss_scale'}
     if unknown:
         raise TypeError('backward() got unexpected keyword arguments %s' % sorted(unknown))
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('backward(): outputs must be a tuple or a list of Variables, not %s'
+                        % type(outputs).__name__)
+    for y in outputs:
+        if not isinstance(y, variable.Variable):
+            raise TypeError('backward(): each output must be a Variable, not %s'
+                            % type(y).__name__)
+    if grad_outputs is not None and not isinstance(grad_outputs, (tuple, list)):
+        raise TypeError('backward(): grad_outputs must be None, a tuple or a list, not %s'
+                        % type(grad_outputs).__name__)
     outputs = list(outputs)
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)

@@ -149,15 +149,20 @@ class FunctionAdapter(function_node.FunctionNode):
         if not isinstance(outputs, tuple):
             raise TypeError('%s.forward must return a tuple of arrays, got %s'
                             % (self.label, type(outputs).__name__))
-        self._output_info = tuple((numpy.shape(y), numpy.result_type(y)) for y in outputs)
+        self._output_info = tuple(None if y is None else (numpy.shape(y), numpy.result_type(y))
+                                  for y in outputs)
         return outputs
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         retained = set(self._input_indexes_to_retain or ())
         in_data = tuple(n.data if i in retained else None for i, n in enumerate(self.inputs))
-        # Old-style backward methods expect arrays everywhere, so unused outputs get zeros.
-        gys = tuple(numpy.zeros(s, d) if g is None else g.array
-                    for g, (s, d) in zip(grad_outputs, self._output_info))
+        # Old-style backward methods expect arrays, so unused float outputs get zeros; an
+        # output that cannot have a gradient (an integer one, or None) gets None, as in
+        # Chainer.
+        gys = tuple(g.array if g is not None else
+                    None if info is None or info[1].kind not in 'fc' else
+                    numpy.zeros(info[0], info[1])
+                    for g, info in zip(grad_outputs, self._output_info))
         gxs = self._function.backward(in_data, gys)
         if not isinstance(gxs, (tuple, list)):
             raise TypeError('%s.backward must return a tuple of arrays, got %s'

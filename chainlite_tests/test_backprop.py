@@ -575,3 +575,18 @@ def test_debug_mode_puts_where_the_function_was_applied_into_numpy_errors():
     with chainlite.using_config('debug', True), numpy.errstate(divide='raise'):
         with pytest.raises(FloatingPointError, match='line %d' % line):
             y.backward()
+
+
+def test_backward_checks_the_types_of_its_arguments():
+    x = chainlite.Variable(numpy.ones((2, 3), numpy.float32))
+    y = x * x
+    y.grad = numpy.ones((2, 3), numpy.float32)
+    gy = chainlite.Variable(numpy.ones((2, 3), numpy.float32))
+    with pytest.raises(TypeError, match='outputs must be a tuple or a list'):
+        chainlite.backward(y)
+    with pytest.raises(TypeError, match='grad_outputs must be None, a tuple or a list'):
+        chainlite.backward([y], gy)
+    with pytest.raises(TypeError, match='each output must be a Variable'):
+        chainlite.backward([y.array])
+    chainlite.backward([y], [gy])
+    numpy.testing.assert_array_equal(x.grad, 2 * x.array)

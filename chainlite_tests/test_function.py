@@ -329,3 +329,26 @@ def test_old_style_backward_may_return_numpy_scalars():
     y.backward()
     assert isinstance(x.grad, numpy.ndarray)
     numpy.testing.assert_allclose(x.grad, _dp3(1.5))
+
+
+def test_old_style_backward_gets_none_for_integer_and_none_outputs():
+    seen = []
+
+    class Func(chainlite.Function):
+        def forward(self, inputs):
+            x, = inputs
+            return (x > 0).astype(numpy.int32), x * 2, x * 3, None
+
+        def backward(self, inputs, grad_outputs):
+            seen.append(grad_outputs)
+            return grad_outputs[1] * 2,
+
+    x = chainlite.Variable(numpy.array([1.0, -1.0]))
+    y_int, y2, y3, y_none = Func()(x)
+    assert y_none.array is None
+    y2.grad = numpy.ones(2)
+    y2.backward()
+    g_int, g2, g3, g_none = seen[0]
+    assert g_int is None and g_none is None
+    numpy.testing.assert_array_equal(g3, [0, 0])     # an unused float output: zeros
+    numpy.testing.assert_array_equal(x.grad, [2, 2])

@@ -852,3 +852,50 @@ def test_get_retained_without_retention_gives_empty_tuples(declare):
     y.backward()
     assert got == [((), ())]
     numpy.testing.assert_array_equal(x.grad, [3, 3])
+
+
+def test_none_inputs_and_outputs():
+    # As Chainer: None stands for a Variable without data, in and out.
+    seen = {}
+
+    class Func(chainlite.FunctionNode):
+        def forward(self, inputs):
+            x1, x2, x3 = inputs
+            seen['forward'] = (x1, x3)
+            self.retain_inputs((1, 2))
+            self.retain_outputs((1, 2))
+            return None, x2 * 3, None
+
+        def backward(self, indexes, grad_outputs):
+            seen['indexes'] = indexes
+            seen['grads'] = grad_outputs
+            seen['inputs'] = self.get_retained_inputs()
+            seen['outputs'] = self.get_retained_outputs()
+            return None, grad_outputs[1] * 3, None
+
+    x2 = chainlite.Variable(_f32(1, 2))
+    y1, y2, y3 = Func().apply((None, x2, None))
+    assert y1.array is None and y3.array is None
+    assert seen['forward'] == (None, None)
+    y2.grad = _f32(1, 1)
+    y2.backward()
+    numpy.testing.assert_array_equal(x2.grad, [3, 3])
+    assert seen['indexes'] == (1,)
+    assert seen['grads'][0] is None and seen['grads'][2] is None
+    assert seen['inputs'][1] is None and seen['inputs'][0].array is x2.array
+    assert seen['outputs'][1] is None
+    numpy.testing.assert_array_equal(seen['outputs'][0].array, [3, 6])
+    z, = Identity().apply((_f32(1),))        # a plain op afterwards is unaffected
+    assert z.array is not None
+
+
+def test_a_single_none_output():
+    class Nothing(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return None,
+
+    y, = Nothing().apply((chainlite.Variable(_f32(1)),))
+    assert y.array is None and y.creator is not None
+    with chainlite.no_backprop_mode():
+        y, = Nothing().apply((chainlite.Variable(_f32(1)),))
+    assert y.array is None and y.creator is None
