@@ -210,3 +210,11 @@ def test_get_device_accepts_integers_given_as_strings():
     assert chainlite.get_device('-1') is chainlite.get_device('@numpy')
     with pytest.raises(RuntimeError):
         chainlite.get_device('0')
+
+
+def test_get_device_of_a_name_without_at_mentions_chainerx():
+    # Chainer reads such a name as a ChainerX device: a RuntimeError without ChainerX.
+    with pytest.raises(RuntimeError, match='ChainerX'):
+        chainlite.get_device('foo')
+    with pytest.raises(ValueError, match='ChainerX'):
+        chainlite.get_device('foo')
