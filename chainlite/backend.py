@@ -2,7 +2,7 @@
 CuPy backend can arrive later without touching the ops, which ask ``get_array_module``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import numpy
 
@@ -57,7 +57,14 @@ class CpuDevice(Device):
 
     xp = numpy
     name = '@numpy'
-    supported_array_types = (numpy.ndarray, numpy.generic)
+    supported_array_types = (numpy.ndarray,)
+
+    @staticmethod
+    def from_array(array: Any) -> Optional['CpuDevice']:
+        """The CPU device if ``array`` is a NumPy array, else None (as in Chainer)."""
+        if isinstance(array, numpy.ndarray):
+            return _CPU
+        return None
 
     def send_array(self, array: Any) -> numpy.ndarray:
         if isinstance(array, numpy.ndarray):

@@ -47,8 +47,17 @@ class Function:
         Returns:
             One Variable if there is one output, else a tuple of Variables.
         """
-        self._node = FunctionAdapter(self)
-        ret = self._node.apply(inputs)
+        node = self._node
+        if node is None or node._applied:
+            # A fresh node per application (a Function object may be called again); the
+            # hooks registered on this Function move along to it.
+            old = node
+            node = self._node = FunctionAdapter(self)
+            if old is not None:
+                for name, hook in list(old.local_function_hooks.items()):
+                    old.delete_hook(name)
+                    node.add_hook(hook, name)
+        ret = node.apply(inputs)
         return ret[0] if len(ret) == 1 else ret
 
     @property
@@ -62,6 +71,26 @@ class Function:
     def label(self) -> str:
         """A short name for messages (the class name by default)."""
         return type(self).__name__
+
+    @property
+    def local_function_hooks(self) -> dict:
+        """The hooks registered on this function only (see :meth:`add_hook`)."""
+        return self.node.local_function_hooks
+
+    def add_hook(self, hook, name=None) -> None:
+        """Registers a :class:`~chainlite.FunctionHook` on this function only.
+
+        It sees this function's forward (if registered before the call) and backward.
+
+        Args:
+            hook: The hook.
+            name: Its key (the hook's ``name`` by default).
+        """
+        self.node.add_hook(hook, name)
+
+    def delete_hook(self, name: str) -> None:
+        """Unregisters the hook registered under ``name`` on this function."""
+        self.node.delete_hook(name)
 
     @property
     def inputs(self):
@@ -126,6 +155,8 @@ class Function:
 class FunctionAdapter(function_node.FunctionNode):
     """The :class:`~chainlite.FunctionNode` that runs an old-style :class:`Function`."""
 
+    _applied = False  # forward ran: a new call of the Function needs a new node
+
     def __init__(self, function: Function) -> None:
         self._function = function
 
@@ -142,6 +173,7 @@ class FunctionAdapter(function_node.FunctionNode):
         self._function.check_type_forward(in_types)
 
     def forward(self, inputs: tuple) -> tuple:
+        self._applied = True
         self.retain_inputs(range(len(inputs)))
         outputs = self._function.forward(inputs)
         if isinstance(outputs, list):

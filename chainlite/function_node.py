@@ -159,6 +159,12 @@ class FunctionNode:
         """A short name for messages and graph dumps (the class name by default)."""
         return type(self).__name__
 
+    @property
+    def _impl_name(self) -> str:
+        # Chainer's name of the implementing class (the wrapped one for an old-style Function).
+        f = self._function
+        return type(self if f is None else f).__name__
+
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
             'A function class object (%s) which is derived from chainlite.FunctionNode has '

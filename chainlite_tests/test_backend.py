@@ -218,3 +218,19 @@ def test_get_device_of_a_name_without_at_mentions_chainerx():
         chainlite.get_device('foo')
     with pytest.raises(ValueError, match='ChainerX'):
         chainlite.get_device('foo')
+
+
+def test_cpu_device_from_array():
+    dev = backend.CpuDevice.from_array(numpy.zeros(2, numpy.float32))
+    assert dev == backend.CpuDevice() and dev.supported_array_types == (numpy.ndarray,)
+    for value in (None, 1, (), numpy.float32(1)):
+        assert backend.CpuDevice.from_array(value) is None
+
+
+def test_cuda_dummy_device_without_gpus():
+    from chainlite.backends import cuda
+    assert cuda.get_device_from_array(numpy.int64(0)) is cuda.DummyDevice
+    assert cuda.get_device_from_array(numpy.zeros(2)) is cuda.DummyDevice
+    assert cuda.get_device_from_id(None) is cuda.DummyDevice
+    with pytest.raises(RuntimeError, match='install cupy'):
+        cuda.get_device_from_id(0)

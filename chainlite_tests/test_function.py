@@ -352,3 +352,23 @@ def test_old_style_backward_gets_none_for_integer_and_none_outputs():
     assert g_int is None and g_none is None
     numpy.testing.assert_array_equal(g3, [0, 0])     # an unused float output: zeros
     numpy.testing.assert_array_equal(x.grad, [2, 2])
+
+
+def test_hooks_registered_on_an_old_style_function():
+    from chainlite import function_hooks
+    timer = function_hooks.TimerHook()
+    f = Legendre3()
+    f.add_hook(timer)                        # before the call: sees forward
+    assert 'TimerHook' in f.local_function_hooks
+    x = chainlite.Variable(numpy.array([0.5]))
+    y = f(x)
+    y.backward()
+    assert [name for name, _ in timer.call_history] == ['Legendre3', 'Legendre3']
+    assert f.node._impl_name == 'Legendre3'
+    y2 = f(x)                                # a second call: a new node, the same hooks
+    assert y2.creator_node is not y.creator_node
+    assert 'TimerHook' in f.local_function_hooks
+    f.delete_hook('TimerHook')
+    assert not f.local_function_hooks
+    f(x)
+    assert len(timer.call_history) == 3
