@@ -134,9 +134,9 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
         if label is not None:
             # As Chainer, at once: the gradient of an old-style Function was computed on
             # arrays, so what it depends on is unknown.
-            raise RuntimeError('grad(): cannot twice-differentiate an old style Function '
-                               '"%s": an output is a gradient its backward computed on '
-                               'arrays' % label)
+            raise RuntimeError('cannot twice-differentiate an old style Function "%s": an '
+                               'output given to grad() is a gradient its backward computed '
+                               'on arrays' % label)
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     else:
