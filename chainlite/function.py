@@ -7,7 +7,7 @@ differentiating its gradient again raises a clear error.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable, Optional
 
 import numpy
 
@@ -77,7 +77,7 @@ class Function:
         """The hooks registered on this function only (see :meth:`add_hook`)."""
         return self.node.local_function_hooks
 
-    def add_hook(self, hook, name=None) -> None:
+    def add_hook(self, hook: Any, name: Optional[str] = None) -> None:
         """Registers a :class:`~chainlite.FunctionHook` on this function only.
 
         It sees this function's forward (if registered before the call) and backward.
@@ -215,7 +215,7 @@ class FunctionAdapter(function_node.FunctionNode):
         return tuple(None if g is None else next(it) for g in gxs)
 
 
-    def _checked_grad(self, i: int, gx):
+    def _checked_grad(self, i: int, gx: Any) -> Optional[numpy.ndarray]:
         # As Chainer's check of old-style gradients: a wrong type or dtype is a TypeError, a
         # wrong shape a ValueError, each naming the function (and, in debug mode, where it
         # was applied). NumPy scalars (what 0-d arithmetic returns) become 0-d arrays.
@@ -223,7 +223,8 @@ class FunctionAdapter(function_node.FunctionNode):
             return None
         if isinstance(gx, numpy.generic):
             gx = numpy.asarray(gx)
-        x = self.inputs[i]
+        x = self.inputs[i]  # type: ignore[index]  # (linked: backward runs)
+        error: type[Exception]
         if not isinstance(gx, numpy.ndarray):
             error, msg = TypeError, ('Type of grad is invalid:\nExpected: Any of (%s,)\n'
                                      'Actual: %s' % (numpy.ndarray, type(gx)))

@@ -515,7 +515,7 @@ class FunctionNode:
         self._outs = refs[0] if len(refs) == 1 else tuple(refs)
         return tuple(ret)
 
-    def _output_array(self, y, outputs: tuple) -> Optional[_ndarray]:
+    def _output_array(self, y: Any, outputs: tuple) -> Optional[_ndarray]:
         # An ndarray subclass or a NumPy scalar is fine, and None (a Variable without data,
         # as in Chainer); anything else is forward's bug.
         if y is None:
@@ -671,7 +671,7 @@ class FunctionNode:
         if not self._retained_output_data:
             return ()
         outputs = self.outputs
-        ret = []
+        ret: list = []
         new_outputs = None
         for i, y in zip(self._output_indexes_to_retain, self._retained_output_data):
             if y is None:
@@ -716,26 +716,26 @@ class _InstanceCheckTypeForward:
     which turns the checks on for that instance alone.
     """
 
-    def __init__(self, default) -> None:
+    def __init__(self, default: Any) -> None:
         self.default = default
         self.__doc__ = default.__doc__
 
-    def __get__(self, obj, cls=None):
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
         if obj is None:
             return self.default
         override = obj.__dict__.get('_check_type_forward_override')
         return self.default.__get__(obj, cls) if override is None else override
 
-    def __set__(self, obj, value) -> None:
+    def __set__(self, obj: Any, value: Any) -> None:
         obj.__dict__['_check_type_forward_override'] = value
         obj._checks_types = True
         obj._check_mode = 2
 
-    def __delete__(self, obj) -> None:
+    def __delete__(self, obj: Any) -> None:
         obj.__dict__.pop('_check_type_forward_override', None)
         for name in ('_checks_types', '_check_mode'):
             obj.__dict__.pop(name, None)
 
 
-FunctionNode.check_type_forward = _InstanceCheckTypeForward(
+FunctionNode.check_type_forward = _InstanceCheckTypeForward(  # type: ignore[assignment]
     FunctionNode.__dict__['check_type_forward'])

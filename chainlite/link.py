@@ -84,19 +84,19 @@ class _OrderedNames(set):
             else:
                 self.add(name)
 
-    def __ior__(self, other: Any) -> '_OrderedNames':
+    def __ior__(self, other: Any) -> '_OrderedNames':  # type: ignore[misc]
         self.update(other)
         return self
 
-    def __isub__(self, other: Any) -> '_OrderedNames':
+    def __isub__(self, other: Any) -> '_OrderedNames':  # type: ignore[misc]
         self.difference_update(other)
         return self
 
-    def __iand__(self, other: Any) -> '_OrderedNames':
+    def __iand__(self, other: Any) -> '_OrderedNames':  # type: ignore[misc]
         self.intersection_update(other)
         return self
 
-    def __ixor__(self, other: Any) -> '_OrderedNames':
+    def __ixor__(self, other: Any) -> '_OrderedNames':  # type: ignore[misc]
         self.symmetric_difference_update(other)
         return self
 
@@ -545,11 +545,11 @@ class Link:
         return iter(())
 
     def __str__(self) -> str:
-        specs = self.printable_specs
+        specs: Any = self.printable_specs
         if callable(specs):
             specs = specs()  # chainlite's links define a method; Chainer's a property
-        specs = ', '.join('%s=%s' % (k, v) for k, v in specs)
-        return '%s(%s)' % (type(self).__name__, specs)
+        text = ', '.join('%s=%s' % (k, v) for k, v in specs)
+        return '%s(%s)' % (type(self).__name__, text)
 
 
 class Chain(Link):

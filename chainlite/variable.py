@@ -200,9 +200,10 @@ class Variable:
             self.grad = grad
 
     @staticmethod
-    def _init_unchecked(data=None, device=None, name=None, grad=None, grad_valid=True,
-                        requires_grad=True, is_chainerx_array=None, node=None,
-                        layout=None) -> 'Variable':
+    def _init_unchecked(data: Any = None, device: Any = None, name: Optional[str] = None,
+                        grad: Any = None, grad_valid: bool = True, requires_grad: bool = True,
+                        is_chainerx_array: Any = None, node: Any = None,
+                        layout: Any = None) -> 'Variable':
         """Chainer's constructor without validation, for callers that know their arguments.
 
         ``data`` and ``grad`` must be arrays (or None); ``node`` an existing
@@ -214,12 +215,11 @@ class Variable:
             raise ValueError('Variable._init_unchecked: ChainerX arrays and memory layouts '
                              'are not supported by chainlite')
         v = _new_variable(data, node, requires_grad)
-        if node is None:
-            v._make_node()
+        node = v.node  # (made here if not given)
         if name is not None:
-            v._node.name = name
+            node.name = name
         if grad is not None:
-            v._node.grad_var = _new_variable(grad, None, True)
+            node.grad_var = _new_variable(grad, None, True)
         return v
 
     # -- the array -----------------------------------------------------------------------------
@@ -443,7 +443,7 @@ class Variable:
         else:
             # Zeros have no history: the gradient leaves any graph it was part of.
             gv.unchain()
-            gv._data.fill(0)
+            gv.array.fill(0)  # type: ignore[union-attr]  # (a gradient has data)
             self._set_grad_var(gv)
 
     def addgrad(self, var: 'Variable') -> None:
@@ -456,7 +456,7 @@ class Variable:
         if src is None:
             return
         if self._data is None and isinstance(self, Parameter):
-            self.initialize(src._data.shape)
+            self.initialize(src.shape)
         _check_grad(self._data, src._data, 'Variable.addgrad')
         dst = self.grad_var
         self._set_grad_var(_new_variable(src._data.copy(), None, False) if dst is None else
@@ -577,7 +577,7 @@ class Variable:
                 self.array = src.copy()
                 return
             dst = self._data
-        numpy.copyto(dst, src)
+        numpy.copyto(dst, src)  # type: ignore[arg-type]  # (both initialised by now)
 
     def to_cpu(self) -> 'Variable':
         """Moves the data (and grad) to the CPU: a no-op on NumPy arrays. Returns self."""
@@ -828,7 +828,7 @@ class Parameter(Variable):
         uninitialised and its gradient was never cleared (``cleargrad``), zeroed or set: it
         has no defined value yet.
         """
-        gv = self._node.grad_var
+        gv = self.node.grad_var
         if gv is None:
             if self._data is None and self._grad_init == 'nan':
                 raise RuntimeError(

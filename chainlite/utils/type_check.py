@@ -422,22 +422,22 @@ Comparison = BoolBinaryOperator  # chainlite's earlier name
 def _operator_method(symbol: str, kind: str, reflected: bool = False) -> Callable:
     """Makes an operator dunder of :class:`Expr` that builds the expression node for it."""
     if kind == 'unary':
-        func = _UNARY_OPS[symbol][0]
+        func1 = _UNARY_OPS[symbol][0]
 
         def unary(self: Expr) -> Expr:
-            return UnaryOperator(_PRI_UNARY, self, symbol, func)
+            return UnaryOperator(_PRI_UNARY, self, symbol, func1)
         return unary
     if kind == 'compare':
-        func, inv, _ = _COMPARE_OPS[symbol]
+        func2, inv, _ = _COMPARE_OPS[symbol]
 
         def compare(self: Expr, other: Any) -> Expr:
-            return BoolBinaryOperator(self, _as_expr(other), symbol, inv, func)
+            return BoolBinaryOperator(self, _as_expr(other), symbol, inv, func2)
         return compare
-    priority, func, _ = _BINARY_OPS[symbol]
+    priority, func2, _ = _BINARY_OPS[symbol]
 
     def binary(self: Expr, other: Any) -> Expr:
         lhs, rhs = (_as_expr(other), self) if reflected else (self, _as_expr(other))
-        return BinaryOperator(priority, lhs, rhs, symbol, func, symbol == '**')
+        return BinaryOperator(priority, lhs, rhs, symbol, func2, symbol == '**')
     return binary
 
 
