@@ -2,7 +2,7 @@
 CuPy backend can arrive later without touching the ops, which ask ``get_array_module``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import numpy
 
@@ -57,7 +57,14 @@ class CpuDevice(Device):
 
     xp = numpy
     name = '@numpy'
-    supported_array_types = (numpy.ndarray, numpy.generic)
+    supported_array_types = (numpy.ndarray,)
+
+    @staticmethod
+    def from_array(array: Any) -> Optional['CpuDevice']:
+        """The CPU device if ``array`` is a NumPy array, else None (as in Chainer)."""
+        if isinstance(array, numpy.ndarray):
+            return _CPU
+        return None
 
     def send_array(self, array: Any) -> numpy.ndarray:
         if isinstance(array, numpy.ndarray):
@@ -122,6 +129,10 @@ class ChainerxDevice(Device):
 Intel64Device = CpuDevice
 
 
+class _UnknownDeviceError(ValueError, RuntimeError):
+    """An unknown device name: chainlite's ValueError, and Chainer's RuntimeError for it."""
+
+
 def get_device(device_spec: Any) -> Device:
     """Returns the device a specifier names.
 
@@ -162,6 +173,13 @@ def get_device(device_spec: Any) -> Device:
         if device_spec.startswith(('@cupy:', 'cuda')):
             from chainlite.backends import cuda
             cuda.check_cuda_available()
+        if not device_spec.startswith('@'):
+            # Chainer reads a name without '@' as a ChainerX device (a RuntimeError there
+            # when ChainerX is missing); the error is both that and chainlite's ValueError.
+            raise _UnknownDeviceError(
+                'get_device: invalid device specifier %r: a name without \'@\' would be a '
+                'ChainerX device, and ChainerX is not available (use \'@numpy\', or an '
+                'integer such as -1 for the CPU)' % (device_spec,))
         raise ValueError('get_device: invalid device specifier %r (use \'@numpy\', or an '
                          'integer such as -1 for the CPU)' % (device_spec,))
     raise TypeError('get_device: a device specifier must be a Device, an integer or a string, '

@@ -60,6 +60,16 @@ def backward(outputs: Sequence[variable.Variable],
     unknown = set(kwargs) - {'retain_grad', 'enable_double_backprop', 'loss_scale'}
     if unknown:
         raise TypeError('backward() got unexpected keyword arguments %s' % sorted(unknown))
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('backward(): outputs must be a tuple or a list of Variables, not %s'
+                        % type(outputs).__name__)
+    for y in outputs:
+        if not isinstance(y, variable.Variable):
+            raise TypeError('backward(): each output must be a Variable, not %s'
+                            % type(y).__name__)
+    if grad_outputs is not None and not isinstance(grad_outputs, (tuple, list)):
+        raise TypeError('backward(): grad_outputs must be None, a tuple or a list, not %s'
+                        % type(grad_outputs).__name__)
     outputs = list(outputs)
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
@@ -121,6 +131,14 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
     _check_sequence(outputs, 'outputs')
     _check_sequence(inputs, 'inputs')
     outputs, inputs = list(outputs), list(inputs)
+    for y in outputs:
+        label = getattr(y.creator_node, '_old_style_label', None)
+        if label is not None:
+            # As Chainer, at once: the gradient of an old-style Function was computed on
+            # arrays, so what it depends on is unknown.
+            raise RuntimeError('cannot twice-differentiate an old style Function "%s": an '
+                               'output given to grad() is a gradient its backward computed '
+                               'on arrays' % label)
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     else:
@@ -412,8 +430,14 @@ def _annotate(e: Exception, f: Any, debug: bool) -> None:
         raise function_node.NonFiniteError(e.kind, e.phase, e.label, backward_of=f) from None
     if debug and f.stack:
         import traceback
-        e.add_note('%s.backward failed; the function was applied at:\n%s' % (
-            f.label, ''.join(traceback.format_list(f.stack[-5:]))))
+        note = 'Stacktrace of the function %s (where it was applied) is below:\n%s' % (
+            f.label, ''.join(traceback.format_list(f.stack[-5:])))
+        if len(e.args) == 1 and isinstance(e.args[0], str) and not isinstance(e, KeyError):
+            # As Chainer: in the message itself, so that it shows wherever the error is
+            # printed or matched (a FloatingPointError from NumPy, say).
+            e.args = ('%s\n%s' % (e.args[0], note),)
+        else:
+            e.add_note(note)
 
 
 def _normalize_grads(f: Any, indexes: tuple[int, ...], gxs: Any,

@@ -47,8 +47,17 @@ class Function:
         Returns:
             One Variable if there is one output, else a tuple of Variables.
         """
-        self._node = FunctionAdapter(self)
-        ret = self._node.apply(inputs)
+        node = self._node
+        if node is None or node._applied:
+            # A fresh node per application (a Function object may be called again); the
+            # hooks registered on this Function move along to it.
+            old = node
+            node = self._node = FunctionAdapter(self)
+            if old is not None:
+                for name, hook in list(old.local_function_hooks.items()):
+                    old.delete_hook(name)
+                    node.add_hook(hook, name)
+        ret = node.apply(inputs)
         return ret[0] if len(ret) == 1 else ret
 
     @property
@@ -62,6 +71,26 @@ class Function:
     def label(self) -> str:
         """A short name for messages (the class name by default)."""
         return type(self).__name__
+
+    @property
+    def local_function_hooks(self) -> dict:
+        """The hooks registered on this function only (see :meth:`add_hook`)."""
+        return self.node.local_function_hooks
+
+    def add_hook(self, hook: Any, name: Optional[str] = None) -> None:
+        """Registers a :class:`~chainlite.FunctionHook` on this function only.
+
+        It sees this function's forward (if registered before the call) and backward.
+
+        Args:
+            hook: The hook.
+            name: Its key (the hook's ``name`` by default).
+        """
+        self.node.add_hook(hook, name)
+
+    def delete_hook(self, name: str) -> None:
+        """Unregisters the hook registered under ``name`` on this function."""
+        self.node.delete_hook(name)
 
     @property
     def inputs(self) -> Optional[tuple[Any, ...]]:
@@ -128,6 +157,7 @@ class FunctionAdapter(function_node.FunctionNode):
     """The :class:`~chainlite.FunctionNode` that runs an old-style :class:`Function`."""
 
     _function: Function
+    _applied = False  # forward ran: a new call of the Function needs a new node
 
     def __init__(self, function: Function) -> None:
         self._function = function
@@ -145,6 +175,7 @@ class FunctionAdapter(function_node.FunctionNode):
         self._function.check_type_forward(in_types)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self._applied = True
         self.retain_inputs(range(len(inputs)))
         outputs = self._function.forward(inputs)
         if isinstance(outputs, list):
@@ -152,7 +183,8 @@ class FunctionAdapter(function_node.FunctionNode):
         if not isinstance(outputs, tuple):
             raise TypeError('%s.forward must return a tuple of arrays, got %s'
                             % (self.label, type(outputs).__name__))
-        self._output_info = tuple((numpy.shape(y), numpy.result_type(y)) for y in outputs)
+        self._output_info = tuple(None if y is None else (numpy.shape(y), numpy.result_type(y))
+                                  for y in outputs)
         return outputs
 
     def backward(self, indexes: tuple[int, ...],
@@ -160,9 +192,13 @@ class FunctionAdapter(function_node.FunctionNode):
         retained = set(self._input_indexes_to_retain or ())
         nodes = self.inputs or ()
         in_data = tuple(n.data if i in retained else None for i, n in enumerate(nodes))
-        # Old-style backward methods expect arrays everywhere, so unused outputs get zeros.
-        gys = tuple(numpy.zeros(s, d) if g is None else g.array
-                    for g, (s, d) in zip(grad_outputs, self._output_info))
+        # Old-style backward methods expect arrays, so unused float outputs get zeros; an
+        # output that cannot have a gradient (an integer one, or None) gets None, as in
+        # Chainer.
+        gys = tuple(g.array if g is not None else
+                    None if info is None or info[1].kind not in 'fc' else
+                    numpy.zeros(info[0], info[1])
+                    for g, info in zip(grad_outputs, self._output_info))
         raw = self._function.backward(in_data, gys)
         if not isinstance(raw, (tuple, list)):
             raise TypeError('%s.backward must return a tuple of arrays, got %s'
@@ -170,7 +206,7 @@ class FunctionAdapter(function_node.FunctionNode):
         if len(raw) != len(nodes):
             raise ValueError('%s.backward returned %d gradients for %d inputs'
                              % (self.label, len(raw), len(nodes)))
-        gxs = [None if raw[i] is None else numpy.asarray(raw[i]) for i in indexes]
+        gxs = [self._checked_grad(i, raw[i]) for i in indexes]
         if not configuration.config.enable_backprop:
             from chainlite import variable
             return tuple(None if g is None else variable.Variable(g, requires_grad=False)
@@ -183,11 +219,37 @@ class FunctionAdapter(function_node.FunctionNode):
         return tuple(None if g is None else next(it) for g in gxs)
 
 
+    def _checked_grad(self, i: int, gx: Any) -> Optional[numpy.ndarray]:
+        # As Chainer's check of old-style gradients: a wrong type or dtype is a TypeError, a
+        # wrong shape a ValueError, each naming the function (and, in debug mode, where it
+        # was applied). NumPy scalars (what 0-d arithmetic returns) become 0-d arrays.
+        if gx is None:
+            return None
+        if isinstance(gx, numpy.generic):
+            gx = numpy.asarray(gx)
+        x = self.inputs[i]  # type: ignore[index]  # (linked: backward runs)
+        error: type[Exception]
+        if not isinstance(gx, numpy.ndarray):
+            error, msg = TypeError, ('Type of grad is invalid:\nExpected: Any of (%s,)\n'
+                                     'Actual: %s' % (numpy.ndarray, type(gx)))
+        elif gx.dtype != x.dtype:
+            error, msg = TypeError, ('Dtype of data and grad mismatch\ngrad: %s != data: %s'
+                                     % (gx.dtype, x.dtype))
+        elif gx.shape != x.shape:
+            error, msg = ValueError, ('Shape of data and grad mismatch\ngrad: %s != data: %s'
+                                      % (gx.shape, x.shape))
+        else:
+            return gx
+        # (In debug mode, backprop adds where the function was applied.)
+        raise error('Function `%s` (%s) has a bug: gradient %d of its backward is wrong.\n%s'
+                    % (type(self._function).__name__, self.label, i, msg))
+
+
 class _NotTwiceDifferentiable(function_node.FunctionNode):
     # Returns precomputed gradients; differentiating them is what old-style code cannot do.
 
     def __init__(self, label: str, gxs: list[Any]) -> None:
-        self._label = label
+        self._label = self._old_style_label = label
         self._gxs = [g for g in gxs if g is not None]
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:

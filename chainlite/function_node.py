@@ -112,6 +112,7 @@ class FunctionNode:
     _elementwise = False
     _arg_names: Optional[tuple[str, ...]] = None  # names for the inputs in error messages
     _function: Any = None  # the old-style Function when this node is its adapter
+    _none_output = False  # forward returned None for an output (see _output_array)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -158,6 +159,12 @@ class FunctionNode:
     def label(self) -> str:
         """A short name for messages and graph dumps (the class name by default)."""
         return type(self).__name__
+
+    @property
+    def _impl_name(self) -> str:
+        # Chainer's name of the implementing class (the wrapped one for an old-style Function).
+        f = self._function
+        return type(self if f is None else f).__name__
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(
@@ -292,8 +299,11 @@ class FunctionNode:
             y = outputs[0]
             if y.__class__ is not _ndarray:
                 # NumPy turns 0-d results into scalars; the graph wants arrays everywhere.
-                y = numpy.asarray(y)
+                y = self._output_array(y, outputs)
                 outputs = (y,)
+                if y is None:
+                    return self._wrap_outputs_with_none(inputs, in_data, outputs,
+                                                        requires_grad, cfg)
             if debug:
                 self._debug_check(outputs, 'forward')
             if not (requires_grad and cfg.enable_backprop):
@@ -303,8 +313,11 @@ class FunctionNode:
                     v._requires_grad = False
                 return v,
         else:
-            outputs = tuple([y if y.__class__ is _ndarray else numpy.asarray(y)
+            outputs = tuple([y if y.__class__ is _ndarray else self._output_array(y, outputs)
                              for y in outputs])
+            if self._none_output:
+                return self._wrap_outputs_with_none(inputs, in_data, outputs, requires_grad,
+                                                    cfg)
             if debug:
                 self._debug_check(outputs, 'forward')
             if not (requires_grad and cfg.enable_backprop):
@@ -467,13 +480,54 @@ class FunctionNode:
         return names[i] if names is not None and i < len(names) else 'in_types[%d]' % i
 
     def _wrap_input(self, x: Any, index: int) -> _Variable:
-        if isinstance(x, _ndarray):
+        if isinstance(x, _ndarray) or x is None:
+            # (None, as in Chainer: a Variable without data, for functions that accept it)
             return _new_variable(x, None, False)
         if isinstance(x, (numpy.generic, float, int)) and not isinstance(x, bool):
             # A 0-d array keeps NumPy's scalar dtype (a Python float becomes float64).
             return _new_variable(numpy.asarray(x), None, False)
         raise TypeError('%s: input %d must be a Variable or a numpy.ndarray, got %s'
                         % (self.label, index, type(x).__name__))
+
+    def _wrap_outputs_with_none(self, inputs: tuple, in_data: tuple, outputs: tuple,
+                                requires_grad: bool, cfg: Any) -> tuple:
+        # As Chainer, forward may return None for an output: it becomes a Variable without
+        # data, which no gradient reaches. Rare, so kept off _wrap_outputs' road.
+        if cfg.debug:
+            self._debug_check(outputs, 'forward')
+        if not (requires_grad and cfg.enable_backprop):
+            return tuple([_new_variable(y, None, requires_grad) for y in outputs])
+        nodes = tuple([x._node or x._make_node() for x in inputs])
+        self._ins = nodes[0] if len(nodes) == 1 else nodes
+        self.rank = rank = max([n.rank for n in nodes]) if nodes else 0
+        if cfg.debug:
+            self.stack = [f for f in traceback.extract_stack() if f.filename != __file__]
+        if self._input_indexes_to_retain is not None or \
+                self._output_indexes_to_retain is not None:
+            self._retain(nodes, in_data, outputs)
+        ret = []
+        refs = []
+        for y in outputs:
+            if y is None:
+                n = _VariableNode(None, None, True, None, self, rank + 1)
+            else:
+                n = _VariableNode(y.shape, y.dtype, True, None, self, rank + 1)
+            refs.append(_ref(n))
+            ret.append(_new_variable(y, n, True))
+        self._outs = refs[0] if len(refs) == 1 else tuple(refs)
+        return tuple(ret)
+
+    def _output_array(self, y: Any, outputs: tuple) -> Optional[_ndarray]:
+        # An ndarray subclass or a NumPy scalar is fine, and None (a Variable without data,
+        # as in Chainer); anything else is forward's bug.
+        if y is None:
+            self._none_output = True
+            return None
+        if isinstance(y, (_ndarray, numpy.generic)):
+            return numpy.asarray(y)
+        raise TypeError('forward output must be a tuple of ndarrays.\nFunction: %s\n'
+                        'Actual output types: %s'
+                        % (self.label, tuple([type(a) for a in outputs])))
 
     def _output_tuple(self, outputs: Any) -> tuple[Any, ...]:
         if isinstance(outputs, list):
@@ -586,6 +640,8 @@ class FunctionNode:
         if inputs.__class__ is not tuple:
             if not self._input_indexes_to_retain:
                 return ()
+            if inputs.data is None:
+                return None,  # the input was None (see _wrap_input)
             v = _object_new(_Variable)
             v._data = inputs.data
             v._node = inputs
@@ -593,9 +649,10 @@ class FunctionNode:
                 v._requires_grad = False
             return v,
         ret = []
-        for i in self._input_indexes_to_retain:
+        for i in self._input_indexes_to_retain or ():
             n = inputs[i]
-            ret.append(_new_variable(n.data, n, n.requires_grad))
+            # (a retained input without data was None)
+            ret.append(None if n.data is None else _new_variable(n.data, n, n.requires_grad))
         return tuple(ret)
 
     def get_retained_outputs(self) -> tuple[Any, ...]:
@@ -615,10 +672,15 @@ class FunctionNode:
             v._data = y
             v._node = n
             return v,
+        if not self._retained_output_data:
+            return ()
         outputs = self.outputs or ()
-        ret = []
+        ret: list = []
         new_outputs = None
-        for i, y in zip(self._output_indexes_to_retain, self._retained_output_data or ()):
+        for i, y in zip(self._output_indexes_to_retain, self._retained_output_data):
+            if y is None:
+                ret.append(None)  # forward returned None for it
+                continue
             n = outputs[i]()
             if n is None:
                 n = _VariableNode(y.shape, y.dtype)
@@ -647,3 +709,37 @@ class FunctionNode:
             if n is not None:
                 n.creator_node = None
         self._ins = None
+
+
+class _InstanceCheckTypeForward:
+    """``FunctionNode.check_type_forward``, replaceable on one instance.
+
+    Whether ``apply`` type-checks is decided once per class (see ``__init_subclass__``), so
+    that ops without a check pay nothing. Assigning ``f.check_type_forward = callable`` on an
+    instance of such a class (as Chainer's tests do with a mock) goes through this descriptor,
+    which turns the checks on for that instance alone.
+    """
+
+    def __init__(self, default: Any) -> None:
+        self.default = default
+        self.__doc__ = default.__doc__
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if obj is None:
+            return self.default
+        override = obj.__dict__.get('_check_type_forward_override')
+        return self.default.__get__(obj, cls) if override is None else override
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__['_check_type_forward_override'] = value
+        obj._checks_types = True
+        obj._check_mode = 2
+
+    def __delete__(self, obj: Any) -> None:
+        obj.__dict__.pop('_check_type_forward_override', None)
+        for name in ('_checks_types', '_check_mode'):
+            obj.__dict__.pop(name, None)
+
+
+FunctionNode.check_type_forward = _InstanceCheckTypeForward(  # type: ignore[assignment]
+    FunctionNode.__dict__['check_type_forward'])

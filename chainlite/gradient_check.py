@@ -37,6 +37,10 @@ class NondifferentiableError(Exception):
     """
 
 
+class _InvalidEpsError(ValueError, AssertionError):
+    """A non-positive eps: a ValueError, and the AssertionError Chainer raises for it."""
+
+
 def numerical_grad(f: Callable[[], Any], inputs: Sequence[numpy.ndarray],
                    grad_outputs: Sequence[Any], eps: float = 1e-3,
                    detect_nondifferentiable: bool = False, diff_atol: float = 0,
@@ -80,7 +84,7 @@ def numerical_grad(f: Callable[[], Any], inputs: Sequence[numpy.ndarray],
         True
     """
     if eps <= 0:
-        raise ValueError('numerical_grad: eps must be positive, got %r' % (eps,))
+        raise _InvalidEpsError('numerical_grad: eps must be positive, got %r' % (eps,))
     inputs = tuple(inputs)
     for x in inputs:
         if x.dtype.kind != 'f':

@@ -12,7 +12,7 @@ import contextlib
 import copy
 import inspect
 import warnings
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Self, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Self, cast
 
 import numpy
 
@@ -23,6 +23,105 @@ from chainlite import variable
 
 if TYPE_CHECKING:
     from chainlite.serializer import AbstractSerializer
+
+
+class _OrderedNames(set):
+    """A set of attribute names that iterates in insertion order.
+
+    Links keep the names of their parameters, persistents and children in these: a set, as in
+    Chainer (constant-time membership), whose iteration follows the declaration order (see
+    the migration guide on parameter order).
+    """
+
+    def __init__(self, names: Any = ()) -> None:
+        super().__init__()
+        self._order: list = []
+        for name in names:
+            self.add(name)
+
+    def add(self, name: Any) -> None:
+        if name not in self:
+            set.add(self, name)
+            self._order.append(name)
+
+    def discard(self, name: Any) -> None:
+        if name in self:
+            set.discard(self, name)
+            self._order.remove(name)
+
+    def remove(self, name: Any) -> None:
+        if name not in self:
+            raise KeyError(name)
+        self.discard(name)
+
+    def pop(self) -> Any:
+        if not self._order:
+            raise KeyError('pop from an empty set')
+        name = self._order[-1]
+        self.discard(name)
+        return name
+
+    def clear(self) -> None:
+        set.clear(self)
+        self._order.clear()
+
+    def update(self, *others: Any) -> None:
+        for other in others:
+            for name in other:
+                self.add(name)
+
+    def difference_update(self, *others: Any) -> None:
+        for other in others:
+            for name in list(other):
+                self.discard(name)
+
+    def intersection_update(self, *others: Any) -> None:
+        for name in list(self._order):
+            if not all(name in other for other in others):
+                self.discard(name)
+
+    def symmetric_difference_update(self, other: Any) -> None:
+        for name in set(other):
+            if name in self:
+                self.discard(name)
+            else:
+                self.add(name)
+
+    def __ior__(self, other: Any) -> '_OrderedNames':  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    def __isub__(self, other: Any) -> '_OrderedNames':  # type: ignore[misc]
+        self.difference_update(other)
+        return self
+
+    def __iand__(self, other: Any) -> '_OrderedNames':  # type: ignore[misc]
+        self.intersection_update(other)
+        return self
+
+    def __ixor__(self, other: Any) -> '_OrderedNames':  # type: ignore[misc]
+        self.symmetric_difference_update(other)
+        return self
+
+    def __iter__(self) -> Iterator:
+        return iter(self._order)
+
+    def __reversed__(self) -> Iterator:
+        return reversed(self._order)
+
+    def copy(self) -> '_OrderedNames':
+        return _OrderedNames(self._order)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> '_OrderedNames':
+        return _OrderedNames(copy.deepcopy(self._order, memo))
+
+    def __reduce__(self) -> Any:
+        return _OrderedNames, (list(self._order),)
+
+    def __repr__(self) -> str:
+        return '{%s}' % ', '.join(map(repr, self._order)) if self._order else 'set()'
 
 
 class Link:
@@ -48,11 +147,16 @@ class Link:
         ['/W']
     """
 
+    # Set by __init__: a subclass whose __init__ forgets super().__init__() is told so at
+    # its first init_scope, add_param or call (as Chainer does).
+    _init_done = False
+
     def __init__(self, **params: Any) -> None:
-        self._params: list[str] = []
-        self._persistent: list[str] = []
+        self._params: _OrderedNames = _OrderedNames()
+        self._persistent: _OrderedNames = _OrderedNames()
         self._within_init_scope = False
         self.name: Optional[str] = None
+        self._init_done = True
         for name, value in params.items():
             # A shape (None, an int or a sequence of ints), or a (shape, dtype) pair.
             shape, dtype = (value, numpy.float32) if _is_shape(value) else value
@@ -68,6 +172,7 @@ class Link:
     @contextlib.contextmanager
     def init_scope(self) -> Iterator[None]:
         """A scope in which assigned Parameters (and child Links) are registered."""
+        self._check_init_done()
         old = self.within_init_scope
         self._within_init_scope = True
         try:
@@ -77,16 +182,19 @@ class Link:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if self.within_init_scope and isinstance(value, variable.Parameter):
-            if name not in self._params:
-                self._params.append(name)
+            self._params.add(name)
+            self._persistent.discard(name)
             value.name = name
         super().__setattr__(name, value)
 
     def __delattr__(self, name: str) -> None:
-        for registry in (self._params, self._persistent):
-            if name in registry:
-                registry.remove(name)
+        self._params.discard(name)
+        self._persistent.discard(name)
         super().__delattr__(name)
+
+    def _check_init_done(self) -> None:
+        if not self._init_done:
+            raise RuntimeError('Link.__init__() has not been called.')
 
     def _check_new_name(self, name: str, what: str) -> None:
         if name in self.__dict__:
@@ -103,6 +211,7 @@ class Link:
             dtype: Its dtype when ``initializer`` gives none.
             initializer: An initializer, array or scalar; NaN-filled if None.
         """
+        self._check_init_done()
         self._check_new_name(name, 'parameter')
         if initializer is None:
             initializer = initializers.NaN(dtype)
@@ -117,7 +226,7 @@ class Link:
             value: Its initial value.
         """
         self._check_new_name(name, 'persistent value')
-        self._persistent.append(name)
+        self._persistent.add(name)
         setattr(self, name, value)
 
     def register_persistent(self, name: str) -> None:
@@ -125,8 +234,7 @@ class Link:
         if not hasattr(self, name):
             raise AttributeError('cannot register non-existent attribute %s as a persistent '
                                  'value' % name)
-        if name not in self._persistent:
-            self._persistent.append(name)
+        self._persistent.add(name)
 
     # -- calling -------------------------------------------------------------------------------
 
@@ -137,12 +245,24 @@ class Link:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         forward = getattr(self, 'forward', None)
-        if forward is None:
-            raise TypeError('%s has no forward method: define forward(self, ...) to compute '
-                            'its output' % type(self).__name__)
+        if forward is None or not self._init_done:
+            forward = self._forward_or_error()
         if link_hook._hooks_active:
             return link_hook.call_with_hooks(self, forward, args, kwargs)
         return forward(*args, **kwargs)
+
+    def _forward_or_error(self) -> Callable:
+        # The rare cases of __call__, kept out of its way: a forgotten Link.__init__(), and a
+        # class whose __call__ comes from a mixin after Link (Chainer calls that one).
+        self._check_init_done()
+        injected = getattr(super(), '__call__', None)
+        if injected is not None:
+            return injected
+        forward = getattr(self, 'forward', None)
+        if forward is None:
+            raise AttributeError('%s has no forward method: define forward(self, ...) to '
+                                 'compute its output' % type(self).__name__)
+        return forward
 
     @property
     def local_link_hooks(self) -> dict[str, Any]:
@@ -296,12 +416,14 @@ class Link:
                 re-initialised with their initializers.
 
         Returns:
-            The copy, with ``name`` None.
+            The copy (with ``name`` None in share mode; as in Chainer, the deep copies keep
+            the name).
         """
         if mode == 'share':
             ret = copy.copy(self)
-            ret._params = list(self._params)
-            ret._persistent = list(self._persistent)
+            ret._params = _OrderedNames(self._params)
+            ret._persistent = _OrderedNames(self._persistent)
+            ret.name = None
             d = ret.__dict__
             for name in ret._params:
                 p = copy.copy(d[name])
@@ -317,7 +439,6 @@ class Link:
         else:
             raise ValueError("Link.copy: mode must be 'share', 'copy' or 'init', got %r"
                              % (mode,))
-        ret.name = None
         return ret
 
     def _copy_children(self, mode: str) -> None:
@@ -363,7 +484,7 @@ class Link:
         """Deprecated as in Chainer 7 (warns): ``to_device('@numpy')``. Returns self."""
         warnings.warn("to_cpu is deprecated. Please use to_device('@numpy') instead.",
                       DeprecationWarning, stacklevel=2)
-        return self.to_device('@numpy')
+        return self._move_to(backend.get_device('@numpy'), self)
 
     def to_gpu(self, device: Any = None) -> Self:
         """Raises: CUDA is not available to chainlite."""
@@ -371,9 +492,35 @@ class Link:
         cuda.check_cuda_available()
         return self  # pragma: no cover
 
+    def to_intel64(self) -> Self:
+        """Deprecated as in Chainer 7; raises, since iDeep is not available to chainlite."""
+        warnings.warn("to_intel64 is deprecated. Please use to_device('@intel64') instead.",
+                      DeprecationWarning, stacklevel=2)
+        from chainlite.backends import intel64
+        intel64.check_ideep_available()
+        return self  # pragma: no cover
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ('to_cpu', 'to_gpu', 'to_intel64'):
+            if name in cls.__dict__:
+                # As Chainer 7. (An overridden to_cpu is still called by to_device.)
+                warnings.warn('Overriding %s is deprecated (%s.%s): move what is not a '
+                              'parameter or a persistent value in to_device() instead.'
+                              % (name, cls.__qualname__, name), DeprecationWarning,
+                              stacklevel=2)
+
     def to_device(self, device: Any) -> Self:
         """Moves parameters and persistent arrays to ``device``. Returns self."""
-        dev = backend.get_device(device)
+        return self._move_to(backend.get_device(device), None)
+
+    def _move_to(self, dev: backend.Device, start: Optional['Link']) -> Self:
+        if dev.xp is numpy:
+            # As Chainer: a descendant that still overrides the deprecated to_cpu has it
+            # called (not on `start`, the link whose own to_cpu brought us here).
+            for link in self.links():
+                if link is not start and type(link).to_cpu is not Link.to_cpu:
+                    link.to_cpu()
         for p in self.params():
             p.to_device(dev)
         for link in self.links():
@@ -407,8 +554,11 @@ class Link:
         return iter(())
 
     def __str__(self) -> str:
-        specs = ', '.join('%s=%s' % (k, v) for k, v in self.printable_specs())
-        return '%s(%s)' % (type(self).__name__, specs)
+        specs: Any = self.printable_specs
+        if callable(specs):
+            specs = specs()  # chainlite's links define a method; Chainer's a property
+        text = ', '.join('%s=%s' % (k, v) for k, v in specs)
+        return '%s(%s)' % (type(self).__name__, text)
 
 
 class Chain(Link):
@@ -435,7 +585,7 @@ class Chain(Link):
 
     def __init__(self, **links: Link) -> None:
         super().__init__()
-        self._children: list[str] = []
+        self._children: _OrderedNames = _OrderedNames()
         for name, link in links.items():
             self.add_link(name, link)
 
@@ -444,13 +594,11 @@ class Chain(Link):
             if name in self.__dict__ and name not in self._children:
                 raise AttributeError('cannot register a new link %s: attribute exists' % name)
             value.name = name
-            if name not in self._children:
-                self._children.append(name)
+            self._children.add(name)
         super().__setattr__(name, value)
 
     def __delattr__(self, name: str) -> None:
-        if name in self._children:
-            self._children.remove(name)
+        self._children.discard(name)
         super().__delattr__(name)
 
     def __getitem__(self, name: str) -> Any:
@@ -478,7 +626,7 @@ class Chain(Link):
             yield name, d[name]
 
     def _copy_children(self, mode: str) -> None:
-        self._children = list(self._children)
+        self._children = _OrderedNames(self._children)
         d = self.__dict__
         for name in self._children:
             child = d[name].copy(mode)
@@ -524,11 +672,93 @@ class ChainList(Link):
     def __getitem__(self, index: Any) -> Any:
         return self._children[index]
 
+    def __setitem__(self, index: Any, value: Any) -> None:
+        """Replaces the child at ``index`` (or the children in a slice, by an iterable)."""
+        if isinstance(index, slice):
+            value = list(value)
+            for link in value:
+                _check_link(link)
+        elif isinstance(index, (int, numpy.integer)):
+            _check_link(value)
+        else:
+            raise TypeError('ChainList indices must be integers or slices, not %s'
+                            % type(index).__name__)
+        self._children[index] = value
+        self._rename()
+
+    def __delitem__(self, index: Any) -> None:
+        del self._children[index]
+        self._rename()
+
+    def insert(self, index: int, link: Link) -> None:
+        """Inserts a child link before ``index`` (the names follow the new positions)."""
+        _check_link(link)
+        self._children.insert(index, link)
+        self._rename()
+
+    def _rename(self) -> None:
+        for i, child in enumerate(self._children):
+            child.name = str(i)
+
     def __iter__(self) -> Iterator[Link]:
         return iter(self._children)
 
     def __len__(self) -> int:
         return len(self._children)
+
+    # The rest of Python's list interface, as Chainer's ChainList (a MutableSequence) has it;
+    # written with indexing, insert and del only, so Sequential inherits what it does not
+    # define itself.
+
+    def __contains__(self, link: Any) -> bool:
+        return any(child is link or child == link for child in self)
+
+    def __reversed__(self) -> Iterator[Any]:
+        for i in range(len(self) - 1, -1, -1):
+            yield self[i]
+
+    def __iadd__(self, links: Any) -> 'ChainList':
+        self.extend(links)
+        return self
+
+    def extend(self, links: Any) -> None:
+        """Appends every link of ``links`` (another ChainList, a list, ...)."""
+        for link in list(links):
+            self.append(link)
+
+    def pop(self, index: int = -1) -> Any:
+        """Removes and returns the child at ``index`` (the last by default)."""
+        link = self[index]
+        del self[index]
+        return link
+
+    def remove(self, link: Any) -> None:
+        """Removes the first occurrence of ``link``."""
+        del self[self.index(link)]
+
+    def reverse(self) -> None:
+        """Reverses the order of the children in place."""
+        n = len(self)
+        for i in range(n // 2):
+            self[i], self[n - i - 1] = self[n - i - 1], self[i]
+
+    def index(self, link: Any, start: int = 0, stop: Optional[int] = None) -> int:
+        """The position of the first occurrence of ``link`` at or after ``start``."""
+        n = len(self)
+        stop = n if stop is None else stop
+        if start < 0:
+            start = max(n + start, 0)
+        if stop < 0:
+            stop += n
+        for i in range(start, min(stop, n)):
+            child = self[i]
+            if child is link or child == link:
+                return i
+        raise ValueError('%r is not in the %s' % (link, type(self).__name__))
+
+    def count(self, link: Any) -> int:
+        """How many times ``link`` appears."""
+        return sum(1 for child in self if child is link or child == link)
 
     def append(self, link: Link) -> None:
         """Adds a child link at the end."""
@@ -536,9 +766,7 @@ class ChainList(Link):
 
     def add_link(self, link: Link) -> None:
         """Adds a child link at the end (its name becomes its index)."""
-        if not isinstance(link, Link):
-            raise TypeError('ChainList.add_link: a Link is expected, got %s'
-                            % type(link).__name__)
+        _check_link(link)
         link.name = str(len(self._children))
         self._children.append(link)
 
@@ -559,6 +787,8 @@ class ChainList(Link):
         self._children = children
 
     def __str__(self) -> str:
+        if not self._children:
+            return '%s()' % type(self).__name__
         lines = ['%s(' % type(self).__name__]
         for name, child in self._named_children():
             lines.append('  (%s): %s,' % (name, str(child).replace('\n', '\n  ')))
@@ -765,6 +995,11 @@ def _layer_text(layer: Any) -> str:
     if inspect.isroutine(layer):
         return _layer_name(layer)
     return str(layer)
+
+
+def _check_link(link: Any) -> None:
+    if not isinstance(link, Link):
+        raise TypeError('ChainList: a child must be a Link, got %s' % type(link).__name__)
 
 
 def _is_shape(value: Any) -> bool:

@@ -256,14 +256,18 @@ class UpdateRule:
         if not self.enabled:
             return
         self.t += 1
-        if self._use_fp32_update and param.dtype == numpy.float16:
+        # (the array's dtype: an uninitialised parameter may not know its dtype yet)
+        data = param.array
+        if self._use_fp32_update and data is not None and data.dtype == numpy.float16:
             self._update_fp32(param)
         else:
             self._update(param)
 
     def _update(self, param: variable.Variable) -> None:
+        if param.array is None:
+            return
         grad = param.grad
-        if grad is None or param.array is None:
+        if grad is None:
             return
         if isinstance(param, variable.Parameter):
             param.check_grad_for_update()
@@ -283,8 +287,10 @@ class UpdateRule:
             hook(self, param)
 
     def _update_fp32(self, param: variable.Variable) -> None:
+        if param.array is None:
+            return
         grad = param.grad
-        if grad is None or param.array is None:
+        if grad is None:
             return
         if isinstance(param, variable.Parameter):
             param.check_grad_for_update()
@@ -509,7 +515,8 @@ class Optimizer:
     def call_hook(self, hook: Callable[..., Any]) -> None:
         """Calls one hook: per parameter if ``hook.call_for_each_param``, else with self."""
         if getattr(hook, 'call_for_each_param', False):
-            for param in self._target().params():
+            # (an uninitialised parameter has nothing to update, nor a gradient to read)
+            for param in self._target().params(include_uninit=False):
                 hook(param.update_rule, param)
         else:
             hook(self)
@@ -564,7 +571,7 @@ class Optimizer:
         self._loss_scaling_isnan = False
         if not self._loss_scaling_is_dynamic:
             return
-        for name, param in self._target().namedparams():
+        for name, param in self._target().namedparams(include_uninit=False):
             g = param.grad
             if g is not None and not numpy.isfinite(g).all():
                 self._loss_scaling_isnan = True

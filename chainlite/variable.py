@@ -67,6 +67,8 @@ class VariableNode:
     _grad_hooks: Optional[list[Any]] = None  # called with each gradient for this node
     # Chainer's private name of the rank, which its tests set directly.
     _rank = property(lambda self: self.rank, lambda self, value: setattr(self, 'rank', value))
+    _requires_grad = property(lambda self: self.requires_grad,
+                              lambda self, value: setattr(self, 'requires_grad', value))
     _post_hooks: Optional[list[Any]] = None  # called after a gradient reaches a leaf's grad
 
     def __init__(self, shape: Any = None, dtype: Any = None, requires_grad: bool = True,
@@ -186,6 +188,8 @@ class Variable:
     _data: Any
     # NumPy defers to our reflected operators (ndarray + Variable -> Variable.__radd__).
     __array_priority__ = 200
+    # Chainer's flag for a ChainerX-backed variable, which chainlite never has.
+    _has_chainerx_array = False
 
     def __init__(self, data: Optional[numpy.ndarray] = None, *, name: Optional[str] = None,
                  grad: Optional[numpy.ndarray] = None, requires_grad: bool = True,
@@ -204,6 +208,29 @@ class Variable:
             self._node = VariableNode(data.shape, data.dtype, requires_grad, name)
         if grad is not None:
             self.grad = grad
+
+    @staticmethod
+    def _init_unchecked(data: Any = None, device: Any = None, name: Optional[str] = None,
+                        grad: Any = None, grad_valid: bool = True, requires_grad: bool = True,
+                        is_chainerx_array: Any = None, node: Any = None,
+                        layout: Any = None) -> 'Variable':
+        """Chainer's constructor without validation, for callers that know their arguments.
+
+        ``data`` and ``grad`` must be arrays (or None); ``node`` an existing
+        :class:`VariableNode` to share, if any. ``device``, ``grad_valid``,
+        ``is_chainerx_array`` and ``layout`` are accepted for Chainer's signature (a NumPy
+        array knows its device; there are no ChainerX arrays nor other layouts here).
+        """
+        if is_chainerx_array or layout is not None:
+            raise ValueError('Variable._init_unchecked: ChainerX arrays and memory layouts '
+                             'are not supported by chainlite')
+        v = _new_variable(data, node, requires_grad)
+        node = v.node  # (made here if not given)
+        if name is not None:
+            node.name = name
+        if grad is not None:
+            node.grad_var = _new_variable(grad, None, True)
+        return v
 
     # -- the array -----------------------------------------------------------------------------
 
@@ -310,8 +337,8 @@ class Variable:
     @creator_node.setter
     def creator_node(self, func: Optional[function_node.FunctionNode]) -> None:
         if func is None:
+            # As Chainer: the rank stays (it orders this node among the others).
             self.node.creator_node = None
-            self.node.rank = 0
         else:
             self.node.set_creator_node(func)
 
@@ -374,7 +401,14 @@ class Variable:
     @grad.setter
     def grad(self, g: Optional[numpy.ndarray]) -> None:
         _check_grad(self._data, g, 'Variable.grad')
-        self._set_grad_var(None if g is None else _new_variable(g, None, False))
+        self._set_grad_var(None if g is None else _new_variable(g, None, True))
+
+    @property
+    def _grad(self) -> Optional[numpy.ndarray]:
+        # Chainer's private name of the gradient array (read without Parameter's check).
+        node = self._node
+        gv = None if node is None else node.grad_var
+        return None if gv is None else gv._data
 
     @property
     def grad_var(self) -> Optional['Variable']:
@@ -411,12 +445,16 @@ class Variable:
         """Fills the gradient with zeros. Deprecated in Chainer: use :meth:`cleargrad`."""
         warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
                       DeprecationWarning, stacklevel=2)
-        g = self.grad
-        if g is None:
+        if self._data is None:
+            return
+        gv = self.grad_var
+        if gv is None:
             self._set_grad_var(_new_variable(numpy.zeros_like(self._data), None, False))
         else:
-            g.fill(0)
-            self._set_grad_var(self.node.grad_var)
+            # Zeros have no history: the gradient leaves any graph it was part of.
+            gv.unchain()
+            gv.array.fill(0)  # type: ignore[union-attr]  # (a gradient has data)
+            self._set_grad_var(gv)
 
     def addgrad(self, var: 'Variable') -> None:
         """Adds the gradient of ``var`` to this variable's gradient.
@@ -427,6 +465,8 @@ class Variable:
         src = var.grad_var
         if src is None:
             return
+        if self._data is None and isinstance(self, Parameter):
+            self.initialize(src.shape)
         _check_grad(self._data, src._data, 'Variable.addgrad')
         dst = self.grad_var
         self._set_grad_var(_new_variable(src._data.copy(), None, False) if dst is None else
@@ -527,12 +567,27 @@ class Variable:
         return Variable(self._data, requires_grad=False)
 
     def copydata(self, var: 'Variable') -> None:
-        """Copies the array of ``var`` into this variable's array (in place)."""
-        src = var._data
-        if self._data is None:
-            self.array = src.copy()
-        else:
-            numpy.copyto(self._data, src)
+        """Copies the array of ``var`` into this variable's array (in place).
+
+        An uninitialised Parameter on either side is first initialised with the other side's
+        shape; if both are uninitialised nothing happens.
+        """
+        src, dst = var._data, self._data
+        if src is None:
+            if dst is None:
+                return
+            if not isinstance(var, Parameter):
+                raise ValueError('copydata: the source variable has no data')
+            var.initialize(dst.shape)
+            src = var._data
+        elif dst is None:
+            if isinstance(self, Parameter):
+                self.initialize(src.shape)
+            else:
+                self.array = src.copy()
+                return
+            dst = self._data
+        numpy.copyto(dst, src)  # type: ignore[arg-type]  # (both initialised by now)
 
     def to_cpu(self) -> 'Variable':
         """Moves the data (and grad) to the CPU: a no-op on NumPy arrays. Returns self."""
@@ -607,7 +662,7 @@ class Variable:
         else:
             lines += ['- device: CPU', '- backend: %s' % type(d), '- shape: %s' % (d.shape,),
                       '- dtype: %s' % d.dtype, '- statistics: ' + _stats(d)]
-        g = self.grad
+        g = self._grad
         lines.append('- grad: None' if g is None else '- grad: ' + _stats(g, True))
         return '\n'.join(lines)
 
@@ -799,6 +854,29 @@ class Parameter(Variable):
         self.node.grad_var = g
         self._grad_never_cleared = False
 
+    @property
+    def grad(self) -> Optional[numpy.ndarray]:
+        """The gradient array, or None.
+
+        As in Chainer, reading it raises ``RuntimeError`` while the parameter is
+        uninitialised and its gradient was never cleared (``cleargrad``), zeroed or set: it
+        has no defined value yet.
+        """
+        gv = self.node.grad_var
+        if gv is None:
+            if self._data is None and self._grad_init == 'nan':
+                raise RuntimeError(
+                    'Cannot retrieve the gradient of parameter %s: it is uninitialised and '
+                    'its gradient was never set. Call cleargrad() (or Link.cleargrads()) '
+                    'first, or initialize the parameter.' % (self.name or '(unnamed)'))
+            return None
+        return gv._data
+
+    @grad.setter
+    def grad(self, g: Optional[numpy.ndarray]) -> None:
+        _check_grad(self._data, g, 'Parameter.grad')
+        self._set_grad_var(None if g is None else _new_variable(g, None, True))
+
     def check_grad_for_update(self, name: Optional[str] = None) -> None:
         """Raises a clear error if the gradient holds NaN because it was never cleared.
 
@@ -857,7 +935,13 @@ class Parameter(Variable):
         """The dtype of the data, or the initializer's (or config's) dtype before that."""
         if self._data is not None:
             return self._data.dtype
-        return configuration.get_dtype(getattr(self.initializer, 'dtype', None))
+        initializer = self.initializer
+        if not hasattr(initializer, 'dtype'):
+            # A plain callable: the dtype is decided by the config when it is initialised.
+            raise RuntimeError(
+                'The dtype of parameter %s is not determined yet: it is uninitialised and its '
+                'initializer %r does not give a dtype' % (self.name or '(unnamed)', initializer))
+        return configuration.get_dtype(initializer.dtype)
 
     def initialize(self, shape: ShapeSpec) -> None:
         """Creates the data of the given shape with the initializer, and its gradient.
@@ -869,8 +953,17 @@ class Parameter(Variable):
             shape: The shape of the parameter.
         """
         dims = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
-        self.array = _generate_array(self.initializer, dims)
+        old = self._data
+        self.array = data = _generate_array(self.initializer, dims)
         self._init_grad()
+        copies = self.__dict__.get('_copies')
+        if copies is not None:
+            # Copies (Link.copy's share mode) share the array, as in Chainer: those still
+            # sharing the old one (or uninitialised with this one) get the new one too.
+            for ref in copies:
+                p = ref()
+                if p is not None and p is not self and p._data is old:
+                    p.array = data
 
     def cleargrad(self) -> None:
         """Sets the gradient to None (also the gradient a lazy parameter will start with)."""
@@ -892,6 +985,12 @@ class Parameter(Variable):
             g.fill(0)
         self._set_grad_var(_new_variable(g, None, False))
 
+    def __getstate__(self) -> dict:
+        # Deep copies and pickles share nothing with the original (see __copy__).
+        state = self.__dict__.copy()
+        state.pop('_copies', None)
+        return state
+
     def __copy__(self) -> 'Parameter':
         # A copy shares the arrays but not the graph node (so grads are set independently).
         p = Parameter.__new__(Parameter)
@@ -901,4 +1000,12 @@ class Parameter(Variable):
         node = self.node
         p._node = VariableNode(node.shape, node.dtype, node.requires_grad, node.name)
         p._node.grad_var = node.grad_var
+        # The two share the array: whichever is (re)initialised gives the other its new one.
+        copies = self.__dict__.get('_copies')
+        if copies is None:
+            copies = self._copies = [weakref.ref(self)]
+        else:
+            copies[:] = [r for r in copies if r() is not None]
+        copies.append(weakref.ref(p))
+        p._copies = copies
         return p

@@ -210,3 +210,27 @@ def test_get_device_accepts_integers_given_as_strings():
     assert chainlite.get_device('-1') is chainlite.get_device('@numpy')
     with pytest.raises(RuntimeError):
         chainlite.get_device('0')
+
+
+def test_get_device_of_a_name_without_at_mentions_chainerx():
+    # Chainer reads such a name as a ChainerX device: a RuntimeError without ChainerX.
+    with pytest.raises(RuntimeError, match='ChainerX'):
+        chainlite.get_device('foo')
+    with pytest.raises(ValueError, match='ChainerX'):
+        chainlite.get_device('foo')
+
+
+def test_cpu_device_from_array():
+    dev = backend.CpuDevice.from_array(numpy.zeros(2, numpy.float32))
+    assert dev == backend.CpuDevice() and dev.supported_array_types == (numpy.ndarray,)
+    for value in (None, 1, (), numpy.float32(1)):
+        assert backend.CpuDevice.from_array(value) is None
+
+
+def test_cuda_dummy_device_without_gpus():
+    from chainlite.backends import cuda
+    assert cuda.get_device_from_array(numpy.int64(0)) is cuda.DummyDevice
+    assert cuda.get_device_from_array(numpy.zeros(2)) is cuda.DummyDevice
+    assert cuda.get_device_from_id(None) is cuda.DummyDevice
+    with pytest.raises(RuntimeError, match='install cupy'):
+        cuda.get_device_from_id(0)

@@ -1,5 +1,6 @@
 """Tests of backpropagation: Variable.backward, chainlite.backward and chainlite.grad."""
 import gc
+import inspect
 import weakref
 
 import numpy
@@ -564,3 +565,28 @@ def test_nan_gradient_in_debug_mode():
     with chainlite.using_config('debug', True):
         with pytest.raises(RuntimeError, match='NaN is detected on backward computation of'):
             y.backward()
+
+
+def test_debug_mode_puts_where_the_function_was_applied_into_numpy_errors():
+    x = chainlite.Variable(numpy.array(0.))
+    with chainlite.using_config('debug', True):
+        line = inspect.currentframe().f_lineno + 1
+        y = F.sqrt(x)                        # the line the message must name
+    with chainlite.using_config('debug', True), numpy.errstate(divide='raise'):
+        with pytest.raises(FloatingPointError, match='line %d' % line):
+            y.backward()
+
+
+def test_backward_checks_the_types_of_its_arguments():
+    x = chainlite.Variable(numpy.ones((2, 3), numpy.float32))
+    y = x * x
+    y.grad = numpy.ones((2, 3), numpy.float32)
+    gy = chainlite.Variable(numpy.ones((2, 3), numpy.float32))
+    with pytest.raises(TypeError, match='outputs must be a tuple or a list'):
+        chainlite.backward(y)
+    with pytest.raises(TypeError, match='grad_outputs must be None, a tuple or a list'):
+        chainlite.backward([y], gy)
+    with pytest.raises(TypeError, match='each output must be a Variable'):
+        chainlite.backward([y.array])
+    chainlite.backward([y], [gy])
+    numpy.testing.assert_array_equal(x.grad, 2 * x.array)

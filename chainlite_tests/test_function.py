@@ -275,3 +275,100 @@ def test_a_node_rank_set_under_chainers_private_name():
     x.node._rank = 3
     assert x.rank == 3
     assert (x * 2).rank == 4
+
+
+def test_grad_of_an_old_style_gradient_raises_before_looking_at_the_inputs():
+    x = chainlite.Variable(numpy.array(0.5))
+    y = Legendre3()(x)
+    y.backward(enable_double_backprop=True)
+    with pytest.raises(RuntimeError, match='cannot twice-differentiate.*Legendre3'):
+        chainlite.grad([x.grad_var], [None])     # (Chainer checks the outputs first, too)
+
+
+class _ReturnsGrad(chainlite.Function):
+    # Its backward returns whatever it was built with, to test the checks on gradients.
+    label = 'returns_grad'
+
+    def __init__(self, grad):
+        self.grad = grad
+
+    def forward(self, inputs):
+        return numpy.array(1, numpy.float32),
+
+    def backward(self, inputs, grad_outputs):
+        return self.grad,
+
+
+@pytest.mark.parametrize('grad, error, match', [
+    (1, TypeError, 'Type of grad is invalid'),
+    (numpy.array([1], numpy.int32), TypeError, 'Dtype of data and grad mismatch'),
+    (numpy.array([1, 2], numpy.float32), ValueError, 'Shape of data and grad mismatch'),
+])
+def test_old_style_backward_returning_a_wrong_gradient(grad, error, match):
+    x = chainlite.Variable(numpy.array([1], numpy.float32))
+    y = _ReturnsGrad(grad)(x)
+    with pytest.raises(error, match=match) as info:
+        y.backward()
+    assert 'returns_grad' in str(info.value)
+    assert 'Stacktrace' not in str(info.value)   # only in debug mode
+
+
+def test_old_style_backward_error_shows_where_the_function_was_applied_in_debug_mode():
+    x = chainlite.Variable(numpy.array([1], numpy.float32))
+    with chainlite.using_config('debug', True):
+        y = _ReturnsGrad(numpy.array([1, 2], numpy.float32))(x)    # this line is shown
+        with pytest.raises(ValueError) as info:
+            y.backward()
+    message = str(info.value)
+    assert 'Stacktrace' in message and 'this line is shown' in message
+
+
+def test_old_style_backward_may_return_numpy_scalars():
+    x = chainlite.Variable(numpy.array(1.5))
+    y = Legendre3()(x)                           # 0-d arithmetic gives NumPy scalars
+    y.backward()
+    assert isinstance(x.grad, numpy.ndarray)
+    numpy.testing.assert_allclose(x.grad, _dp3(1.5))
+
+
+def test_old_style_backward_gets_none_for_integer_and_none_outputs():
+    seen = []
+
+    class Func(chainlite.Function):
+        def forward(self, inputs):
+            x, = inputs
+            return (x > 0).astype(numpy.int32), x * 2, x * 3, None
+
+        def backward(self, inputs, grad_outputs):
+            seen.append(grad_outputs)
+            return grad_outputs[1] * 2,
+
+    x = chainlite.Variable(numpy.array([1.0, -1.0]))
+    y_int, y2, y3, y_none = Func()(x)
+    assert y_none.array is None
+    y2.grad = numpy.ones(2)
+    y2.backward()
+    g_int, g2, g3, g_none = seen[0]
+    assert g_int is None and g_none is None
+    numpy.testing.assert_array_equal(g3, [0, 0])     # an unused float output: zeros
+    numpy.testing.assert_array_equal(x.grad, [2, 2])
+
+
+def test_hooks_registered_on_an_old_style_function():
+    from chainlite import function_hooks
+    timer = function_hooks.TimerHook()
+    f = Legendre3()
+    f.add_hook(timer)                        # before the call: sees forward
+    assert 'TimerHook' in f.local_function_hooks
+    x = chainlite.Variable(numpy.array([0.5]))
+    y = f(x)
+    y.backward()
+    assert [name for name, _ in timer.call_history] == ['Legendre3', 'Legendre3']
+    assert f.node._impl_name == 'Legendre3'
+    y2 = f(x)                                # a second call: a new node, the same hooks
+    assert y2.creator_node is not y.creator_node
+    assert 'TimerHook' in f.local_function_hooks
+    f.delete_hook('TimerHook')
+    assert not f.local_function_hooks
+    f(x)
+    assert len(timer.call_history) == 3

@@ -779,3 +779,123 @@ def test_debug_mode_names_what_is_wrong_with_a_backward_as_chainer(returned, err
         y = Bad().apply((x,))[0]
         with pytest.raises(error, match=message):
             y.backward()
+
+
+# --- Chainer-suite behaviours: instance check_type_forward, output types, no retention ---
+
+
+def test_check_type_forward_replaced_on_one_instance_is_called():
+    # The class defines no check, so apply() skips checks for it; an instance that gets its
+    # own check_type_forward (as Chainer's tests do with a mock) is checked all the same.
+    seen = []
+    f = Identity()
+    f.check_type_forward = lambda in_types: seen.append(in_types)
+    f.apply((_f32(1, 2), numpy.array([1, 2], numpy.int32)))
+    assert len(seen) == 1
+    assert isinstance(seen[0], type_check.LightTypeInfoTuple)
+    assert [t.dtype for t in seen[0]] == [numpy.float32, numpy.int32]
+    other = Identity()                       # other instances stay unchecked
+    other.apply((_f32(1),))
+    assert len(seen) == 1
+
+
+def test_check_type_forward_replaced_on_one_instance_can_reject():
+    f = Identity()
+
+    def check(in_types):
+        type_check.expect(in_types[0].dtype == numpy.float64)
+
+    f.check_type_forward = check
+    with pytest.raises(type_check.InvalidType):
+        f.apply((_f32(1),))
+    del f.check_type_forward                 # back to the class's (no) check
+    y, = f.apply((_f32(1),))
+    numpy.testing.assert_array_equal(y.array, [1])
+
+
+def test_forward_returning_a_non_array_raises_type_error():
+    class Bad(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return object(),
+
+    with pytest.raises(TypeError, match='forward output must be a tuple of ndarrays'):
+        Bad().apply((_f32(1),))
+
+
+def test_forward_returning_a_numpy_scalar_gives_a_0d_array():
+    class Total(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0].sum(), inputs[0].sum()
+
+    y, z = Total().apply((_f32(1, 2),))
+    assert isinstance(y.array, numpy.ndarray) and y.shape == () and y.array == 3
+
+
+@pytest.mark.parametrize('declare', [True, False])
+def test_get_retained_without_retention_gives_empty_tuples(declare):
+    got = []
+
+    class Triple(chainlite.FunctionNode):
+        def forward(self, inputs):
+            if declare:
+                self.retain_inputs(())
+                self.retain_outputs(())
+            return inputs[0] * 3, inputs[0] * 2
+
+        def backward(self, indexes, grad_outputs):
+            got.append((self.get_retained_inputs(), self.get_retained_outputs()))
+            return grad_outputs[0] * 3,
+
+    x = chainlite.Variable(_f32(1, 2))
+    y, _ = Triple().apply((x,))
+    y.grad = _f32(1, 1)
+    y.backward()
+    assert got == [((), ())]
+    numpy.testing.assert_array_equal(x.grad, [3, 3])
+
+
+def test_none_inputs_and_outputs():
+    # As Chainer: None stands for a Variable without data, in and out.
+    seen = {}
+
+    class Func(chainlite.FunctionNode):
+        def forward(self, inputs):
+            x1, x2, x3 = inputs
+            seen['forward'] = (x1, x3)
+            self.retain_inputs((1, 2))
+            self.retain_outputs((1, 2))
+            return None, x2 * 3, None
+
+        def backward(self, indexes, grad_outputs):
+            seen['indexes'] = indexes
+            seen['grads'] = grad_outputs
+            seen['inputs'] = self.get_retained_inputs()
+            seen['outputs'] = self.get_retained_outputs()
+            return None, grad_outputs[1] * 3, None
+
+    x2 = chainlite.Variable(_f32(1, 2))
+    y1, y2, y3 = Func().apply((None, x2, None))
+    assert y1.array is None and y3.array is None
+    assert seen['forward'] == (None, None)
+    y2.grad = _f32(1, 1)
+    y2.backward()
+    numpy.testing.assert_array_equal(x2.grad, [3, 3])
+    assert seen['indexes'] == (1,)
+    assert seen['grads'][0] is None and seen['grads'][2] is None
+    assert seen['inputs'][1] is None and seen['inputs'][0].array is x2.array
+    assert seen['outputs'][1] is None
+    numpy.testing.assert_array_equal(seen['outputs'][0].array, [3, 6])
+    z, = Identity().apply((_f32(1),))        # a plain op afterwards is unaffected
+    assert z.array is not None
+
+
+def test_a_single_none_output():
+    class Nothing(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return None,
+
+    y, = Nothing().apply((chainlite.Variable(_f32(1)),))
+    assert y.array is None and y.creator is not None
+    with chainlite.no_backprop_mode():
+        y, = Nothing().apply((chainlite.Variable(_f32(1)),))
+    assert y.array is None and y.creator is None

@@ -627,3 +627,12 @@ def test_check_backward_eps_atol_rtol_and_detect_nondifferentiable():
                                       detect_nondifferentiable=True)
     gradient_check.check_double_backward(F.sin, x, numpy.ones(3), numpy.ones(3), eps=1e-4,
                                          atol=1e-6, rtol=1e-5, detect_nondifferentiable=True)
+
+
+@pytest.mark.parametrize('eps', [0, -1.0])
+def test_numerical_grad_rejects_a_non_positive_eps(eps):
+    x = numpy.ones(2)
+    # A ValueError, and the AssertionError Chainer's tests expect.
+    for error in (ValueError, AssertionError):
+        with pytest.raises(error, match='eps must be positive'):
+            gradient_check.numerical_grad(lambda: (x * 2,), [x], [numpy.ones(2)], eps=eps)

@@ -129,5 +129,23 @@ def test_debug_mode_error_in_backward_names_where_the_function_was_applied():
         y, = Broken().apply((x,))            # the line the note must point to
         with pytest.raises(ValueError, match='broken backward') as info:
             y.backward()
-    notes = '\n'.join(getattr(info.value, '__notes__', []))
-    assert 'Broken.backward failed' in notes and 'test_hooks.py' in notes
+    # As Chainer: the stack is in the message itself (so str(e) and regexes see it).
+    message = str(info.value)
+    assert 'Stacktrace of the function Broken' in message and 'test_hooks.py' in message
+
+
+def test_debug_mode_error_without_a_message_gets_the_stack_as_a_note():
+    class Broken(chainlite.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            raise KeyError('k')
+
+    x = chainlite.Variable(numpy.array([1.0]))
+    with chainlite.using_config('debug', True):
+        y, = Broken().apply((x,))
+        with pytest.raises(KeyError) as info:
+            y.backward()
+    assert info.value.args == ('k',)
+    assert 'test_hooks.py' in '\n'.join(info.value.__notes__)

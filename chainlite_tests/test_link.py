@@ -1,5 +1,6 @@
 """Link, Chain, ChainList and Sequential: registration, paths, gradients, copies, serialization."""
 import copy
+import pickle
 
 import numpy
 import pytest
@@ -46,7 +47,8 @@ def _x():
 
 def test_init_scope_registers_parameters_in_declaration_order():
     link = Affine(3, 4)
-    assert link._params == ['W', 'b']
+    assert isinstance(link._params, set)     # a set, as in Chainer, iterated in order
+    assert list(link._params) == ['W', 'b']
     assert link.W.name == 'W'
 
 
@@ -83,7 +85,7 @@ def test_call_runs_forward_and_backward_reaches_parameters():
 
 
 def test_call_without_forward_is_a_clear_error():
-    with pytest.raises(TypeError, match='forward'):
+    with pytest.raises(AttributeError, match='has no forward method'):   # as Chainer's type
         chainlite.Link()(1)
 
 
@@ -161,7 +163,7 @@ def test_add_param_and_persistent_and_errors():
         link.add_persistent('n', 1)
     link.other = 3
     link.register_persistent('other')
-    assert link._persistent == ['n', 'other']
+    assert list(link._persistent) == ['n', 'other']
     with pytest.raises(AttributeError):
         link.register_persistent('missing')
 
@@ -189,7 +191,7 @@ def test_delattr_unregisters():
     assert [p for p, _ in m.namedlinks()] == ['/', '/l1']
     link = Affine(2, 2)
     del link.b
-    assert link._params == ['W']
+    assert list(link._params) == ['W']
 
 
 def test_enable_disable_update_toggle_update_rules():
@@ -375,3 +377,158 @@ def test_link_constructor_takes_shapes_and_shape_dtype_pairs_as_chainer():
     assert link.u.array is None
     assert link.w.shape == (2, 3) and link.w.dtype == numpy.float32
     assert link.z.shape == (3,)
+
+
+# --- Chainer-suite behaviours -------------------------------------------------------------
+
+
+def test_ordered_names_is_a_set_that_keeps_the_order():
+    from chainlite.link import _OrderedNames
+    names = _OrderedNames(['b', 'a', 'c'])
+    assert isinstance(names, set) and names == {'a', 'b', 'c'}
+    assert list(names) == ['b', 'a', 'c'] and list(reversed(names)) == ['c', 'a', 'b']
+    names.add('a')
+    names.add('d')
+    names.discard('b')
+    assert list(names) == ['a', 'c', 'd']
+    names |= ['e', 'a']
+    names -= {'c'}
+    assert list(names) == ['a', 'd', 'e']
+    names &= {'a', 'e', 'z'}
+    assert list(names) == ['a', 'e']
+    names ^= {'e', 'f'}
+    assert list(names) == ['a', 'f']
+    assert names.pop() == 'f' and list(names) == ['a']
+    with pytest.raises(KeyError):
+        names.remove('zz')
+    for clone in (copy.copy(names), copy.deepcopy(names), pickle.loads(pickle.dumps(names))):
+        assert type(clone) is _OrderedNames and list(clone) == ['a']
+        clone.add('q')
+        assert 'q' not in names
+    assert repr(names) == "{'a'}"
+    names.clear()
+    assert not names and list(names) == [] and repr(names) == 'set()'
+
+
+def test_missing_link_init_is_detected():
+    class NoInit(chainlite.Link):
+        def __init__(self):
+            pass
+
+        def forward(self, x):
+            return x
+
+    with pytest.raises(RuntimeError, match=r'^Link\.__init__\(\) has not been called\.$'):
+        NoInit()(1)
+
+    class ScopeWithoutInit(chainlite.Link):
+        def __init__(self):
+            with self.init_scope():
+                pass
+
+    with pytest.raises(RuntimeError, match='has not been called'):
+        ScopeWithoutInit()
+
+    class AddParamWithoutInit(chainlite.Link):
+        def __init__(self):
+            self.add_param('p', (2,))
+
+    with pytest.raises(RuntimeError, match='has not been called'):
+        AddParamWithoutInit()
+
+
+def test_call_injected_by_a_mixin():
+    class CallMixin:
+        def __call__(self, x, scale=1):
+            return x * scale
+
+    class Injected(chainlite.Link, CallMixin):
+        pass
+
+    assert Injected()(3, scale=2) == 6
+
+
+def test_printable_specs_may_be_a_property():
+    class Spec(chainlite.Link):
+        @property
+        def printable_specs(self):
+            yield 'n', 3
+            yield 'flag', False
+
+    assert str(Spec()) == 'Spec(n=3, flag=False)'
+
+
+def test_copy_keeps_the_name_except_in_share_mode():
+    m = MLP()
+    child = m.l1
+    assert child.copy('share').name is None
+    assert child.copy('copy').name == 'l1'
+    assert child.copy('init').name == 'l1'
+
+
+def test_overriding_to_cpu_warns_and_to_device_calls_it():
+    calls = []
+    with pytest.warns(DeprecationWarning, match='Overriding to_cpu is deprecated'):
+        class Child(chainlite.Link):
+            def to_cpu(self):
+                with pytest.warns(DeprecationWarning):
+                    super().to_cpu()
+                calls.append(self)
+                return self
+
+    class Parent(chainlite.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.child = Child()
+
+    p = Parent()
+    p.to_device('@numpy')
+    assert calls == [p.child]
+    with pytest.warns(DeprecationWarning):
+        p.to_cpu()
+    assert calls == [p.child, p.child]
+    p.child.to_cpu()                         # its own to_cpu does not call itself again
+    assert len(calls) == 3
+    with pytest.warns(DeprecationWarning, match='to_gpu'):
+        class GpuChild(chainlite.Link):
+            def to_gpu(self, device=None):
+                return self
+    with pytest.warns(DeprecationWarning), pytest.raises(RuntimeError):
+        chainlite.Link().to_intel64()
+
+
+def test_chainlist_is_a_mutable_sequence():
+    a, b, c, d = (chainlite.Link() for _ in range(4))
+    cl = chainlite.ChainList(a, b)
+    assert str(chainlite.ChainList()) == 'ChainList()'
+    cl[1] = c
+    assert list(cl) == [a, c] and c.name == '1'
+    cl.append(b)
+    cl[3:0:-1] = [d, b]                      # a b d (an extended slice of the same length)
+    assert list(cl) == [a, b, d] and [x.name for x in cl] == ['0', '1', '2']
+    cl[1:3] = [c]
+    assert list(cl) == [a, c] and c.name == '1'
+    del cl[0]
+    assert list(cl) == [c] and c.name == '0'
+    cl.insert(0, a)
+    assert list(cl) == [a, c] and a.name == '0' and c.name == '1'
+    other = chainlite.ChainList(d)
+    cl += other
+    assert list(cl) == [a, c, d] and d.name == '2'
+    cl.reverse()
+    assert list(cl) == [d, c, a] and [x.name for x in cl] == ['0', '1', '2']
+    assert cl.index(a) == 2 and cl.count(c) == 1 and c in cl and b not in cl
+    assert list(reversed(cl)) == [a, c, d]
+    assert cl.pop() is a and cl.pop(0) is d and list(cl) == [c] and c.name == '0'
+    cl.remove(c)
+    assert len(cl) == 0
+    with pytest.raises(TypeError, match='must be a Link'):
+        cl.append(3)
+    with pytest.raises(TypeError, match='integers or slices'):
+        cl['x'] = a
+    with pytest.raises(ValueError):
+        cl.index(a)
+    params = chainlite.ChainList(Affine(2, 3), Affine(3, 1))
+    params[0] = Affine(2, 3)
+    assert [p for p, _ in params.namedparams()] == ['/0/W', '/0/b', '/1/W', '/1/b']

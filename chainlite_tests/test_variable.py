@@ -569,7 +569,7 @@ def test_creator_setters():
     f = y.creator_node
     y.creator_node = None
     assert y.creator is None
-    assert y.rank == 0
+    assert y.rank == 1                       # as Chainer: removing the creator keeps the rank
     y.creator_node = f
     assert y.creator_node is f
     assert y.rank == f.rank + 1
@@ -729,7 +729,9 @@ def test_parameter_lazy_initialization():
     p = chainlite.Parameter(_Initializer(3.0))
     assert not p.is_initialized
     assert p.array is None
-    assert p.grad is None
+    with pytest.raises(RuntimeError, match='Call cleargrad'):
+        p.grad                               # undefined until cleared or initialised
+    assert p._grad is None
     assert p.dtype == numpy.float32
     p.initialize((2, 2))
     assert p.is_initialized
@@ -840,3 +842,124 @@ def test_array_types_are_numpys():
     assert chainlite.get_array_types() == (numpy.ndarray,)
     assert chainlite.is_arrays_compatible([numpy.ones(2), None])
     assert not chainlite.is_arrays_compatible([numpy.ones(2), [1.0]])
+
+
+# --- Chainer-suite behaviours -------------------------------------------------------------
+
+
+def test_chainer_private_names():
+    x = chainlite.Variable(_f32(1, 2), grad=_f32(3, 4))
+    assert x._has_chainerx_array is False
+    numpy.testing.assert_array_equal(x._grad, [3, 4])
+    x.node._requires_grad = False
+    assert x.node.requires_grad is False
+
+
+def test_init_unchecked():
+    a = _f32(1, 2)
+    x = chainlite.Variable._init_unchecked(a, name='x', requires_grad=False)
+    assert x.array is a and x.name == 'x' and not x.requires_grad
+    assert x.node.shape == (2,)
+    node = x.node
+    y = chainlite.Variable._init_unchecked(a, node=node, grad=_f32(5, 6))
+    assert y.node is node
+    numpy.testing.assert_array_equal(y.grad, [5, 6])
+    with pytest.raises(ValueError, match='ChainerX'):
+        chainlite.Variable._init_unchecked(a, is_chainerx_array=True)
+
+
+def test_removing_the_creator_keeps_the_rank():
+    x = chainlite.Variable(_f32(1, 2))
+    y = (x * 2) * 3
+    assert y.rank == 2
+    y.creator = None
+    assert y.creator is None and y.rank == 2
+
+
+def test_grad_setter_makes_a_grad_var_that_requires_grad():
+    x = chainlite.Variable(_f32(1, 2), requires_grad=False)
+    x.grad = _f32(3, 4)
+    assert x.grad_var.requires_grad is True
+    assert x.requires_grad is False
+
+
+def test_zerograd_unchains_the_old_gradient():
+    x = chainlite.Variable(_f32(1, 2))
+    g = chainlite.Variable(_f32(5, 6))
+    x.grad_var = g * 2
+    assert x.grad_var.creator is not None
+    with pytest.warns(DeprecationWarning):
+        x.zerograd()
+    assert x.grad_var.creator is None
+    numpy.testing.assert_array_equal(x.grad, [0, 0])
+    empty = chainlite.Variable()
+    with pytest.warns(DeprecationWarning):
+        empty.zerograd()                     # nothing to fill
+    assert empty.grad is None
+
+
+def test_copydata_initialises_uninitialised_parameters():
+    dst = chainlite.Parameter(_f32(1, 2, 3))
+    src = chainlite.Parameter(chainlite.initializers.Constant(7.0))
+    before = dst.array
+    dst.copydata(src)                        # src is initialised with dst's shape
+    assert dst.array is before
+    numpy.testing.assert_array_equal(src.array, [7, 7, 7])
+    numpy.testing.assert_array_equal(dst.array, [7, 7, 7])
+
+    dst = chainlite.Parameter()
+    dst.copydata(chainlite.Parameter(_f32(4, 5)))
+    numpy.testing.assert_array_equal(dst.array, [4, 5])
+
+    a, b = chainlite.Parameter(), chainlite.Parameter()
+    a.copydata(b)                            # both uninitialised: nothing happens
+    assert a.array is None and b.array is None
+
+    with pytest.raises(ValueError, match='no data'):
+        chainlite.Variable(_f32(1)).copydata(chainlite.Variable())
+
+
+def test_addgrad_initialises_an_uninitialised_parameter():
+    x = chainlite.Parameter()
+    y = chainlite.Parameter(_f32(1, 2))
+    y.grad = _f32(3, 4)
+    x.cleargrad()
+    x.addgrad(y)
+    assert isinstance(x.array, numpy.ndarray) and x.shape == (2,)
+    numpy.testing.assert_array_equal(x.grad, [3, 4])
+
+
+def test_copy_of_an_uninitialised_parameter_shares_the_array_once_initialised():
+    x = chainlite.Parameter()
+    y = copy.copy(x)
+    x.initialize((3, 2))
+    assert y.array is x.array
+    z = chainlite.Parameter()
+    w = copy.copy(z)
+    w.initialize((2,))                       # either side may come first
+    assert z.array is w.array
+    p = chainlite.Parameter(chainlite.initializers.Normal(), (2,))
+    q = copy.copy(p)                         # initialised: shares at once
+    assert q.array is p.array
+    p.initialize((3,))                       # and again after a re-initialisation
+    assert q.array is p.array and q.shape == (3,)
+    r = copy.deepcopy(p)                     # a deep copy shares nothing
+    r.initialize((3,))
+    assert r.array is not p.array and q.array is p.array
+    q.array = _f32(5)                        # a copy given its own array leaves the group
+    p.initialize((2,))
+    assert q.shape == (1,)
+
+
+def test_dtype_of_an_uninitialised_parameter():
+    class NoDtype:
+        def __call__(self, array):
+            array.fill(1)
+
+    p = chainlite.Parameter(NoDtype())
+    with pytest.raises(RuntimeError, match='not determined yet'):
+        p.dtype
+    with chainlite.using_config('dtype', numpy.float16):
+        p.initialize((2,))
+    assert p.dtype == numpy.float16
+    assert chainlite.Parameter(chainlite.initializers.Zero(numpy.float64)).dtype == numpy.float64

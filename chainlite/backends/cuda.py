@@ -53,14 +53,18 @@ def get_array_module(*args: Any) -> Any:
     return numpy
 
 
-def get_device_from_id(device_id: Any) -> NoReturn:
-    """Raises RuntimeError: CUDA is not available."""
+def get_device_from_id(device_id: Any) -> Any:
+    """Returns :data:`DummyDevice` for None (as Chainer); any GPU id raises RuntimeError, since
+    CUDA is not available."""
+    if device_id is None:
+        return DummyDevice
     check_cuda_available()
 
 
-def get_device_from_array(*arrays: Any) -> NoReturn:
-    """Raises RuntimeError: CUDA is not available."""
-    check_cuda_available()
+def get_device_from_array(*arrays: Any) -> Any:
+    """Returns :data:`DummyDevice`: as in Chainer for arrays none of which is on a GPU, which
+    without CuPy is every array."""
+    return DummyDevice
 
 
 class DummyDeviceType:

@@ -175,6 +175,11 @@ def _make_getattr(module: types.ModuleType, previous: Any) -> Any:
         if attr.startswith('__') and attr.endswith('__'):
             # Introspection (doctest, inspect, copy) probes dunders: keep Python's message.
             raise AttributeError('module %r has no attribute %r' % (module.__name__, attr))
+        if hasattr(module, '__path__') and not attr.startswith('_') and \
+                importlib.util.find_spec('%s.%s' % (module.__name__, attr)) is not None:
+            # Chainer's packages import all their modules, so `chainer.functions.math.identity`
+            # works without an import statement; chainlite's load lazily.
+            return importlib.import_module('%s.%s' % (module.__name__, attr))
         raise AttributeError(_not_implemented('%s.%s' % (public, attr)))
 
     return __getattr__

@@ -42,6 +42,8 @@ class GradientHardClipping:
         self.upper_bound = upper_bound
 
     def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
+        if param.array is None:  # uninitialised: no gradient to read
+            return
         grad = param.grad
         if grad is None:
             return

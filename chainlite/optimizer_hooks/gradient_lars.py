@@ -52,8 +52,11 @@ class GradientLARS:
         self.eps = eps
 
     def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
-        p, g = param.array, param.grad
-        if p is None or g is None:
+        p = param.array
+        if p is None:  # uninitialised: nothing to update (and no gradient to read)
+            return
+        g = param.grad
+        if g is None:
             return
         p_norm = numpy.linalg.norm(p)
         g_norm = numpy.linalg.norm(g)

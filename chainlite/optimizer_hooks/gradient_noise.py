@@ -65,6 +65,8 @@ class GradientNoise:
         self.noise_func = noise_func
 
     def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
+        if param.array is None:  # uninitialised: no gradient to read
+            return
         g = param.grad
         if g is None:
             return

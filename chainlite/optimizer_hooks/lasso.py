@@ -39,7 +39,10 @@ class Lasso:
         self.rate = rate
 
     def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
-        p, g = param.array, param.grad
-        if p is None or g is None:
+        p = param.array
+        if p is None:  # uninitialised: nothing to update (and no gradient to read)
+            return
+        g = param.grad
+        if g is None:
             return
         g += self.rate * numpy.sign(p)

@@ -40,8 +40,11 @@ class WeightDecay:
         self.rate = rate
 
     def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
-        p, g = param.array, param.grad
-        if p is None or g is None:
+        p = param.array
+        if p is None:  # uninitialised: nothing to update (and no gradient to read)
+            return
+        g = param.grad
+        if g is None:
             return
         rate = self.rate
         loss_scale = param.node._loss_scale

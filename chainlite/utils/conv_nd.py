@@ -6,6 +6,11 @@ from typing import Any
 import numpy
 
 from chainlite.utils import conv
+from chainlite.utils.conv import get_conv_outsize  # noqa: F401  (Chainer's module has it too)
+
+
+class _LengthError(ValueError, AssertionError):
+    """A sequence of the wrong length: a ValueError, and the AssertionError of Chainer."""
 
 
 def as_tuple(x: Any, n: int) -> tuple:
@@ -19,7 +24,8 @@ def as_tuple(x: Any, n: int) -> tuple:
         A tuple.
 
     Raises:
-        ValueError: If a sequence does not have ``n`` elements.
+        ValueError: If a sequence does not have ``n`` elements (it is also an
+            ``AssertionError``, as Chainer raises).
 
     Example:
         >>> from chainlite.utils.conv_nd import as_tuple
@@ -28,7 +34,7 @@ def as_tuple(x: Any, n: int) -> tuple:
     """
     if hasattr(x, '__getitem__'):
         if len(x) != n:
-            raise ValueError('as_tuple: expected %d values, got %r' % (n, x))
+            raise _LengthError('as_tuple: expected %d values, got %r' % (n, x))
         return tuple(x)
     return (x,) * n
 
@@ -47,6 +53,10 @@ def im2col_nd_cpu(img: numpy.ndarray, ksize: tuple, stride: tuple, pad: tuple, p
     Returns:
         An array of shape ``(n, c) + ksize + outsize``.
 
+    Raises:
+        ValueError: If ``ksize``, ``stride`` or ``pad`` does not have one value per spatial
+            axis (also an ``AssertionError``, as in Chainer).
+
     Example:
         >>> import numpy
         >>> from chainlite.utils.conv_nd import im2col_nd_cpu
@@ -54,6 +64,10 @@ def im2col_nd_cpu(img: numpy.ndarray, ksize: tuple, stride: tuple, pad: tuple, p
         (1, 1, 2, 2, 2, 2, 2, 2)
     """
     nd = img.ndim - 2
+    for name, value in (('ksize', ksize), ('stride', stride), ('pad', pad)):
+        if len(value) != nd:
+            raise _LengthError('im2col_nd_cpu: %s must have one value per spatial axis of the '
+                               '%d-d image (%d), got %r' % (name, img.ndim, nd, value))
     return conv.im2col_nd_copy(img, tuple(ksize), tuple(stride), tuple(pad), pval, cover_all,
                                as_tuple(dilate, nd))
 
@@ -71,6 +85,10 @@ def col2im_nd_cpu(col: numpy.ndarray, stride: tuple, pad: tuple, dims: tuple,
     Returns:
         The image.
 
+    Raises:
+        ValueError: If ``col``, ``stride`` or ``pad`` does not match the number of spatial
+            axes of ``dims`` (also an ``AssertionError``, as in Chainer).
+
     Example:
         >>> import numpy
         >>> from chainlite.utils.conv_nd import col2im_nd_cpu, im2col_nd_cpu
@@ -79,6 +97,14 @@ def col2im_nd_cpu(col: numpy.ndarray, stride: tuple, pad: tuple, dims: tuple,
         array([[[1., 2., 1.]]])
     """
     dims = tuple(dims)
+    nd = len(dims)
+    if col.ndim != 2 + 2 * nd:
+        raise _LengthError('col2im_nd_cpu: col must have shape (n, c) + ksize + outsize for '
+                           'the %d spatial axes of dims %r, got %r' % (nd, dims, col.shape))
+    for name, value in (('stride', stride), ('pad', pad)):
+        if len(value) != nd:
+            raise _LengthError('col2im_nd_cpu: %s must have one value per spatial axis (%d), '
+                               'got %r' % (name, nd, value))
     return conv.col2im_nd_sum(col, tuple(stride), tuple(pad), dims, as_tuple(dilate, len(dims)))
 
 

@@ -50,9 +50,10 @@ class InvalidType(Exception):
         return (type(self), (self.expect, self.actual, self.msg))
 
 
-# Python operator precedence, loosest first; used only to place parentheses in ``str()``.
-_PRI_COMPARE, _PRI_OR, _PRI_XOR, _PRI_AND, _PRI_SHIFT = 3, 4, 5, 6, 7
-_PRI_ADD, _PRI_MUL, _PRI_UNARY, _PRI_POW, _PRI_POSTFIX, _PRI_ATOM = 8, 9, 10, 11, 12, 13
+# Python operator precedence, loosest first (Chainer's numbers, which its tests and messages
+# share); used only to place parentheses in ``str()``.
+_PRI_COMPARE, _PRI_OR, _PRI_XOR, _PRI_AND, _PRI_SHIFT = -1, 0, 1, 2, 3
+_PRI_ADD, _PRI_MUL, _PRI_UNARY, _PRI_POW, _PRI_ATOM = 4, 5, 6, 7, 8
 
 # symbol -> (precedence, implementation, dunder stem)
 _BINARY_OPS: dict[str, tuple[int, Callable[[Any, Any], Any], str]] = {
@@ -92,12 +93,19 @@ class Expr:
     indexing, attribute access and calls all return new expressions (the operator methods are
     installed after the node classes below).  ``str(expr)`` gives Python-like source text,
     parenthesised by operator precedence.
+
+    Args:
+        priority: The binding strength of the outermost operator (Chainer's numbering: ``-1``
+            for comparisons up to ``8`` for atoms), used to decide on parentheses.
     """
 
     #: Binding strength of the outermost operator, used to decide on parentheses.
     priority: int = _PRI_ATOM
     # Makes numpy scalars and arrays return NotImplemented so our reflected operators run.
     __array_ufunc__ = None
+
+    def __init__(self, priority: int) -> None:
+        self.priority = priority
 
     def eval(self) -> Any:
         """Returns the actual value this expression denotes."""
@@ -135,15 +143,25 @@ def _as_expr(value: Any) -> Expr:
     return value if isinstance(value, Expr) else Constant(value)
 
 
+def _has_expr(value: Any) -> bool:
+    if isinstance(value, Expr):
+        return True
+    if isinstance(value, (tuple, list)):
+        return any(_has_expr(v) for v in value)
+    if isinstance(value, slice):
+        return any(_has_expr(v) for v in (value.start, value.stop, value.step))
+    return False
+
+
 def _eval_value(value: Any) -> Any:
-    """Evaluates expressions, also inside tuples, lists and slices."""
+    """Evaluates expressions, also inside tuples, lists and slices (others are kept as given)."""
     if isinstance(value, Expr):
         return value.eval()
-    if isinstance(value, (tuple, list)):
-        return type(value)(_eval_value(v) for v in value)
+    if not _has_expr(value):
+        return value
     if isinstance(value, slice):
         return slice(_eval_value(value.start), _eval_value(value.stop), _eval_value(value.step))
-    return value
+    return type(value)(_eval_value(v) for v in value)
 
 
 def _source(value: Any) -> str:
@@ -158,6 +176,9 @@ def _source(value: Any) -> str:
     return repr(value)
 
 
+_repr = _source  # Chainer's name of it
+
+
 def _index_source(key: Any) -> str:
     if isinstance(key, tuple):
         text = ', '.join(_index_source(k) for k in key)
@@ -168,15 +189,20 @@ def _index_source(key: Any) -> str:
     return '...' if key is Ellipsis else _source(key)
 
 
-def _paren(expr: Expr, needed: bool) -> str:
-    return f'({expr})' if needed else str(expr)
+def _paren(expr: Any, needed: bool) -> str:
+    return f'({_source(expr)})' if needed else _source(expr)
+
+
+def _priority(value: Any) -> int:
+    # Plain values (Chainer's operators may hold them) print as atoms.
+    return value.priority if isinstance(value, Expr) else _PRI_ATOM
 
 
 class Constant(Expr):
     """A literal value inside an expression; shown with ``str(value)``.
 
     Args:
-        value: The value.
+        value: The value (a list or tuple may hold expressions: they are evaluated with it).
     """
 
     def __init__(self, value: Any) -> None:
@@ -188,11 +214,12 @@ class Constant(Expr):
         return _PRI_UNARY if str(self.value).startswith('-') else _PRI_ATOM
 
     def eval(self) -> Any:
-        """Returns the wrapped value."""
-        return self.value
+        """Returns the wrapped value (with any expressions inside it evaluated)."""
+        return _eval_value(self.value)
 
     def __str__(self) -> str:
-        return str(self.value)
+        value = self.value
+        return _source(value) if isinstance(value, (tuple, list)) else str(value)
 
 
 class Variable(Expr):
@@ -206,6 +233,7 @@ class Variable(Expr):
     def __init__(self, value: Any, name: str) -> None:
         self.value = value
         self.name = name
+        self.priority = _PRI_ATOM
 
     def eval(self) -> Any:
         """Returns the wrapped value."""
@@ -216,141 +244,212 @@ class Variable(Expr):
 
 
 class GetAttr(Expr):
-    """Attribute access ``obj.name`` on an expression."""
+    """Attribute access ``obj.name`` on an expression.
 
-    priority = _PRI_POSTFIX
+    The nodes keep their parts in private attributes, so that ``x.dtype.name`` builds an
+    expression instead of reading a field.
 
-    def __init__(self, obj: Expr, name: str) -> None:
+    Args:
+        obj: The object (an expression).
+        name: The attribute name: a string, or an expression giving one (shown as
+            ``getattr(obj, name)`` unless it is a string constant).
+    """
+
+    def __init__(self, obj: Any, name: Any) -> None:
         self._obj, self._name = obj, name
+        self.priority = _PRI_ATOM
 
     def eval(self) -> Any:
         """Returns the attribute of the evaluated object."""
-        return getattr(self._obj.eval(), self._name)
+        return getattr(_eval_value(self._obj), _eval_value(self._name))
 
     def __str__(self) -> str:
-        return f'{_paren(self._obj, self._obj.priority < _PRI_POSTFIX)}.{self._name}'
+        name = self._name
+        if isinstance(name, Constant) and isinstance(name.value, str):
+            name = name.value
+        if isinstance(name, str):
+            return f'{_paren(self._obj, _priority(self._obj) < _PRI_ATOM)}.{name}'
+        return f'getattr({_source(self._obj)}, {_source(name)})'
 
 
 class GetItem(Expr):
-    """Indexing ``obj[key]``; ``key`` may be an int, slice, tuple or expression."""
+    """Indexing ``obj[key]``; ``key`` may be an int, slice, tuple or expression.
 
-    priority = _PRI_POSTFIX
+    Args:
+        obj: The object (an expression).
+        key: The index.
+    """
 
-    def __init__(self, obj: Expr, key: Any) -> None:
+    def __init__(self, obj: Any, key: Any) -> None:
         self._obj, self._key = obj, key
+        self.priority = _PRI_ATOM
 
     def eval(self) -> Any:
         """Returns the evaluated object indexed by the evaluated key."""
-        return self._obj.eval()[_eval_value(self._key)]
+        return _eval_value(self._obj)[_eval_value(self._key)]
 
     def __str__(self) -> str:
-        obj = _paren(self._obj, self._obj.priority < _PRI_POSTFIX)
+        obj = _paren(self._obj, _priority(self._obj) < _PRI_ATOM)
         return f'{obj}[{_index_source(self._key)}]'
 
 
 class Call(Expr):
-    """A call ``func(*args, **kwargs)`` whose callee is an expression (e.g. a Variable)."""
+    """A call ``obj(*args, **kwargs)`` whose callee is an expression (e.g. a Variable).
 
-    priority = _PRI_POSTFIX
+    Args:
+        obj: The callee.
+        args: A tuple of arguments (values or expressions).
+        kwargs: Keyword arguments, if any.
+    """
 
-    def __init__(self, func: Expr, args: tuple, kwargs: dict) -> None:
-        self._func, self._args, self._kwargs = func, args, kwargs
+    def __init__(self, obj: Any, args: tuple, kwargs: dict | None = None) -> None:
+        if not isinstance(args, tuple):
+            raise TypeError(f'Call: args must be a tuple, not {type(args).__name__}')
+        self._obj, self._args, self._kwargs = obj, args, kwargs or {}
+        self.priority = _PRI_ATOM
 
     def eval(self) -> Any:
         """Calls the evaluated function with evaluated arguments."""
         kwargs = {k: _eval_value(v) for k, v in self._kwargs.items()}
-        return self._func.eval()(*_eval_value(self._args), **kwargs)
+        return _eval_value(self._obj)(*_eval_value(self._args), **kwargs)
 
     def __str__(self) -> str:
         args = [_source(a) for a in self._args]
         args += [f'{k}={_source(v)}' for k, v in self._kwargs.items()]
-        return f'{_paren(self._func, self._func.priority < _PRI_POSTFIX)}({", ".join(args)})'
+        return f'{_paren(self._obj, _priority(self._obj) < _PRI_ATOM)}({", ".join(args)})'
 
 
 class UnaryOperator(Expr):
-    """A unary operation ``-x``, ``+x`` or ``~x``."""
+    """A unary operation such as ``-x``.
 
-    priority = _PRI_UNARY
+    Args:
+        priority: Its binding strength (``6`` for ``-``, ``+`` and ``~``).
+        term: The operand (a value or an expression).
+        exp: The operator's text, e.g. ``'-'``.
+        func: The operation applied to the evaluated operand.
+    """
 
-    def __init__(self, symbol: str, operand: Expr) -> None:
-        self._symbol, self._operand = symbol, operand
+    def __init__(self, priority: int, term: Any, exp: str, func: Callable[[Any], Any]) -> None:
+        self.priority, self._term, self._exp, self._func = priority, term, exp, func
 
     def eval(self) -> Any:
         """Applies the operator to the evaluated operand."""
-        return _UNARY_OPS[self._symbol][0](self._operand.eval())
+        return self._func(_eval_value(self._term))
 
     def __str__(self) -> str:
-        return self._symbol + _paren(self._operand, self._operand.priority < _PRI_UNARY)
+        return self._exp + _paren(self._term, _priority(self._term) < self.priority)
 
 
 class BinaryOperator(Expr):
-    """An arithmetic or bitwise operation ``lhs <symbol> rhs``."""
+    """An arithmetic or bitwise operation such as ``lhs + rhs``.
 
-    def __init__(self, symbol: str, lhs: Expr, rhs: Expr) -> None:
-        self._symbol, self._lhs, self._rhs = symbol, lhs, rhs
+    Args:
+        priority: Its binding strength (Chainer's numbering, see :class:`Expr`).
+        lhs: The left operand (a value or an expression).
+        rhs: The right operand.
+        exp: The operator's text, e.g. ``'+'``.
+        func: The operation applied to the evaluated operands.
+        right_associative: Whether ``a op b op c`` means ``a op (b op c)`` (only ``**``).
+    """
 
-    @property
-    def priority(self) -> int:  # type: ignore[override]
-        return _BINARY_OPS[self._symbol][0]
+    def __init__(self, priority: int, lhs: Any, rhs: Any, exp: str,
+                 func: Callable[[Any, Any], Any], right_associative: bool = False) -> None:
+        self.priority, self._lhs, self._rhs = priority, lhs, rhs
+        self._exp, self._func, self._right_associative = exp, func, right_associative
 
-    def _apply(self, lhs: Any, rhs: Any) -> Any:
-        return _BINARY_OPS[self._symbol][1](lhs, rhs)
+    def _eval_left(self) -> Any:
+        return _eval_value(self._lhs)
+
+    def _eval_right(self) -> Any:
+        return _eval_value(self._rhs)
 
     def eval(self) -> Any:
         """Applies the operator to the evaluated operands."""
-        return self._apply(self._lhs.eval(), self._rhs.eval())
+        return self._func(self._eval_left(), self._eval_right())
 
     def __str__(self) -> str:
-        pri = self.priority
-        if self._symbol == '**':
-            # ``**`` groups to the right: a ** b ** c == a ** (b ** c).
-            left, right = self._lhs.priority <= pri, self._rhs.priority < pri
+        pri, lhs, rhs = self.priority, _priority(self._lhs), _priority(self._rhs)
+        if self._right_associative:
+            # a ** b ** c == a ** (b ** c)
+            left, right = lhs <= pri, rhs < pri
         else:
-            left, right = self._lhs.priority < pri, self._rhs.priority <= pri
-        return f'{_paren(self._lhs, left)} {self._symbol} {_paren(self._rhs, right)}'
+            left, right = lhs < pri, rhs <= pri
+        return f'{_paren(self._lhs, left)} {self._exp} {_paren(self._rhs, right)}'
 
 
-class Comparison(BinaryOperator):
-    """A comparison ``lhs <symbol> rhs``; the kind of expression :func:`expect` explains best."""
+class Testable:
+    """An expression that :func:`expect` can test with an explanation (its ``expect()``)."""
 
-    priority = _PRI_COMPARE
+    def expect(self) -> None:
+        """Raises :class:`InvalidType` if the condition does not hold."""
+        raise NotImplementedError
 
-    def _apply(self, lhs: Any, rhs: Any) -> Any:
-        return _COMPARE_OPS[self._symbol][0](lhs, rhs)
+
+class BoolBinaryOperator(BinaryOperator, Testable):
+    """A comparison ``lhs <exp> rhs``; the kind of expression :func:`expect` explains best.
+
+    Args:
+        lhs: The left operand (a value or an expression).
+        rhs: The right operand.
+        exp: The comparison's text, e.g. ``'=='``.
+        inv: The text of its negation, shown in ``Actual:`` (``'!='`` for ``'=='``).
+        func: The comparison applied to the evaluated operands.
+    """
+
+    def __init__(self, lhs: Any, rhs: Any, exp: str, inv: str,
+                 func: Callable[[Any, Any], Any]) -> None:
+        BinaryOperator.__init__(self, _PRI_COMPARE, lhs, rhs, exp, func)
+        self._inv = inv
 
     def __str__(self) -> str:
         # Both sides need parentheses: ``a == b == c`` would read as a chained comparison.
-        lhs = _paren(self._lhs, self._lhs.priority <= _PRI_COMPARE)
-        rhs = _paren(self._rhs, self._rhs.priority <= _PRI_COMPARE)
-        return f'{lhs} {self._symbol} {rhs}'
+        lhs = _paren(self._lhs, _priority(self._lhs) <= _PRI_COMPARE)
+        rhs = _paren(self._rhs, _priority(self._rhs) <= _PRI_COMPARE)
+        return f'{lhs} {self._exp} {rhs}'
 
-    def check(self) -> None:
+    def expect(self) -> None:
         """Raises :class:`InvalidType` showing both operand values if the comparison fails."""
-        lhs, rhs = self._lhs.eval(), self._rhs.eval()
-        if not self._apply(lhs, rhs):
-            negated = _COMPARE_OPS[self._symbol][1]
-            raise InvalidType(str(self), f'{lhs} {negated} {rhs}')
+        lhs, rhs = self._eval_left(), self._eval_right()
+        if not self._func(lhs, rhs):
+            raise InvalidType(str(self), f'{lhs} {self._inv} {rhs}')
+
+    check = expect
 
 
-def _operator_method(node: type, symbol: str, reflected: bool = False) -> Callable:
-    """Makes an operator dunder of :class:`Expr` that builds a ``node`` expression."""
-    def method(self: Expr, *other: Any) -> Expr:
-        operands = (self, *map(_as_expr, other))
-        return node(symbol, *(operands[::-1] if reflected else operands))
-
-    return method
+Comparison = BoolBinaryOperator  # chainlite's earlier name
 
 
-for _sym, _binary in _BINARY_OPS.items():
-    _stem = _binary[2]
-    setattr(Expr, f'__{_stem}__', _operator_method(BinaryOperator, _sym))
-    setattr(Expr, f'__r{_stem}__', _operator_method(BinaryOperator, _sym, reflected=True))
-for _sym, _compare in _COMPARE_OPS.items():
+def _operator_method(symbol: str, kind: str, reflected: bool = False) -> Callable:
+    """Makes an operator dunder of :class:`Expr` that builds the expression node for it."""
+    if kind == 'unary':
+        func1 = _UNARY_OPS[symbol][0]
+
+        def unary(self: Expr) -> Expr:
+            return UnaryOperator(_PRI_UNARY, self, symbol, func1)
+        return unary
+    if kind == 'compare':
+        func2, inv, _ = _COMPARE_OPS[symbol]
+
+        def compare(self: Expr, other: Any) -> Expr:
+            return BoolBinaryOperator(self, _as_expr(other), symbol, inv, func2)
+        return compare
+    priority, func2, _ = _BINARY_OPS[symbol]
+
+    def binary(self: Expr, other: Any) -> Expr:
+        lhs, rhs = (_as_expr(other), self) if reflected else (self, _as_expr(other))
+        return BinaryOperator(priority, lhs, rhs, symbol, func2, symbol == '**')
+    return binary
+
+
+for _sym, (_, _, _stem) in _BINARY_OPS.items():
+    setattr(Expr, f'__{_stem}__', _operator_method(_sym, 'binary'))
+    setattr(Expr, f'__r{_stem}__', _operator_method(_sym, 'binary', reflected=True))
+for _sym, (_, _, _stem) in _COMPARE_OPS.items():
     # Python reflects comparisons itself (a < b -> b > a), so no __r*__ variants are needed.
-    setattr(Expr, f'__{_compare[2]}__', _operator_method(Comparison, _sym))
-for _sym, _unary in _UNARY_OPS.items():
-    setattr(Expr, f'__{_unary[1]}__', _operator_method(UnaryOperator, _sym))
-del _sym, _stem, _binary, _compare, _unary
+    setattr(Expr, f'__{_stem}__', _operator_method(_sym, 'compare'))
+for _sym, (_, _stem) in _UNARY_OPS.items():
+    setattr(Expr, f'__{_stem}__', _operator_method(_sym, 'unary'))
+del _sym, _stem
 
 
 def eval(exp: Any) -> Any:  # noqa: A001 - Chainer's public name.
@@ -437,6 +536,10 @@ class LightTypeInfoTuple(tuple):
         return len(self)
 
 
+class _NotASequenceError(TypeError, AssertionError):
+    """get_types got something else than a tuple: a TypeError, and Chainer's AssertionError."""
+
+
 def get_types(data: Sequence[Any], name: str, accept_none: bool,
               shapes: Sequence[Sequence[int]] | None = None) -> TypeInfoTuple:
     """Builds heavy-mode type information for a tuple of arrays.
@@ -451,8 +554,13 @@ def get_types(data: Sequence[Any], name: str, accept_none: bool,
         A :class:`TypeInfoTuple` of :class:`Variable` objects holding :class:`TypeInfo`.
 
     Raises:
-        TypeError: If an entry is ``None`` without ``accept_none``, or is not array-like.
+        TypeError: If ``data`` is not a tuple (or list) (this error is also an
+            ``AssertionError``, as in Chainer), or an entry is ``None`` without
+            ``accept_none``, or is not array-like.
     """
+    if not isinstance(data, (tuple, list)):
+        raise _NotASequenceError(f'get_types: data must be a tuple of arrays, not '
+                                 f'{type(data).__name__}')
     infos = []
     for i, array in enumerate(data):
         var_name = f'{name}[{i}]'
@@ -500,8 +608,8 @@ def expect(*bool_exprs: Any) -> None:
     for i, cond in enumerate(bool_exprs):
         if cond is True or cond is numpy.True_:
             continue
-        if isinstance(cond, Comparison):
-            cond.check()
+        if isinstance(cond, Testable):
+            cond.expect()
         elif isinstance(cond, Expr):
             value = cond.eval()
             if not value:

@@ -99,8 +99,12 @@ def test_missing_attribute_says_not_implemented(hook):
     with pytest.raises(AttributeError, match=r'chainer\.links\.TheanoFunction is not implemented '
                                              r'by chainlite'):
         L.TheanoFunction
-    with pytest.raises(AttributeError, match='chainer.print_runtime_info is not implemented'):
-        chainer.print_runtime_info
+    with pytest.raises(AttributeError, match='chainer.no_such_name is not implemented'):
+        chainer.no_such_name
+    # A module of a package is there without an import, as Chainer's packages import them all.
+    assert chainer.functions.math.identity.Identity is not None
+    with pytest.raises(AttributeError, match='chainer.functions.math.no_such_module is not'):
+        chainer.functions.math.no_such_module
     assert not hasattr(chainer.functions, 'no_such_function')
     with pytest.raises(AttributeError, match='has no attribute'):
         chainer.__wrapped__          # dunders keep Python's message

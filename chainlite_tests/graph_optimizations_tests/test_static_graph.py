@@ -380,3 +380,41 @@ def test_backward_on_arrays_through_tanh_sigmoid_and_dropout():
     _assert_identical(dbr, static)
     sched = model.schedule_manager.schedules[next(iter(model.schedule_manager.schedules))][0]
     assert sched.back_steps is not None and len(sched.back_steps) == 5
+
+
+def test_backward_on_arrays_with_mixed_precision():
+    # float16 data through a float32 Linear: each gradient in its own input's dtype, the same
+    # arrays as define-by-run's.
+    def build():
+        np.random.seed(5)
+        return L.Linear(5, 6, initialW=chainlite.initializers.Normal(1, np.float32),
+                        initial_bias=chainlite.initializers.Normal(1, np.float16))
+
+    class Dyn(chainlite.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = build()
+
+        def forward(self, x):
+            return F.relu(self.l1(x))
+
+    class Static(Dyn):
+        forward = chainlite.static_graph(Dyn.forward)
+
+    x = np.random.RandomState(0).rand(4, 5).astype(np.float16)
+    gy = np.ones((4, 6), np.float16)
+    results = []
+    for cls in (Dyn, Static):
+        model = cls()
+        for _ in range(3):                   # the later calls replay the schedule
+            xv = chainlite.Variable(x.copy())
+            model.cleargrads()
+            y = model(xv)
+            y.grad = gy
+            y.backward()
+        assert xv.grad.dtype == np.float16 and model.l1.W.grad.dtype == np.float32
+        assert model.l1.b.grad.dtype == np.float16
+        results.append((xv.grad, model.l1.W.grad, model.l1.b.grad))
+    for a, b in zip(*results):
+        np.testing.assert_array_equal(a, b)

@@ -342,3 +342,67 @@ def test_invalid_type_attributes_message_and_pickle():
     assert str(custom) == 'custom text' and custom.expect == 'e'
     restored = pickle.loads(pickle.dumps(err))
     assert (restored.expect, restored.actual, str(restored)) == (err.expect, err.actual, str(err))
+
+
+# --- Chainer's node constructors and helpers ------------------------------------------------
+
+
+def test_node_constructors_take_chainers_arguments():
+    x, y = tc.Variable(1, 'x'), tc.Variable(2, 'y')
+
+    def pair(a, b):
+        return a, b
+
+    assert str(tc.BinaryOperator(7, x, y, '+', pair)) == 'x + y'
+    assert str(tc.BinaryOperator(8, x, y, '+', pair)) == 'x + (y)'
+    assert str(tc.BinaryOperator(9, x, y, '+', pair)) == '(x) + (y)'
+    assert str(tc.BinaryOperator(8, x, y, '+', pair, True)) == '(x) + y'
+    assert tc.BinaryOperator(7, x, y, '+', pair).eval() == (1, 2)
+    assert str(tc.UnaryOperator(8, x, '-', lambda a: (a,))) == '-x'
+    assert str(tc.UnaryOperator(9, x, '-', lambda a: (a,))) == '-(x)'
+    assert tc.UnaryOperator(8, x, '-', lambda a: (a,)).eval() == (1,)
+    f = tc.Variable(sum, 'sum')
+    assert str(tc.Call(f, ([1, 2, 3],))) == 'sum([1, 2, 3])' == str(f([1, 2, 3]))
+    assert tc.Call(f, ([1, 2, 3],)).eval() == 6
+    with pytest.raises(TypeError):
+        tc.Call(f, [1])
+
+
+def test_bool_binary_operator():
+    x, y = tc.Variable(1, 'x'), tc.Variable(2, 'y')
+    same = tc.BoolBinaryOperator(x, x, '==', '!=', lambda a, b: a == b)
+    differ = tc.BoolBinaryOperator(x, y, '==', '!=', lambda a, b: a == b)
+    assert same.eval() is True
+    same.expect()
+    with pytest.raises(tc.InvalidType, match='1 != 2'):
+        differ.expect()
+    with pytest.raises(tc.InvalidType):
+        tc.expect(differ)
+    with pytest.raises(RuntimeError):
+        bool(same)
+    assert isinstance(x == y, tc.BoolBinaryOperator) and isinstance(x == y, tc.Testable)
+
+
+def test_getattr_names_and_nested_values():
+    class Obj:
+        value = 10
+
+    x = tc.Variable(Obj(), 'x')
+    assert str(tc.GetAttr(x, 'value')) == 'x.value'
+    assert str(tc.GetAttr(x, tc.Constant('value'))) == 'x.value'
+    assert str(tc.GetAttr(x, 3)) == 'getattr(x, 3)'
+    assert tc.GetAttr(x, tc.Constant('value')).eval() == 10
+    # A field of a node never hides an attribute of the value: x.dtype.name is an expression.
+    t = tc.get_types((numpy.zeros(2, numpy.float32),), 'in_types', False)
+    assert tc.eval(t[0].dtype.name == 'float32') is True
+    assert (tc.Constant([0]) == [tc.Constant(0)]).eval()
+    assert (tc.Constant([[0]]) == [[tc.Constant(0)]]).eval()
+    assert (tc.Constant((0,)) == (tc.Constant(0),)).eval()
+    assert tc._repr([[tc.Constant(0)]]) == '[[0]]'
+    assert tc._repr(()) == '()' and tc._repr((tc.Constant(0),)) == '(0,)'
+
+
+def test_get_types_wants_a_tuple():
+    for error in (TypeError, AssertionError):
+        with pytest.raises(error, match='must be a tuple'):
+            tc.get_types(1, 'name', False)

@@ -76,10 +76,11 @@ class LinearFunction(function_node.FunctionNode):
         x, W = inputs[:2]
         gy, = grad_outputs
         ret = []
+        # (mixed precision: each gradient in its input's dtype, as backward casts it)
         if 0 in indexes:
-            ret.append(numpy.matmul(gy, W))
+            ret.append(numpy.matmul(gy, W).astype(x.dtype, copy=False))
         if 1 in indexes:
-            ret.append(numpy.matmul(gy.swapaxes(-1, -2), x))
+            ret.append(numpy.matmul(gy.swapaxes(-1, -2), x).astype(W.dtype, copy=False))
         if 2 in indexes:
             ret.append(gy.sum(axis=(0,), keepdims=False))
         return ret
