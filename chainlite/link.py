@@ -347,8 +347,11 @@ class Link:
 
     @property
     def device(self) -> backend.Device:
-        """The device holding the parameters."""
-        return backend.get_device('@numpy')
+        """The device holding the parameters: the one last given to :meth:`to_device`.
+
+        The CPU until the link (or a link holding it) is sent elsewhere.
+        """
+        return self.__dict__.get('_device') or backend.get_device('@numpy')
 
     def to_cpu(self) -> 'Link':
         """Deprecated as in Chainer 7 (warns): ``to_device('@numpy')``. Returns self."""
@@ -369,6 +372,7 @@ class Link:
             p.to_device(dev)
         for link in self.links():
             d = link.__dict__
+            d['_device'] = dev
             for name in link._persistent:
                 if isinstance(d[name], numpy.ndarray):
                     d[name] = dev.send(d[name])

@@ -174,6 +174,7 @@ class Variable:
     # instance attributes inline anyway. The defaults below spare the hot path two stores.
     _node = None
     _requires_grad = True
+    _device = None  # the device given to to_device (None: the data's own device)
     # NumPy defers to our reflected operators (ndarray + Variable -> Variable.__radd__).
     __array_priority__ = 200
 
@@ -271,7 +272,14 @@ class Variable:
 
     @property
     def device(self):
-        """The :class:`~chainlite.backend.CpuDevice` holding the data."""
+        """The device holding the data: the one last given to :meth:`to_device`, if any.
+
+        As in Chainer, a variable remembers the device it was sent to, even without data (an
+        uninitialized parameter), so a :class:`~chainlite.backend.Device` subclass of the
+        user's is reported as such. Otherwise it is the data's device (the CPU).
+        """
+        if self._device is not None:
+            return self._device
         from chainlite import backend
         return backend.get_device_from_array(self._data)
 
@@ -534,6 +542,7 @@ class Variable:
         dev = backend.get_device(device)
         if self._data is not None:
             self._data = dev.send(self._data)
+        self._device = dev
         return self
 
     def to_gpu(self, device=None) -> 'Variable':

@@ -29,7 +29,7 @@ class LinearFunction(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))  # b is not needed by backward
         x, W = inputs[:2]
-        y = x @ W.T  # BLAS reads the transposed W in place
+        y = matmul.matmul_arrays(x, W.T)  # BLAS reads the transposed W in place
         if y.dtype != x.dtype:
             y = y.astype(x.dtype)
         if len(inputs) == 3:
@@ -52,9 +52,10 @@ class LinearFunction(function_node.FunctionNode):
         # Forward-mode rule (chainlite.jvp): dy = dx W^T + x dW^T + db, from retained x, W.
         x, W = self.inputs[0].data, self.inputs[1].data
         tx, tW = tangents[0], tangents[1]
-        t = None if tx is None else tx @ W.T
+        t = None if tx is None else matmul.matmul_arrays(tx, W.T)
         if tW is not None:
-            t = x @ tW.T if t is None else t + x @ tW.T
+            xtW = matmul.matmul_arrays(x, tW.T)
+            t = xtW if t is None else t + xtW
         if len(tangents) == 3 and tangents[2] is not None:
             t = numpy.broadcast_to(tangents[2], (x.shape[0], W.shape[0])) + (
                 0 if t is None else t)
@@ -67,9 +68,9 @@ class LinearFunction(function_node.FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(numpy.matmul(gy, W))
+            ret.append(matmul.matmul_arrays(gy, W))
         if 1 in indexes:
-            ret.append(numpy.matmul(gy.swapaxes(-1, -2), x))
+            ret.append(matmul.matmul_arrays(gy.swapaxes(-1, -2), x))
         if 2 in indexes:
             ret.append(gy.sum(axis=(0,), keepdims=False))
         return ret

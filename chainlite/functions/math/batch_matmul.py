@@ -1,8 +1,6 @@
 """Batched matrix products of two 3-D (or 2-D column-vector) batches (deprecated)."""
 import warnings
 
-import numpy
-
 from chainlite import function_node
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
@@ -38,7 +36,7 @@ class BatchMatMul(function_node.FunctionNode):
         a, b = inputs
         a = a.reshape(_as_mats(a.shape))
         b = b.reshape(_as_mats(b.shape))
-        return numpy.matmul(matmul._t(a, self.transa), matmul._t(b, self.transb)),
+        return matmul.matmul_arrays(matmul._t(a, self.transa), matmul._t(b, self.transb)),
 
     def backward(self, indexes, grad_outputs):
         a, b = self.get_retained_inputs()
