@@ -615,9 +615,10 @@ class FunctionNode:
 
         Returns:
             A tuple with a Variable (or None) for every input, or for every target index.
+            This default, for a node that defines no backward, returns None for every
+            target, as Chainer's does: no gradient flows through the node to its inputs.
         """
-        raise NotImplementedError('%s does not implement backward, so it cannot be '
-                                  'differentiated' % type(self).__name__)
+        return (None,) * len(target_input_indexes)
 
     def backward_accumulate(self, target_input_indexes: tuple[int, ...],
                             grad_outputs: tuple[Any, ...],

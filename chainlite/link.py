@@ -477,8 +477,11 @@ class Link:
 
     @property
     def device(self) -> backend.Device:
-        """The device holding the parameters."""
-        return backend.get_device('@numpy')
+        """The device holding the parameters: the one last given to :meth:`to_device`.
+
+        The CPU until the link (or a link holding it) is sent elsewhere.
+        """
+        return self.__dict__.get('_device') or backend.get_device('@numpy')
 
     def to_cpu(self) -> Self:
         """Deprecated as in Chainer 7 (warns): ``to_device('@numpy')``. Returns self."""
@@ -525,6 +528,7 @@ class Link:
             p.to_device(dev)
         for link in self.links():
             d = link.__dict__
+            d['_device'] = dev
             for name in link._persistent:
                 if isinstance(d[name], numpy.ndarray):
                     d[name] = dev.send(d[name])

@@ -186,6 +186,7 @@ class Variable:
     # The array (Optional[numpy.ndarray]). Typed Any: shape, dtype and the other array
     # properties read it unchecked, as Chainer's do (a Variable(None) raises AttributeError).
     _data: Any
+    _device: Any = None  # the device given to to_device (None: the data's own device)
     # NumPy defers to our reflected operators (ndarray + Variable -> Variable.__radd__).
     __array_priority__ = 200
     # Chainer's flag for a ChainerX-backed variable, which chainlite never has.
@@ -308,7 +309,14 @@ class Variable:
 
     @property
     def device(self) -> backend.Device:
-        """The :class:`~chainlite.backend.CpuDevice` holding the data."""
+        """The device holding the data: the one last given to :meth:`to_device`, if any.
+
+        As in Chainer, a variable remembers the device it was sent to, even without data (an
+        uninitialized parameter), so a :class:`~chainlite.backend.Device` subclass of the
+        user's is reported as such. Otherwise it is the data's device (the CPU).
+        """
+        if self._device is not None:
+            return self._device
         from chainlite import backend
         return backend.get_device_from_array(self._data)
 
@@ -599,6 +607,7 @@ class Variable:
         dev = backend.get_device(device)
         if self._data is not None:
             self._data = dev.send(self._data)
+        self._device = dev
         return self
 
     def to_gpu(self, device: Any = None) -> Variable:

@@ -580,14 +580,20 @@ def test_backward_returning_wrong_dtype_raises():
         F.sum(y).backward()
 
 
-def test_backward_not_implemented():
+def test_node_without_backward_passes_no_gradient():
+    # As in Chainer: the default backward gives None for every input, so the gradient stops
+    # at such a node while the rest of the graph still gets its gradients.
     class NoBackward(chainlite.FunctionNode):
         def forward(self, inputs):
             return inputs[0].copy(),
 
-    y, = NoBackward().apply((chainlite.Variable(_f32(1)),))
-    with pytest.raises(NotImplementedError):
-        y.backward()
+    x, w = chainlite.Variable(_f32(1)), chainlite.Variable(_f32(3))
+    h, = NoBackward().apply((x * 2,))
+    y = h * w
+    y.grad = _f32(1)
+    y.backward()
+    assert x.grad is None
+    numpy.testing.assert_array_equal(w.grad, _f32(2))
 
 
 # --- misc --------------------------------------------------------------------------------

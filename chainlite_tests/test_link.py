@@ -364,6 +364,39 @@ def test_to_device_and_to_cpu_keep_arrays_on_numpy():
         link.to_gpu()
 
 
+class _CopyingDevice(chainlite.backend.Device):
+    # A device of the user's: NumPy arrays, copied on send.
+    xp = numpy
+    supported_array_types = (numpy.ndarray,)
+
+    def __init__(self, index):
+        self.index = index
+
+    def __eq__(self, other):
+        return isinstance(other, _CopyingDevice) and other.index == self.index
+
+    def send_array(self, array):
+        return array.copy()
+
+
+def test_to_device_is_remembered_by_links_and_parameters():
+    # As in Chainer: the device a link was sent to is what it and its parameters report,
+    # uninitialized parameters included.
+    outer = chainlite.Chain()
+    with outer.init_scope():
+        outer.inner = Affine(2, 3)
+        outer.lazy = chainlite.Parameter()
+    W = outer.inner.W.array
+    assert outer.to_device(_CopyingDevice(1)) is outer
+    for obj in (outer, outer.inner, outer.inner.W, outer.lazy):
+        assert obj.device == _CopyingDevice(1)
+    assert outer.inner.W.array is not W  # sent: copied by the device
+    numpy.testing.assert_array_equal(outer.inner.W.array, W)
+    outer.to_device('@numpy')
+    assert outer.lazy.device == outer.device == chainlite.backend.CpuDevice()
+    assert chainlite.Variable(numpy.zeros(1)).device == chainlite.backend.CpuDevice()
+
+
 def test_old_style_keyword_declarations():
     link = chainlite.Link(w=(2, 3))
     assert link.w.shape == (2, 3)

@@ -3,6 +3,7 @@ from chainlite.dataset import convert  # noqa: F401
 from chainlite.dataset import dataset_mixin  # noqa: F401
 from chainlite.dataset import iterator  # noqa: F401
 from chainlite.dataset.convert import concat_examples  # noqa: F401
+from chainlite.dataset.convert import ConcatWithAsyncTransfer  # noqa: F401
 from chainlite.dataset.convert import converter  # noqa: F401
 from chainlite.dataset.convert import Converter  # noqa: F401
 from chainlite.dataset.convert import to_device  # noqa: F401

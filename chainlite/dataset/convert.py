@@ -240,3 +240,69 @@ def _concat_arrays_with_padding(arrays: Sequence[Any], padding: Any, dtype: Any,
 
 
 concat_examples = _ArbitraryCallableConverter(concat_examples_func)
+
+
+class ConcatWithAsyncTransfer:
+    """A converter that concatenates examples and sends them to one fixed device.
+
+    Chainer's class of this name overlaps the copy of the next minibatch to a GPU with the
+    computation on the current one, through CUDA streams and pinned memory. chainlite runs
+    on the CPU, where there is nothing to overlap: a call concatenates the batch as
+    :func:`concat_examples` does and sends it to the device at once. What remains of
+    Chainer's contract holds: the device is fixed by the first call, and a later call with
+    another device is an error.
+
+    Args:
+        stream: Must be None (chainlite has no CUDA streams).
+        compute_stream: Must be None.
+
+    Raises:
+        ValueError: If a stream is given.
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite.dataset import ConcatWithAsyncTransfer
+        >>> convert = ConcatWithAsyncTransfer()
+        >>> convert([(np.zeros(2), 0), (np.ones(2), 1)], -1)
+        (array([[0., 0.],
+               [1., 1.]]), array([0, 1]))
+        >>> convert([np.zeros(2)], None)
+        Traceback (most recent call last):
+        ...
+        ValueError: ConcatWithAsyncTransfer: device is different from the first call's ...
+    """
+
+    def __init__(self, stream: Any = None, compute_stream: Any = None) -> None:
+        for name, value in (('stream', stream), ('compute_stream', compute_stream)):
+            if value is not None:
+                raise ValueError('ConcatWithAsyncTransfer: %s must be None (chainlite has no '
+                                 'CUDA streams), got %r' % (name, value))
+        self._stream = stream
+        self.compute_stream = compute_stream
+        self._device: Any = None
+        self._device_set = False
+
+    def __call__(self, batch: Any, device: Any = None, padding: Any = None) -> Any:
+        """Concatenates ``batch`` and sends it to ``device``.
+
+        Args:
+            batch: A non-empty list of examples (arrays, tuples or dicts of arrays).
+            device: A device specifier, or None to leave the arrays where they are; it must
+                be the same at every call (the first call fixes it).
+            padding: As in :func:`concat_examples`.
+
+        Returns:
+            An array, a tuple of arrays or a dict of arrays, like the examples.
+
+        Raises:
+            ValueError: If ``batch`` is empty or ``device`` differs from the first call's.
+        """
+        if len(batch) == 0:
+            raise ValueError('ConcatWithAsyncTransfer: batch is empty')
+        device = _get_device(device)
+        if not self._device_set:
+            self._device, self._device_set = device, True
+        elif device != self._device:
+            raise ValueError("ConcatWithAsyncTransfer: device is different from the first "
+                             "call's (%r), got %r" % (self._device, device))
+        return concat_examples_func(batch, device, padding)

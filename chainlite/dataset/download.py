@@ -253,6 +253,10 @@ def cache_or_load_file(path: PathLike, creator: Callable[[str], Any],
     Returns:
         What ``creator`` or ``loader`` returned.
 
+    Raises:
+        RuntimeError: If the file must be created and the dataset root (see
+            :func:`get_dataset_root`) is a file, not a directory.
+
     Example:
         >>> import os, pathlib, tempfile
         >>> from chainlite.dataset import download
@@ -271,6 +275,12 @@ def cache_or_load_file(path: PathLike, creator: Callable[[str], Any],
     path = os.fspath(path)
     if os.path.exists(path):
         return loader(path)
+    # As in Chainer, creating a cache file needs a usable dataset root, even for a path
+    # outside it: a root that is a file is an error before any work.
+    root = get_dataset_root()
+    if os.path.exists(root) and not os.path.isdir(root):
+        raise RuntimeError('cache_or_load_file: the dataset root %r is not a directory'
+                           % (root,))
     directory, name = os.path.split(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     with _FileLock(os.path.join(directory, '.%s.lock' % name)):

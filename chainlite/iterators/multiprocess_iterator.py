@@ -140,6 +140,22 @@ class MultiprocessIterator(_sweep.SweepIterator):
         other._prefetch_state = other._state
         return other
 
+    def __getstate__(self) -> dict:
+        # A pickled iterator keeps its position, order and settings; the workers, the shared
+        # buffer and the batches on their way stay behind, and the copy starts its own
+        # workers at its first next.
+        state = self.__dict__.copy()
+        for name in ('_pool', '_finalizer', '_shared', '_buffer', '_pending', '_inflight',
+                     '_free_slots', '_keys', '_overflow_warned'):
+            state.pop(name, None)
+        state['_prefetch_state'] = self._state
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._shared = None
+        self._init_prefetch()
+
     def __next__(self) -> list[Any]:
         if self._pool is None:
             if self._mem_size is None:

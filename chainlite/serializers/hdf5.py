@@ -10,6 +10,8 @@ import importlib.util
 import os
 from typing import Any, Optional
 
+import numpy
+
 from chainlite.serializers import _atomic
 from chainlite.serializers import _values
 from chainlite.serializers import serializer as serializer_module
@@ -72,7 +74,11 @@ class HDF5Serializer(serializer_module.Serializer):
         key = key.lstrip('/')
         array = _values.to_storable(key, value)
         if array is None:
-            self.group.create_dataset(key, data=_h5py().Empty('f'))
+            h5py = _h5py()
+            if tuple(h5py.version.version_tuple[:3]) < (2, 7, 0):
+                raise RuntimeError('HDF5Serializer: saving None (%r) needs h5py >= 2.7.0 '
+                                   '(h5py.Empty), found %s' % (key, h5py.version.version))
+            self.group.create_dataset(key, data=h5py.Empty('f'))
         else:
             compression = None if array.size <= 1 else self.compression
             self.group.create_dataset(key, data=array, compression=compression)
@@ -130,7 +136,13 @@ class HDF5Deserializer(serializer_module.Deserializer):
             raise KeyError('%r is not in %s (load with strict=False to skip missing entries)'
                            % (key, where))
         dataset = self.group[key]
-        stored = None if dataset.shape is None else dataset[()]
+        if dataset.shape is None:  # h5py.Empty: a saved None
+            stored = None
+        elif _h5py().check_string_dtype(dataset.dtype) is not None:
+            # h5py reads strings as bytes: decode them (to a str array, not objects).
+            stored = numpy.asarray(dataset.asstr()[()], dtype=str)
+        else:
+            stored = dataset[()]
         return _values.restore(key, _source_name(self.group), stored, value)
 
 

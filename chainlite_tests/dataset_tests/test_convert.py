@@ -228,3 +228,31 @@ def test_call_converter_new_and_old_style():
     convert._call_converter(new_style, [1], -1)
     assert calls == [-1, None, cpu, cpu]
     assert isinstance(calls[-1], backend.CpuDevice)
+
+
+def test_concat_with_async_transfer_concatenates_like_concat_examples():
+    convert_ = chainlite.dataset.ConcatWithAsyncTransfer()
+    a, b = numpy.arange(6.0).reshape(2, 3), numpy.ones((2, 3))
+    out = convert_([(a, 1), (b, 2)], -1)
+    assert isinstance(out, tuple) and len(out) == 2
+    numpy.testing.assert_array_equal(out[0], numpy.stack([a, b]))
+    numpy.testing.assert_array_equal(out[1], [1, 2])
+    out = convert_([{'x': a}, {'x': b[:1]}], -1, padding=-1)
+    assert out['x'].shape == (2, 2, 3)
+    numpy.testing.assert_array_equal(out['x'][1, 1], [-1, -1, -1])
+    numpy.testing.assert_array_equal(convert_([a, b], '@numpy'), numpy.stack([a, b]))
+
+
+def test_concat_with_async_transfer_device_is_fixed_by_first_call():
+    import pickle
+    convert_ = chainlite.dataset.ConcatWithAsyncTransfer()
+    x = [numpy.zeros(2), numpy.ones(2)]
+    assert convert_(x).shape == (2, 2)  # device None: the arrays stay where they are
+    with pytest.raises(ValueError, match='device is different'):
+        convert_(x, -1)
+    again = pickle.loads(pickle.dumps(convert_))
+    assert again(x).shape == (2, 2)
+    with pytest.raises(ValueError, match='batch is empty'):
+        convert_([])
+    with pytest.raises(ValueError, match='stream must be None'):
+        chainlite.dataset.ConcatWithAsyncTransfer(stream=object())

@@ -270,3 +270,18 @@ def test_cache_or_load_file_concurrent_callers_create_once(tmp_path):
         t.join()
     assert len(created) == 1
     assert sorted(results) == ['created', 'loaded v', 'loaded v', 'loaded v']
+
+
+def test_cache_or_load_file_needs_a_directory_as_dataset_root(tmp_path, monkeypatch):
+    # Chainer refuses to create a cache file while the dataset root is a file.
+    not_a_dir = tmp_path / 'root_file'
+    not_a_dir.write_text('')
+    monkeypatch.setattr(download, '_dataset_root', str(not_a_dir))
+    created = []
+    with pytest.raises(RuntimeError, match='dataset root .* is not a directory'):
+        download.cache_or_load_file(tmp_path / 'data.txt', created.append, lambda p: None)
+    assert created == []
+    # A file that exists is still loaded: the root only matters for creating.
+    (tmp_path / 'data.txt').write_text('x')
+    assert download.cache_or_load_file(tmp_path / 'data.txt', created.append,
+                                       lambda p: 'loaded') == 'loaded'

@@ -293,6 +293,26 @@ def test_copy_is_independent():
         assert next(it) == [4, 5]
 
 
+@pytest.mark.parametrize('shared_mem', [None, 10 ** 6])
+def test_pickle_while_workers_run(shared_mem):
+    # The running workers and shared buffer stay behind; the copy resumes at the position.
+    data = list(range(6))
+    with iterators.MultiprocessIterator(data, 2, n_processes=2, n_prefetch=2,
+                                        shared_mem=shared_mem) as it:
+        first = next(it) + next(it)
+        other = pickle.loads(pickle.dumps(it))
+        try:
+            assert other._pool is None
+            assert (other.epoch_detail, other.previous_epoch_detail) == (4 / 6, 2 / 6)
+            assert not other.is_new_epoch
+            last = next(other)
+            assert other.is_new_epoch and other.epoch_detail == 1.0
+            assert sorted(first + last) == data
+            assert next(it) == last  # the original goes on undisturbed
+        finally:
+            other.finalize()
+
+
 def test_argument_errors():
     with pytest.raises(ValueError, match='MultiprocessIterator: n_processes'):
         iterators.MultiprocessIterator([1], 1, n_processes=0)

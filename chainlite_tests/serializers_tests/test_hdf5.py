@@ -82,6 +82,25 @@ def test_none_round_trip(h5py, tmp_path):
     numpy.testing.assert_array_equal(a, [1, 1])
 
 
+def test_strings_load_as_str(h5py, tmp_path):
+    # h5py reads string datasets as bytes; loading into a str gives the text back.
+    path = tmp_path / 'strings.h5'
+    with h5py.File(path, 'w') as f:
+        f.create_dataset('s', data='abc')
+        f.create_dataset('names', data=['x', 'yz'])
+    with h5py.File(path, 'r') as f:
+        d = serializers.HDF5Deserializer(f)
+        assert d('s', '') == 'abc'
+        assert d('names', None).tolist() == ['x', 'yz']
+
+
+def test_saving_none_needs_h5py_with_empty(h5py, tmp_path, monkeypatch):
+    monkeypatch.setattr(h5py.version, 'version_tuple', (2, 6, 0))
+    with h5py.File(tmp_path / 'old.h5', 'w') as f:
+        with pytest.raises(RuntimeError, match=r'saving None .* needs h5py >= 2\.7\.0'):
+            serializers.HDF5Serializer(f)('x', None)
+
+
 def test_dict_and_uninitialized_value(h5py, tmp_path):
     path = tmp_path / 'model.h5'
     serializers.save_hdf5(path, {'l/W': numpy.ones((2, 2), numpy.float32), 't': 4})

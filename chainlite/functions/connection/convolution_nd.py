@@ -14,11 +14,14 @@ import numpy
 
 import math
 
+import numpy
+
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import _im2col
 from chainlite.functions.array import cast
 from chainlite.functions.connection import deconvolution_nd
+from chainlite.functions.math import matmul
 from chainlite.functions.math import sum as sum_
 from chainlite.utils import type_check
 
@@ -87,6 +90,8 @@ class ConvolutionND(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
+        dtype = matmul.compute_dtype(x, W)
+        x_dtype, x, W = x.dtype, matmul.as_dtype(x, dtype), matmul.as_dtype(W, dtype)
         col, outsize = _patch_matrix(x, W.shape[2:], self)
         # Kept for the filter gradient, which would otherwise copy the same patches again:
         # the CPU trade of memory for time (backward drops it; so does an unlinked node).
@@ -96,9 +101,7 @@ class ConvolutionND(function_node.FunctionNode):
         y = y.reshape((out_c,) + outsize + (x.shape[0],))
         if len(inputs) == 3:
             y += inputs[2].reshape((out_c,) + (1,) * (self.ndim + 1))
-        if y.dtype != x.dtype:
-            y = y.astype(x.dtype)
-        return batch_first(y),
+        return batch_first(matmul.as_dtype(y, x_dtype)),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -144,14 +147,17 @@ class _ConvolutionNDGradW(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
+        out_dtype = numpy.result_type(x, gy)
+        dtype = matmul.compute_dtype(x, gy)
         col = self._col
-        if col is None:
-            col, _ = _patch_matrix(x, self.ksize, self)
+        if col is None or col.dtype != dtype:
+            col, _ = _patch_matrix(matmul.as_dtype(x, dtype), self.ksize, self)
         self._col = None
         g, out_c = self.groups, gy.shape[1]
-        gy_mat = batch_last(gy).reshape(g, out_c // g, math.prod(gy.shape[2:]) * gy.shape[0])
+        gy_mat = batch_last(matmul.as_dtype(gy, dtype)).reshape(
+            g, out_c // g, math.prod(gy.shape[2:]) * gy.shape[0])
         gW = backend.get_array_module(x).matmul(gy_mat, col.transpose(0, 2, 1))
-        return gW.reshape((out_c, x.shape[1] // g) + self.ksize),
+        return matmul.as_dtype(gW.reshape((out_c, x.shape[1] // g) + self.ksize), out_dtype),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

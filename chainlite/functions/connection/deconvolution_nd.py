@@ -18,6 +18,7 @@ from chainlite import function_node
 from chainlite.functions.array import _im2col
 from chainlite.functions.array import cast
 from chainlite.functions.connection import convolution_nd
+from chainlite.functions.math import matmul
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -73,6 +74,9 @@ class DeconvolutionND(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
+        dtype = matmul.compute_dtype(x, W)
+        x_dtype = x.dtype
+        x, W = matmul.as_dtype(x, dtype), matmul.as_dtype(W, dtype)
         g, nd = self.groups, self.ndim
         ksize, insize = W.shape[2:], x.shape[2:]
         outsize = self._outsize(insize, ksize)
@@ -88,9 +92,7 @@ class DeconvolutionND(function_node.FunctionNode):
         y = _im2col.col2im_nd(gcol, self.stride, self.pad, outsize, self.dilate, first_axis=1)
         if len(inputs) == 3:
             y += inputs[2].reshape((out_c,) + (1,) * (nd + 1))
-        if y.dtype != x.dtype:
-            y = y.astype(x.dtype)
-        return convolution_nd.batch_first(y),
+        return convolution_nd.batch_first(matmul.as_dtype(y, x_dtype)),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

@@ -36,7 +36,7 @@ class LinearFunction(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))  # b is not needed by backward
         x, W = inputs[:2]
-        y = x @ W.T  # BLAS reads the transposed W in place
+        y = matmul.matmul_arrays(x, W.T)  # BLAS reads the transposed W in place
         if y.dtype != x.dtype:
             y = y.astype(x.dtype)
         if len(inputs) == 3:
@@ -62,9 +62,10 @@ class LinearFunction(function_node.FunctionNode):
         assert in_nodes is not None
         x, W = in_nodes[0].data, in_nodes[1].data
         tx, tW = tangents[0], tangents[1]
-        t = None if tx is None else tx @ W.T
+        t = None if tx is None else matmul.matmul_arrays(tx, W.T)
         if tW is not None:
-            t = x @ tW.T if t is None else t + x @ tW.T
+            xtW = matmul.matmul_arrays(x, tW.T)
+            t = xtW if t is None else t + xtW
         if len(tangents) == 3 and tangents[2] is not None:
             t = numpy.broadcast_to(tangents[2], (x.shape[0], W.shape[0])) + (
                 0 if t is None else t)
@@ -78,9 +79,9 @@ class LinearFunction(function_node.FunctionNode):
         ret = []
         # (mixed precision: each gradient in its input's dtype, as backward casts it)
         if 0 in indexes:
-            ret.append(numpy.matmul(gy, W).astype(x.dtype, copy=False))
+            ret.append(matmul.matmul_arrays(gy, W).astype(x.dtype, copy=False))
         if 1 in indexes:
-            ret.append(numpy.matmul(gy.swapaxes(-1, -2), x).astype(W.dtype, copy=False))
+            ret.append(matmul.matmul_arrays(gy.swapaxes(-1, -2), x).astype(W.dtype, copy=False))
         if 2 in indexes:
             ret.append(gy.sum(axis=(0,), keepdims=False))
         return ret

@@ -4,8 +4,6 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any
 
-import numpy
-
 from chainlite import function_node
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
@@ -45,7 +43,7 @@ class BatchMatMul(function_node.FunctionNode):
         a, b = inputs
         a = a.reshape(_as_mats(a.shape))
         b = b.reshape(_as_mats(b.shape))
-        return numpy.matmul(matmul._t(a, self.transa), matmul._t(b, self.transb)),
+        return matmul.matmul_arrays(matmul._t(a, self.transa), matmul._t(b, self.transb)),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

@@ -88,15 +88,15 @@ class Classifier(link.Chain):
         key = self.label_key
         if isinstance(key, int):
             if not -len(args) <= key < len(args):
-                raise ValueError('Classifier: label_key %d is out of bounds for %d positional '
-                                 'arguments' % (key, len(args)))
+                raise ValueError('Classifier: Label key %d (label_key) is out of bounds for %d '
+                                 'positional arguments' % (key, len(args)))
             t = args[key]
             index = key % len(args)
             args = args[:index] + args[index + 1:]
         else:
             if key not in kwargs:
-                raise ValueError('Classifier: label key "%s" is not found among the keyword '
-                                 'arguments' % key)
+                raise ValueError('Classifier: Label key "%s" (label_key) is not found among the '
+                                 'keyword arguments' % key)
             kwargs = dict(kwargs)
             t = kwargs.pop(key)
         self.y = None

@@ -13,6 +13,38 @@ from chainlite.training import extension
 
 if TYPE_CHECKING:
     from chainlite.training.trainer import Trainer
+def is_return_code_zero(args: list) -> bool:
+    """Whether a command runs and exits with status 0 (its output is discarded).
+
+    Args:
+        args: The command and its arguments.
+
+    Returns:
+        False if the command fails or cannot be run (not found, not executable).
+
+    Example:
+        >>> import sys
+        >>> from chainlite.training.extensions import computational_graph
+        >>> computational_graph.is_return_code_zero([sys.executable, '-c', 'pass'])
+        True
+        >>> computational_graph.is_return_code_zero([sys.executable, '-c', 'exit(3)'])
+        False
+    """
+    try:
+        return subprocess.run(args, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0
+    except OSError:
+        return False
+
+
+def is_graphviz_available() -> bool:
+    """Whether Graphviz's ``dot`` command is installed and runs (``dot -V``).
+
+    Returns:
+        True if :class:`DumpGraph` can render its PNG image too.
+    """
+    return shutil.which('dot') is not None and is_return_code_zero(['dot', '-V'])
+
 
 _VARIABLE_STYLE = {'shape': 'octagon', 'fillcolor': '#E0E0E0', 'style': 'filled'}
 _FUNCTION_STYLE = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
@@ -94,7 +126,7 @@ class DumpGraph(extension.Extension):
             path = os.path.join(trainer.out, self._filename)
             with open(path, 'w') as f:
                 f.write(dot)
-            if shutil.which('dot') is not None:
+            if is_graphviz_available():
                 image = os.path.join(trainer.out, os.path.splitext(self._filename)[0] + '.png')
                 subprocess.run(['dot', '-Tpng', path, '-o', image], check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

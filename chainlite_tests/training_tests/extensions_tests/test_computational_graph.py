@@ -129,11 +129,27 @@ def test_renders_png_when_graphviz_is_installed(tmp_path, monkeypatch):
     bin_dir = tmp_path / 'bin'
     bin_dir.mkdir()
     dot = bin_dir / 'dot'
-    dot.write_text('#!/bin/sh\n# dot -Tpng IN -o OUT\necho "$1 $2" > "$4"\n')
+    dot.write_text('#!/bin/sh\n[ "$1" = -V ] && exit 0\n# dot -Tpng IN -o OUT\n'
+                   'echo "$1 $2" > "$4"\n')
     dot.chmod(dot.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv('PATH', str(bin_dir))
     _trainer(tmp_path / 'out', extensions.DumpGraph('main/loss', filename='g.dot'), n=1).run()
     assert (tmp_path / 'out' / 'g.png').read_text() == '-Tpng %s\n' % (tmp_path / 'out' / 'g.dot')
+
+
+def test_is_graphviz_available_runs_dot(tmp_path, monkeypatch):
+    from chainlite.training.extensions import computational_graph as cg
+    bin_dir = tmp_path / 'bin'
+    bin_dir.mkdir()
+    monkeypatch.setenv('PATH', str(bin_dir))
+    assert not cg.is_graphviz_available()  # not installed
+    dot = bin_dir / 'dot'
+    dot.write_text('#!/bin/sh\nexit 1\n')
+    dot.chmod(dot.stat().st_mode | stat.S_IXUSR)
+    assert not cg.is_graphviz_available()  # installed but broken
+    dot.write_text('#!/bin/sh\n[ "$1" = -V ] && exit 0\nexit 1\n')
+    assert cg.is_graphviz_available()
+    assert not cg.is_return_code_zero([str(tmp_path / 'missing')])
 
 
 def test_errors_restore_the_flag(tmp_path):
