@@ -489,7 +489,7 @@ class FunctionNode:
         raise TypeError('%s: input %d must be a Variable or a numpy.ndarray, got %s'
                         % (self.label, index, type(x).__name__))
 
-    def _wrap_outputs_with_none(self, inputs: tuple, in_data: tuple, outputs: tuple,
+    def _wrap_outputs_with_none(self, inputs: Sequence[Any], in_data: tuple, outputs: tuple,
                                 requires_grad: bool, cfg: Any) -> tuple:
         # As Chainer, forward may return None for an output: it becomes a Variable without
         # data, which no gradient reaches. Rare, so kept off _wrap_outputs' road.

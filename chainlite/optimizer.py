@@ -301,7 +301,7 @@ class UpdateRule:
         fp32.grad = grad.astype(numpy.float32)
         fp32.node._loss_scale, param.node._loss_scale = param.node._loss_scale, None
         self._update(fp32)
-        numpy.copyto(param.array, cast(numpy.ndarray, fp32.array), casting='same_kind')
+        numpy.copyto(param.array, fp32.array, casting='same_kind')
         fp32.cleargrad()
 
     def update_core(self, param: variable.Variable) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional, overload
 
 import numpy
 
@@ -236,8 +236,13 @@ class Variable:
     # -- the array -----------------------------------------------------------------------------
 
     @property
-    def array(self) -> Optional[numpy.ndarray]:
-        """The underlying array (also available as ``data``)."""
+    def array(self) -> numpy.ndarray:
+        """The underlying array (also available as ``data``).
+
+        None only for a variable made without data (an uninitialised parameter); the
+        annotation says ``numpy.ndarray`` so that ``loss.array.item()`` type-checks without a
+        None test in every script (Chainer's says ``Optional``).
+        """
         return self._data
 
     @array.setter
@@ -461,7 +466,7 @@ class Variable:
         else:
             # Zeros have no history: the gradient leaves any graph it was part of.
             gv.unchain()
-            gv.array.fill(0)  # type: ignore[union-attr]  # (a gradient has data)
+            gv.array.fill(0)  # (a gradient has data)
             self._set_grad_var(gv)
 
     def addgrad(self, var: 'Variable') -> None:
@@ -595,7 +600,7 @@ class Variable:
                 self.array = src.copy()
                 return
             dst = self._data
-        numpy.copyto(dst, src)  # type: ignore[arg-type]  # (both initialised by now)
+        numpy.copyto(dst, src)  # (both initialised by now)
 
     def to_cpu(self) -> 'Variable':
         """Moves the data (and grad) to the CPU: a no-op on NumPy arrays. Returns self."""
@@ -784,8 +789,16 @@ def as_variable(obj: Variable | numpy.ndarray) -> Variable:
     return Variable(obj, requires_grad=False)
 
 
-def as_array(obj: Variable | numpy.ndarray) -> numpy.ndarray:
-    """Returns the array of a Variable, or ``obj`` itself if it is already an array."""
+@overload
+def as_array(obj: None) -> None: ...
+
+
+@overload
+def as_array(obj: Variable | numpy.ndarray) -> numpy.ndarray: ...
+
+
+def as_array(obj: Variable | numpy.ndarray | None) -> numpy.ndarray | None:
+    """Returns the array of a Variable, or ``obj`` itself if it is already an array (or None)."""
     if isinstance(obj, Variable):
         return obj._data
     return obj

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -50,7 +50,7 @@ def _modified_xlogx(x: Any) -> variable.Variable:
 
 def _values(param: variable.Variable) -> numpy.ndarray:
     """The array of a parameter Variable (never None: parameters are built from arrays)."""
-    return cast(numpy.ndarray, param.array)
+    return param.array
 
 
 def _array(x: Any) -> Any:

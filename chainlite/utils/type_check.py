@@ -441,15 +441,18 @@ def _operator_method(symbol: str, kind: str, reflected: bool = False) -> Callabl
     return binary
 
 
-for _sym, (_, _, _stem) in _BINARY_OPS.items():
+for _sym, _binary in _BINARY_OPS.items():
+    _stem = _binary[2]
     setattr(Expr, f'__{_stem}__', _operator_method(_sym, 'binary'))
     setattr(Expr, f'__r{_stem}__', _operator_method(_sym, 'binary', reflected=True))
-for _sym, (_, _, _stem) in _COMPARE_OPS.items():
+for _sym, _compare in _COMPARE_OPS.items():
     # Python reflects comparisons itself (a < b -> b > a), so no __r*__ variants are needed.
+    _stem = _compare[2]
     setattr(Expr, f'__{_stem}__', _operator_method(_sym, 'compare'))
-for _sym, (_, _stem) in _UNARY_OPS.items():
+for _sym, _unary in _UNARY_OPS.items():
+    _stem = _unary[1]
     setattr(Expr, f'__{_stem}__', _operator_method(_sym, 'unary'))
-del _sym, _stem
+del _sym, _stem, _binary, _compare, _unary
 
 
 def eval(exp: Any) -> Any:  # noqa: A001 - Chainer's public name.

@@ -14,7 +14,6 @@ import numpy
 
 import math
 
-import numpy
 
 from chainlite import backend
 from chainlite import function_node
@@ -109,7 +108,7 @@ class ConvolutionND(function_node.FunctionNode):
         assert in_nodes is not None
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
-        ret = []
+        ret: list[Any] = []
         # The filter gradient first: it reads (and then drops) the patch matrix kept by
         # forward before the input gradient allocates a patch-sized array of its own, so
         # the two never coexist. A lower peak also spares the allocator from handing the

@@ -100,7 +100,7 @@ class DeconvolutionND(function_node.FunctionNode):
         assert in_nodes is not None
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
-        ret = []
+        ret: list[Any] = []
         if 0 in indexes:
             ret.append(convolution_nd.ConvolutionND(
                 self.ndim, self.stride, self.pad, bool(self.cover_all), self.dilate,

@@ -241,7 +241,7 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         lse = reshape.reshape(logsumexp.logsumexp(x, axis=1), rows)
         p = exp.exp(x - broadcast.broadcast_to(lse, shape))
         g = gy * self.coeff if self.coeff is not None else reshape.reshape(gy, rows)
-        ret = [None, None]
+        ret: list[Any] = [None, None]
         if 0 in indexes:
             u = ggx * broadcast.broadcast_to(g * S, shape)
             pu = sum_mod.sum(p * u, axis=1, keepdims=True)

@@ -11,6 +11,8 @@ from chainlite.functions.math import matmul
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
+    import numpy
+
     from chainlite.types import VariableOrArray
     from chainlite.variable import Variable
 

@@ -82,7 +82,7 @@ class GroupNormalization(function_node.FunctionNode):
         xc = xg - E(xg)
         inv_std = (E(xc * xc) + self.eps) ** -0.5
         x_hat = xc * inv_std
-        ret = []
+        ret: list[Any] = []
         if 0 in indexes:
             kept = (1, shape[1]) + (1,) * (len(shape) - 2)
             g = reshape.reshape(gy * reshape.reshape(gamma, kept), xg.shape)

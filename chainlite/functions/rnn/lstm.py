@@ -230,4 +230,5 @@ def lstm(c_prev: VariableOrArray, x: VariableOrArray) -> tuple[Variable, Variabl
         >>> c.array  # tanh(0) * 0.5 + 1 * sigmoid(50)
         array([[1.]])
     """
-    return LSTM().apply((c_prev, x))
+    c, h = LSTM().apply((c_prev, x))
+    return c, h

@@ -86,7 +86,8 @@ class Deconvolution2D(link.Link):
         """
         if self.W.array is None:
             self._initialize_params(_param_args.channels_of(self, x))
-        outsize = None if all(s is None for s in self.outsize) else self.outsize
+        outsize = None if all(s is None for s in self.outsize) else cast(
+            'tuple[int, int]', self.outsize)
         return deconvolution_2d.deconvolution_2d(x, self.W, self.b, self.stride, self.pad,
                                                  outsize, dilate=self.dilate,
                                                  groups=self.groups)

@@ -1,7 +1,7 @@
 """The negative sampling loss layer, with its sampler built from word counts."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence, cast
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -55,7 +55,7 @@ class NegativeSampling(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(0, (len(counts), in_size))
         if self.W.dtype != dtype:
-            self.W.array = cast(numpy.ndarray, self.W.array).astype(dtype)
+            self.W.array = self.W.array.astype(dtype)
 
     def to_device(self, device: DeviceSpec) -> 'NegativeSampling':
         """Moves ``W`` and the sampler's tables to ``device``. Returns self."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 import numpy
 
@@ -91,7 +91,7 @@ class DecorrelatedBatchNormalization(link.Link):
         yield 'decay', self.decay
         yield 'eps', self.eps
 
-    def serialize(self, serializer: Callable) -> None:
+    def serialize(self, serializer: serializer_mod.AbstractSerializer) -> None:
         """Saves or loads the statistics; old Chainer layouts are converted when loading."""
         if not isinstance(serializer, serializer_mod.Deserializer):
             super().serialize(serializer)

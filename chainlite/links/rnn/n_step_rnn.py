@@ -137,7 +137,7 @@ class NStepRNNBase(link.ChainList):
         ys = list(transpose_sequence.transpose_sequence(result[-1]))
         if not identity:
             states = [permutate.permutate(s, order, axis=1, inv=True) for s in states]
-            restored = [None] * len(ys)
+            restored: list[Any] = [None] * len(ys)
             for y, i in zip(ys, order):
                 restored[i] = y
             ys = restored
