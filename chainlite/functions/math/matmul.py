@@ -12,11 +12,11 @@ from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    from chainlite.types import VariableOrArray
+    from chainlite.types import DTypeSpec, VariableOrArray
     from chainlite.variable import Variable
 
 
-def compute_dtype(*arrays):
+def compute_dtype(*arrays: numpy.ndarray) -> numpy.dtype:
     """The dtype to compute a product of ``arrays`` in: float32 where it would be float16.
 
     NumPy multiplies float16 matrices element by element without BLAS, a hundred times
@@ -27,12 +27,12 @@ def compute_dtype(*arrays):
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
 
 
-def as_dtype(a, dtype):
+def as_dtype(a: numpy.ndarray, dtype: DTypeSpec) -> numpy.ndarray:
     """``a`` itself when it has ``dtype`` already, else a copy cast to it."""
     return a if a.dtype == dtype else a.astype(dtype)
 
 
-def matmul_arrays(a, b):
+def matmul_arrays(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
     """``numpy.matmul(a, b)`` on arrays, float16 operands multiplied in float32.
 
     The product has NumPy's promoted dtype, float16 included.
