@@ -5,6 +5,8 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from chainlite.optimizer_hooks import _common
+
 if TYPE_CHECKING:
     from chainlite import optimizer
     from chainlite import variable
@@ -42,9 +44,8 @@ class GradientHardClipping:
         self.upper_bound = upper_bound
 
     def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
-        if param.array is None:  # uninitialised: no gradient to read
+        pair = _common.array_and_grad(param)
+        if pair is None:
             return
-        grad = param.grad
-        if grad is None:
-            return
+        grad = pair[1]
         numpy.clip(grad, self.lower_bound, self.upper_bound, out=grad)

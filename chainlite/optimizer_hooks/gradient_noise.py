@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy
 
 from chainlite import backend
+from chainlite.optimizer_hooks import _common
 
 if TYPE_CHECKING:
     from chainlite import optimizer
@@ -65,10 +66,9 @@ class GradientNoise:
         self.noise_func = noise_func
 
     def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
-        if param.array is None:  # uninitialised: no gradient to read
+        pair = _common.array_and_grad(param)
+        if pair is None:
             return
-        g = param.grad
-        if g is None:
-            return
+        g = pair[1]
         xp = backend.get_array_module(g)
         g += self.noise_func(xp, g.shape, g.dtype, self, rule)

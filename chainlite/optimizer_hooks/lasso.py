@@ -5,6 +5,8 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from chainlite.optimizer_hooks import _common
+
 if TYPE_CHECKING:
     from chainlite import optimizer
     from chainlite import variable
@@ -39,10 +41,8 @@ class Lasso:
         self.rate = rate
 
     def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
-        p = param.array
-        if p is None:  # uninitialised: nothing to update (and no gradient to read)
+        pair = _common.array_and_grad(param)
+        if pair is None:
             return
-        g = param.grad
-        if g is None:
-            return
+        p, g = pair
         g += self.rate * numpy.sign(p)

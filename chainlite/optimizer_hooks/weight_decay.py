@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chainlite.optimizer_hooks import _common
+
 if TYPE_CHECKING:
     from chainlite import optimizer
     from chainlite import variable
@@ -40,12 +42,10 @@ class WeightDecay:
         self.rate = rate
 
     def __call__(self, rule: optimizer.UpdateRule, param: variable.Variable) -> None:
-        p = param.array
-        if p is None:  # uninitialised: nothing to update (and no gradient to read)
+        pair = _common.array_and_grad(param)
+        if pair is None:
             return
-        g = param.grad
-        if g is None:
-            return
+        p, g = pair
         rate = self.rate
         loss_scale = param.node._loss_scale
         if loss_scale is not None:
