@@ -1,0 +1,1 @@
+"""Caffe's message types (:mod:`chainlite.links.caffe.protobuf3.caffe_pb2`), at Chainer's path."""
