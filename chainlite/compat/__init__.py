@@ -10,7 +10,7 @@ every ``chainer.X.Y`` gives ``chainlite.X.Y`` (the same module objects, so
 (Chainer's ONNX exporter) and its submodules give :mod:`chainlite.onnx` and its submodules.
 
 What chainlite does not implement fails where it is used, with a message that names it:
-importing ``chainer.links.caffe.caffe_function`` raises ``ModuleNotFoundError`` and reading
+importing ``chainer.links.theano.theano_function`` raises ``ModuleNotFoundError`` and reading
 ``chainer.links.TheanoFunction`` raises ``AttributeError``, both saying
 ``chainer.X is not implemented by chainlite``.
 

@@ -217,7 +217,7 @@ def _functions_in_order(outputs: Sequence[variable.Variable]) -> list[Any]:
             continue
         seen.add(id(func))
         found.append(func)
-        stack.extend(n.creator_node for n in func.inputs if n.creator_node is not None)
+        stack.extend(n.creator_node for n in func.inputs or () if n.creator_node is not None)
     found.reverse()
     return sorted(found, key=lambda f: f.rank)
 

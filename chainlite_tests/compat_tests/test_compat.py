@@ -84,11 +84,11 @@ def test_chainerx_names():
 
 
 def test_missing_module_says_not_implemented(hook):
-    with pytest.raises(ImportError, match=r'chainer\.links\.caffe is not implemented '
+    with pytest.raises(ImportError, match=r'chainer\.links\.theano is not implemented '
                                           r'by chainlite'):
-        import chainer.links.caffe.caffe_function  # noqa: F401
-    with pytest.raises(ModuleNotFoundError, match='chainer.exporters is not implemented'):
-        import chainer.exporters.caffe  # noqa: F401
+        import chainer.links.theano.theano_function  # noqa: F401
+    with pytest.raises(ModuleNotFoundError, match='chainer.exporters.onnx is not implemented'):
+        import chainer.exporters.onnx  # noqa: F401
     with pytest.raises(ImportError, match="'chainerx' is not a package"):
         import chainerx._core  # noqa: F401
 

@@ -155,11 +155,11 @@ class _Listed:
 class _GlobalPooling:
     # Pooling over each whole feature map, whatever its size at run time.
 
-    def __init__(self, func: Callable[..., Any], stride: Any, pad: Any) -> None:
-        self.func, self.stride, self.pad = func, stride, pad
+    def __init__(self, func: Callable[..., Any], stride: Any, pad: Any, **kwargs: Any) -> None:
+        self.func, self.stride, self.pad, self.kwargs = func, stride, pad, kwargs
 
     def __call__(self, x: Any) -> Any:
-        return self.func(x, x.shape[2:], stride=self.stride, pad=self.pad)
+        return self.func(x, x.shape[2:], stride=self.stride, pad=self.pad, **self.kwargs)
 
 
 class _Child:
@@ -417,6 +417,7 @@ def _setup_lrn(func: CaffeFunction, layer: Any) -> None:
 
 def _setup_pooling(func: CaffeFunction, layer: Any) -> None:
     param = layer.pooling_param
+    pool: Callable[..., Any]
     if param.pool == param.MAX:
         pool = functions.max_pooling_2d
     elif param.pool == param.AVE:
@@ -425,10 +426,14 @@ def _setup_pooling(func: CaffeFunction, layer: Any) -> None:
         raise RuntimeError('CaffeFunction: Pooling layer %r uses stochastic pooling, which is '
                            'not supported' % layer.name)
     ksize, stride, pad = _ksize(param), _stride(param), _pad(param)
+    extra = {}
+    if param.pool == param.MAX and param.round_mode == param.FLOOR:
+        # Caffe's default rounding up of the output size is max_pooling_2d's cover_all.
+        extra['cover_all'] = False
     if param.global_pooling and not ksize:
-        forward: Callable[..., Any] = _GlobalPooling(pool, stride, pad)
+        forward: Callable[..., Any] = _GlobalPooling(pool, stride, pad, **extra)
     else:
-        forward = _Unary(pool, ksize, stride=stride, pad=pad)
+        forward = _Unary(pool, ksize, stride=stride, pad=pad, **extra)
     func._add_layer(layer, forward)
 
 

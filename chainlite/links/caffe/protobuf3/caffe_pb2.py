@@ -307,7 +307,7 @@ def _parse_enums(text: str) -> dict[str, list[tuple[str, int]]]:
 
 def _file_descriptor() -> descriptor_pb2.FileDescriptorProto:
     enums = _parse_enums(_ENUMS)
-    messages = []
+    messages: list[tuple[str, list[list[str]]]] = []
     for line in _MESSAGES.strip().splitlines():
         if not line.startswith(' '):
             messages.append((line.strip(), []))
