@@ -200,8 +200,8 @@ def _converter(table: dict[type, Any], func: Any) -> Any:
         convert = table.get(cls)
         if convert is not None:
             return convert
-    raise ValueError('chainlite.exporters.caffe.export: cannot convert %s (%s) to Caffe; '
-                     'supported: %s' % (type(func).__name__, func.label,
+    raise ValueError('chainlite.exporters.caffe.export: cannot convert %s to Caffe; '
+                     'supported: %s' % (type(func).__name__,
                                         ', '.join(sorted(c.__name__ for c in table))))
 
 
@@ -321,7 +321,7 @@ def export(model: Link | Callable[..., Any], args: Sequence[Any],
         >>> caffe.export(model, [np.zeros((1, 3), np.float32)], directory)
         >>> func = L.caffe.CaffeFunction(directory + '/chainer_model.caffemodel')
         >>> [name for name, _, _ in func.layers]
-        ['LinearFunction-1-1']
+        ['LinearFunction-0-1']
     """
     from chainlite.links.caffe.protobuf3 import caffe_pb2
     if not isinstance(args, (tuple, list)) or not args:
