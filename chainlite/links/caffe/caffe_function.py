@@ -172,6 +172,21 @@ class _Child:
         return getattr(self.owner, self.name)(*xs, **self.kwargs)
 
 
+class _PartialReshape:
+    # Caffe's Reshape in full: it replaces the axes [axis, axis + num_axes) of the input (all
+    # of them by default), and a 0 in the new shape keeps the input's size there.
+
+    def __init__(self, shape: list[int], axis: int, num_axes: int) -> None:
+        self.shape, self.axis, self.num_axes = shape, axis, num_axes
+
+    def __call__(self, x: Any) -> Any:
+        start = self.axis if self.axis >= 0 else self.axis + x.ndim + 1
+        end = x.ndim if self.num_axes == -1 else start + self.num_axes
+        middle = [x.shape[start + i] if d == 0 else d for i, d in enumerate(self.shape)]
+        return functions.reshape(x, tuple(x.shape[:start]) + tuple(middle) +
+                                 tuple(x.shape[end:]))
+
+
 class _TestMode:
     # Runs a layer with ``train`` off (BatchNorm with use_global_stats).
 
@@ -444,8 +459,12 @@ def _setup_relu(func: CaffeFunction, layer: Any) -> None:
 
 
 def _setup_reshape(func: CaffeFunction, layer: Any) -> None:
-    shape = [int(d) for d in layer.reshape_param.shape.dim]
-    func._add_layer(layer, _Unary(functions.reshape, shape=shape))
+    param = layer.reshape_param
+    shape = [int(d) for d in param.shape.dim]
+    if 0 in shape or param.axis != 0 or param.num_axes != -1:
+        func._add_layer(layer, _PartialReshape(shape, param.axis, param.num_axes))
+    else:
+        func._add_layer(layer, _Unary(functions.reshape, shape=shape))
 
 
 def _setup_batch_norm(func: CaffeFunction, layer: Any) -> None:

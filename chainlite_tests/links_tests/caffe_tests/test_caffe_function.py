@@ -234,6 +234,24 @@ def test_global_and_floor_rounded_pooling(tmp_path, rng):
         axis=(3, 5)))
 
 
+@pytest.mark.parametrize('dims, axis, num_axes, expected', [
+    ([0, -1], 0, -1, (2, 60)),          # 0 keeps the input's size
+    ([3, 1], 1, 1, (2, 3, 1, 4, 5)),    # only axis 1 is replaced
+    ([-1], -3, -1, (2, 3, 20)),         # axis counts from the end; -1 infers
+    ([0, 4, 3], 0, 3, (2, 4, 3, 5)),
+])
+def test_reshape_keeps_and_replaces_axes_as_caffe_does(tmp_path, dims, axis, num_axes,
+                                                       expected):
+    net = caffe_pb2.NetParameter()
+    rs = net.layer.add(name='r', type='Reshape', bottom=['x'], top=['y'])
+    rs.reshape_param.shape.dim[:] = dims
+    rs.reshape_param.axis, rs.reshape_param.num_axes = axis, num_axes
+    x = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
+    y, = CaffeFunction(_save(net, tmp_path))(inputs={'x': x}, outputs=['y'])
+    assert y.shape == expected
+    np.testing.assert_array_equal(y.array.ravel(), x.ravel())
+
+
 def _varint(n):
     out = b''
     while True:
