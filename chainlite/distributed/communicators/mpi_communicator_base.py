@@ -67,6 +67,15 @@ def _displacements(counts: list) -> list:
     return out
 
 
+# Buffers from this size on are averaged by the ring below rather than MPI_Allreduce.
+_RING_BYTES = 1 << 18
+
+
+def _even_counts(total: int, n: int) -> list:
+    # ``total`` elements split into ``n`` nearly equal segments.
+    return [total // n + (1 if k < total % n else 0) for k in range(n)]
+
+
 def _same_dtype(caller: str, headers: list) -> numpy.dtype:
     dtypes = {h[1] for h in headers}
     if len(dtypes) != 1:
@@ -111,6 +120,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def __init__(self, mpi_comm: Any) -> None:
         self.mpi_comm = mpi_comm
         self._buffers = _packing.Buffers()
+        self._scratch = _packing.Buffers()
         (_, self._intra_rank, self._intra_size, self._inter_rank,
          self._inter_size) = _communication_utility.init_ranks(mpi_comm)
         with self.config_scope():
@@ -465,11 +475,47 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         # Sums a flat buffer over the ranks in place; returns the factor giving the mean.
         if configuration.config.debug:
             self._check_same_layout(buf)
-        self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, buf)
+        if buf.nbytes >= _RING_BYTES and self.size > 1:
+            counts = _even_counts(buf.size, self.size)
+            self._ring_reduce_scatter(buf, counts)
+            self._ring_allgather(buf, counts)
+        else:
+            self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, buf)
         if configuration.config.debug and not numpy.isfinite(buf).all():
             raise ValueError('multi_node_mean_grad: parameters diverged after allreduce: the '
                              'averaged gradients are not finite (debug mode)')
         return 1.0 / self.size
+
+    def _ring_reduce_scatter(self, buf: numpy.ndarray, counts: list) -> None:
+        # Sums a flat buffer over the ranks, segment by segment (``counts[k]`` elements for
+        # rank k, in rank order): afterwards this rank's segment of ``buf`` holds the sum of
+        # every rank's segment; the other segments hold partial sums. A ring of size - 1
+        # exchanges with the neighbours, each a single large message: on shared memory Open
+        # MPI moves it with one copy, where its Allreduce and Reduce_scatter of a few MB go
+        # through many small fragments and stall whenever either process is descheduled.
+        n, r = self.size, self.rank
+        displs = _displacements(counts)
+        right, left = (r + 1) % n, (r - 1) % n
+        tmp = self._scratch.get(buf.dtype, max(counts))
+        for step in range(n - 1):
+            send = (r - step - 1) % n
+            recv = (r - step - 2) % n
+            got = tmp[:counts[recv]]
+            self.mpi_comm.Sendrecv(buf[displs[send]:displs[send] + counts[send]], right, 77,
+                                   got, left, 77)
+            mine = buf[displs[recv]:displs[recv] + counts[recv]]
+            numpy.add(mine, got, out=mine)
+
+    def _ring_allgather(self, buf: numpy.ndarray, counts: list) -> None:
+        # The inverse: every rank's segment of ``buf`` (``counts`` as above) to every rank.
+        n, r = self.size, self.rank
+        displs = _displacements(counts)
+        right, left = (r + 1) % n, (r - 1) % n
+        for step in range(n - 1):
+            send = (r - step) % n
+            recv = (r - step - 1) % n
+            self.mpi_comm.Sendrecv(buf[displs[send]:displs[send] + counts[send]], right, 78,
+                                   buf[displs[recv]:displs[recv] + counts[recv]], left, 78)
 
     def _transfer_dtype(self, dtype: numpy.dtype) -> numpy.dtype:
         # The dtype a gradient travels in; subclasses choose.
