@@ -517,6 +517,31 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             self.mpi_comm.Sendrecv(buf[displs[send]:displs[send] + counts[send]], right, 78,
                                    buf[displs[recv]:displs[recv] + counts[recv]], left, 78)
 
+    def _reduce_scatter_sum(self, buf: numpy.ndarray, counts: list) -> float:
+        # Sums a flat buffer over the ranks into this rank's segment (``counts[k]`` elements
+        # for rank k, in rank order); returns the factor giving the mean. The other segments
+        # are left with partial sums.
+        if configuration.config.debug:
+            self._check_same_layout(buf)
+        self._ring_reduce_scatter(buf, counts)
+        return 1.0 / self.size
+
+    def _allgather_segments(self, buf: numpy.ndarray, counts: list) -> None:
+        # Every rank's segment of a flat buffer (as in _reduce_scatter_sum) to every rank.
+        self._ring_allgather(buf, counts)
+
+    def _bcast_arrays(self, arrays: list, root: int) -> None:
+        # Overwrites ``arrays`` (same shapes and dtypes on every rank) with root's, in place,
+        # packed into one broadcast per dtype.
+        for dtype, idx in _packing.group(arrays, numpy.dtype).items():
+            group = [arrays[i] for i in idx]
+            buf = self._buffers.get(dtype, sum(a.size for a in group))
+            if self.rank == root:
+                _packing.pack(group, buf)
+            self.mpi_comm.Bcast(_wire(buf), root=root)
+            if self.rank != root:
+                _packing.unpack(buf, group)
+
     def _transfer_dtype(self, dtype: numpy.dtype) -> numpy.dtype:
         # The dtype a gradient travels in; subclasses choose.
         return _packing.wire_dtype(dtype)
