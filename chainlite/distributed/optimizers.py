@@ -152,6 +152,15 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             object.__setattr__(self, '_pending', None)
 
 
+def _adopt(params: list, views: list) -> None:
+    # Makes each parameter's array its view (copying the values in where it is not yet).
+    for p, v in zip(params, views):
+        a = p.array
+        if a is not v:
+            v[...] = a
+            p.array = v
+
+
 class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
     """Each rank updates its share of the parameters (``shard_update=True``).
 
@@ -176,7 +185,6 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
                  zero_fill: bool) -> None:
         object.__setattr__(self, '_plan', None)
         object.__setattr__(self, '_stale', False)
-        object.__setattr__(self, '_param_buffers', _packing.Buffers())
         super().__init__(actual_optimizer, communicator, zero_fill)
 
     def _broadcast(self, target: Any) -> None:
@@ -198,16 +206,17 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
         if plan is None or plan[0] != [id(p) for p in params]:
             self._gather_state()
             plan = self._make_plan(params)
-        _, order, counts, mine = plan
+        _, order, counts, (lo, hi), values, views = plan
         comm = self.communicator
         ordered = [params[i] for i in order]
+        # The parameters' arrays are views into one flat buffer, so the allgather writes
+        # them in place; an array replaced since (loading, a rule that rebinds) is copied in.
+        _adopt(ordered, views)
         grads = [p.grad for p in ordered]
-        dtype = grads[0].dtype
-        buf = comm._buffers.get(dtype, sum(counts))
+        buf = comm._buffers.get(values.dtype, values.size)
         _packing.pack(grads, buf)
         scale = comm._reduce_scatter_sum(buf, counts)
         start = sum(counts[:comm.rank])
-        lo, hi = mine
         _packing.unpack(buf[start:start + counts[comm.rank]], grads[lo:hi], scale)
         others = ordered[:lo] + ordered[hi:]
         # Their rules sit this update out, then count it as run (Chainer counts an update
@@ -225,13 +234,11 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
         for p in others:
             p.node._loss_scale = None   # consumed, as the rule would have
         object.__setattr__(self, '_stale', True)
-        values = self._param_buffers.get(dtype, sum(counts))
-        arrays = [p.array for p in ordered]
-        _packing.pack(arrays[lo:hi], values[start:start + counts[comm.rank]])
+        _adopt(ordered[lo:hi], views[lo:hi])
         comm._allgather_segments(values, counts)
-        # (this rank's own segment needs no copy back)
-        _packing.unpack(values[:start], arrays[:lo])
-        _packing.unpack(values[start + counts[comm.rank]:], arrays[hi:])
+        for p, v in zip(ordered, views):
+            if p.array is not v:
+                p.array = v
 
     def _can_shard(self, params: list) -> bool:
         opt = self.actual_optimizer
@@ -267,7 +274,13 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
         rank = self.communicator.rank
         lo = sum(1 for i in order if owner[i] < rank)
         hi = lo + owner.count(rank)
-        plan = ([id(p) for p in params], order, load, (lo, hi))
+        values = numpy.empty(sum(load), params[0].array.dtype)
+        views, o = [], 0
+        for i in order:
+            a = params[i].array
+            views.append(values[o:o + a.size].reshape(a.shape))
+            o += a.size
+        plan = ([id(p) for p in params], order, load, (lo, hi), values, views)
         object.__setattr__(self, '_plan', plan)
         object.__setattr__(self, '_owners', [(params[i], owner[i]) for i in order])
         return plan
