@@ -202,22 +202,23 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
             self.communicator.multi_node_mean_grad(self.target, self.zero_fill)
             self.actual_optimizer.update(None, *args, **kwds)
             return
+        comm = self.communicator
         plan = self._plan
         if plan is None or plan[0] != [id(p) for p in params]:
             self._gather_state()
             plan = self._make_plan(params)
-        _, order, counts, (lo, hi), values, views = plan
-        comm = self.communicator
+        _, order, counts, bounds, values, views = plan
+        lo, hi = bounds[comm.rank]
         ordered = [params[i] for i in order]
         # The parameters' arrays are views into one flat buffer, so the allgather writes
         # them in place; an array replaced since (loading, a rule that rebinds) is copied in.
         _adopt(ordered, views)
         grads = [p.grad for p in ordered]
-        buf = comm._buffers.get(values.dtype, values.size)
-        _packing.pack(grads, buf)
-        scale = comm._reduce_scatter_sum(buf, counts)
-        start = sum(counts[:comm.rank])
-        _packing.unpack(buf[start:start + counts[comm.rank]], grads[lo:hi], scale)
+        scale = comm._reduce_scatter_arrays([grads[a:b] for a, b in bounds])
+        if scale != 1.0:
+            scale = values.dtype.type(scale)
+            for g in grads[lo:hi]:
+                g *= scale
         others = ordered[:lo] + ordered[hi:]
         # Their rules sit this update out, then count it as run (Chainer counts an update
         # even without a gradient), so t stays the same on every rank.
@@ -271,16 +272,17 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
             owner[i] = k
             load[k] += params[i].array.size
         order = sorted(range(len(params)), key=lambda i: owner[i])
-        rank = self.communicator.rank
-        lo = sum(1 for i in order if owner[i] < rank)
-        hi = lo + owner.count(rank)
+        bounds, lo = [], 0
+        for k in range(n):
+            bounds.append((lo, lo + owner.count(k)))
+            lo += owner.count(k)
         values = numpy.empty(sum(load), params[0].array.dtype)
         views, o = [], 0
         for i in order:
             a = params[i].array
             views.append(values[o:o + a.size].reshape(a.shape))
             o += a.size
-        plan = ([id(p) for p in params], order, load, (lo, hi), values, views)
+        plan = ([id(p) for p in params], order, load, bounds, values, views)
         object.__setattr__(self, '_plan', plan)
         object.__setattr__(self, '_owners', [(params[i], owner[i]) for i in order])
         return plan

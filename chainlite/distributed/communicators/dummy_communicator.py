@@ -30,3 +30,6 @@ class DummyCommunicator(mpi_communicator_base.MpiCommunicatorBase):
 
     def _allgather_segments(self, buf: numpy.ndarray, counts: list) -> None:
         pass
+
+    def _reduce_scatter_arrays(self, groups: list) -> float:
+        return 1.0

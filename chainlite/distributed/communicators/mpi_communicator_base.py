@@ -526,6 +526,41 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         self._ring_reduce_scatter(buf, counts)
         return 1.0 / self.size
 
+    def _reduce_scatter_arrays(self, groups: list) -> float:
+        # Sums arrays over the ranks, ``groups[k]`` being the arrays rank k receives the sums
+        # of (the same shapes and one dtype on every rank): afterwards this rank's group
+        # holds the sums; the other groups are unspecified. Returns the factor giving the
+        # mean. Two processes send each other the arrays directly (nothing is packed);
+        # more go round the ring on a packed buffer.
+        mine = groups[self.rank]
+        if configuration.config.debug:
+            self._check_same_layout(numpy.empty(sum(a.size for g in groups for a in g)))
+        if self.size == 2:
+            mpi = _mpi.mpi()
+            peer = 1 - self.rank
+            tmp = self._scratch.get(mine[0].dtype if mine else numpy.float32,
+                                    sum(a.size for a in mine))
+            parts, requests, o = [], [], 0
+            for a in mine:
+                parts.append(tmp[o:o + a.size])
+                requests.append(self.mpi_comm.Irecv(parts[-1], source=peer, tag=79))
+                o += a.size
+            for a in groups[peer]:
+                requests.append(self.mpi_comm.Isend(numpy.ascontiguousarray(a), dest=peer,
+                                                    tag=79))
+            mpi.Request.Waitall(requests)
+            for a, part in zip(mine, parts):
+                a += part.reshape(a.shape)
+            return 0.5
+        arrays = [a for g in groups for a in g]
+        counts = [sum(a.size for a in g) for g in groups]
+        buf = self._buffers.get(arrays[0].dtype, sum(counts))
+        _packing.pack(arrays, buf)
+        scale = self._reduce_scatter_sum(buf, counts)
+        start = sum(counts[:self.rank])
+        _packing.unpack(buf[start:start + counts[self.rank]], mine)
+        return scale
+
     def _allgather_segments(self, buf: numpy.ndarray, counts: list) -> None:
         # Every rank's segment of a flat buffer (as in _reduce_scatter_sum) to every rank.
         self._ring_allgather(buf, counts)
