@@ -68,7 +68,7 @@ def worker(args) -> None:
             return out
         return call
 
-    for name in ('multi_node_mean_grad', '_reduce_scatter_sum', '_allgather_segments'):
+    for name in ('multi_node_mean_grad', '_reduce_scatter_arrays', '_allgather_segments'):
         setattr(comm, name, timed(getattr(comm, name)))
 
     def step():
