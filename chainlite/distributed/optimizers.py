@@ -165,11 +165,12 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
     """Each rank updates its share of the parameters (``shard_update=True``).
 
     The parameters are dealt out to the ranks whole, largest first, each to the rank with the
-    fewest elements so far. At each update the packed gradients are summed segment by
-    segment (a reduce-scatter: each rank receives the sums of its own parameters' gradients
-    only), each rank's update rules run on its own parameters, and the updated parameters
-    are gathered by every rank (an allgather of the packed parameters): the same traffic as
-    one allreduce, and each rank does 1 / N of the optimizer's arithmetic.
+    fewest elements so far. At each update the gradients are reduce-scattered (each rank
+    receives the sums of its own parameters' gradients only; two processes send each other
+    the arrays directly, more go round a ring), each rank's update rules run on its own
+    parameters, and the updated parameters are gathered by every rank (an allgather into
+    the flat buffer the parameters' arrays are views of): the same traffic as one
+    allreduce, and each rank does 1 / N of the optimizer's arithmetic.
 
     An update rule touches only its own parameter (Chainer's update rules and per-parameter
     hooks do), so the result is the plain multi-node optimizer's. What differs: after an
@@ -297,9 +298,10 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
             return
         comm = self.communicator
         owners = self._owners
-        mine = [(i, sorted((k, v.shape, v.dtype.str) for k, v in p.update_rule.state.items()))
-                for i, (p, k) in enumerate(owners)
-                if k == comm.rank and p.update_rule.state is not None]
+        mine = [(i, sorted((key, a.shape, a.dtype.str)
+                           for key, a in p.update_rule.state.items()))
+                for i, (p, owner) in enumerate(owners)
+                if owner == comm.rank and p.update_rule.state is not None]
         described = dict(comm.allreduce_obj(mine))
         for root in range(comm.size):
             arrays = []

@@ -199,7 +199,7 @@ def check_ring_reduction(comm):
 
 def check_sharded_update_sizes(comm):
     # shard_update with this many ranks, also when some own no parameter at all.
-    r, n = comm.rank, comm.size
+    r = comm.rank
     for make in (lambda: _mlp(np.float64), lambda: C.Sequential(L.Linear(3, 2, nobias=True))):
         results = []
         for shard in (False, True):
