@@ -7,7 +7,8 @@ import pytest
 
 CHECKS = [
     'check_ranks', 'check_array_collectives', 'check_object_collectives', 'check_errors',
-    'check_mean_grad', 'check_bcast_data', 'check_scatter_dataset', 'check_iterators',
+    'check_mean_grad', 'check_ring_reduction', 'check_sharded_update_sizes',
+    'check_bcast_data', 'check_scatter_dataset', 'check_iterators',
     'check_allreduce_persistent', 'check_function_send_recv', 'check_function_collectives',
     'check_pseudo_connect', 'check_multi_node_batch_normalization',
     'check_mnbn_link_and_model', 'check_multi_node_chain_list',

@@ -91,12 +91,12 @@ def _mpi_blocks(page):
 def test_docs_scripts_run_under_mpiexec(mpirun, tmp_path):
     page = os.path.join(os.path.dirname(os.path.dirname(HERE)), 'docs', 'distributed.md')
     blocks = _mpi_blocks(__import__('pathlib').Path(page))
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     names = []
     for i, block in enumerate(blocks):
         (tmp_path / ('block%d.py' % i)).write_text(block)
         names.append(str(tmp_path / ('block%d.py' % i)))
-    # One job runs both scripts, one after the other.
+    # One job runs the scripts, one after the other.
     driver = tmp_path / 'driver.py'
     driver.write_text('import runpy, sys\nfor name in sys.argv[1:]:\n'
                       '    runpy.run_path(name, run_name="__main__")\nprint("docs ok")\n')

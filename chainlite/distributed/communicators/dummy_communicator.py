@@ -24,3 +24,12 @@ class DummyCommunicator(mpi_communicator_base.MpiCommunicatorBase):
 
     def _start_reduce_mean(self, buf: numpy.ndarray) -> mpi_communicator_base._PendingMean:
         return mpi_communicator_base._PendingMean(None, buf, 1.0)
+
+    def _reduce_scatter_sum(self, buf: numpy.ndarray, counts: list) -> float:
+        return 1.0
+
+    def _allgather_segments(self, buf: numpy.ndarray, counts: list) -> None:
+        pass
+
+    def _reduce_scatter_arrays(self, groups: list) -> float:
+        return 1.0

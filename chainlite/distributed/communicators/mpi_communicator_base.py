@@ -67,6 +67,15 @@ def _displacements(counts: list) -> list:
     return out
 
 
+# Buffers from this size on are averaged by the ring below rather than MPI_Allreduce.
+_RING_BYTES = 1 << 18
+
+
+def _even_counts(total: int, n: int) -> list:
+    # ``total`` elements split into ``n`` nearly equal segments.
+    return [total // n + (1 if k < total % n else 0) for k in range(n)]
+
+
 def _same_dtype(caller: str, headers: list) -> numpy.dtype:
     dtypes = {h[1] for h in headers}
     if len(dtypes) != 1:
@@ -111,6 +120,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def __init__(self, mpi_comm: Any) -> None:
         self.mpi_comm = mpi_comm
         self._buffers = _packing.Buffers()
+        self._scratch = _packing.Buffers()
         (_, self._intra_rank, self._intra_size, self._inter_rank,
          self._inter_size) = _communication_utility.init_ranks(mpi_comm)
         with self.config_scope():
@@ -465,11 +475,107 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         # Sums a flat buffer over the ranks in place; returns the factor giving the mean.
         if configuration.config.debug:
             self._check_same_layout(buf)
-        self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, buf)
+        if buf.nbytes >= _RING_BYTES and self.size > 1:
+            counts = _even_counts(buf.size, self.size)
+            self._ring_reduce_scatter(buf, counts)
+            self._ring_allgather(buf, counts)
+        else:
+            self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, buf)
         if configuration.config.debug and not numpy.isfinite(buf).all():
             raise ValueError('multi_node_mean_grad: parameters diverged after allreduce: the '
                              'averaged gradients are not finite (debug mode)')
         return 1.0 / self.size
+
+    def _ring_reduce_scatter(self, buf: numpy.ndarray, counts: list) -> None:
+        # Sums a flat buffer over the ranks, segment by segment (``counts[k]`` elements for
+        # rank k, in rank order): afterwards this rank's segment of ``buf`` holds the sum of
+        # every rank's segment; the other segments hold partial sums. A ring of size - 1
+        # exchanges with the neighbours, each a single large message: on shared memory Open
+        # MPI moves it with one copy, where its Allreduce and Reduce_scatter of a few MB go
+        # through many small fragments and stall whenever either process is descheduled.
+        n, r = self.size, self.rank
+        displs = _displacements(counts)
+        right, left = (r + 1) % n, (r - 1) % n
+        tmp = self._scratch.get(buf.dtype, max(counts))
+        for step in range(n - 1):
+            send = (r - step - 1) % n
+            recv = (r - step - 2) % n
+            got = tmp[:counts[recv]]
+            self.mpi_comm.Sendrecv(buf[displs[send]:displs[send] + counts[send]], right, 77,
+                                   got, left, 77)
+            mine = buf[displs[recv]:displs[recv] + counts[recv]]
+            numpy.add(mine, got, out=mine)
+
+    def _ring_allgather(self, buf: numpy.ndarray, counts: list) -> None:
+        # The inverse: every rank's segment of ``buf`` (``counts`` as above) to every rank.
+        n, r = self.size, self.rank
+        displs = _displacements(counts)
+        right, left = (r + 1) % n, (r - 1) % n
+        for step in range(n - 1):
+            send = (r - step) % n
+            recv = (r - step - 1) % n
+            self.mpi_comm.Sendrecv(buf[displs[send]:displs[send] + counts[send]], right, 78,
+                                   buf[displs[recv]:displs[recv] + counts[recv]], left, 78)
+
+    def _reduce_scatter_sum(self, buf: numpy.ndarray, counts: list) -> float:
+        # Sums a flat buffer over the ranks into this rank's segment (``counts[k]`` elements
+        # for rank k, in rank order); returns the factor giving the mean. The other segments
+        # are left with partial sums.
+        if configuration.config.debug:
+            self._check_same_layout(buf)
+        self._ring_reduce_scatter(buf, counts)
+        return 1.0 / self.size
+
+    def _reduce_scatter_arrays(self, groups: list) -> float:
+        # Sums arrays over the ranks, ``groups[k]`` being the arrays rank k receives the sums
+        # of (the same shapes and one dtype on every rank): afterwards this rank's group
+        # holds the sums; the other groups are unspecified. Returns the factor giving the
+        # mean. Two processes send each other the arrays directly (nothing is packed);
+        # more go round the ring on a packed buffer.
+        mine = groups[self.rank]
+        if configuration.config.debug:
+            self._check_same_layout(numpy.empty(sum(a.size for g in groups for a in g)))
+        if self.size == 2:
+            mpi = _mpi.mpi()
+            peer = 1 - self.rank
+            tmp = self._scratch.get(mine[0].dtype if mine else numpy.float32,
+                                    sum(a.size for a in mine))
+            parts, requests, o = [], [], 0
+            for a in mine:
+                parts.append(tmp[o:o + a.size])
+                requests.append(self.mpi_comm.Irecv(parts[-1], source=peer, tag=79))
+                o += a.size
+            for a in groups[peer]:
+                requests.append(self.mpi_comm.Isend(numpy.ascontiguousarray(a), dest=peer,
+                                                    tag=79))
+            mpi.Request.Waitall(requests)
+            for a, part in zip(mine, parts):
+                a += part.reshape(a.shape)
+            return 0.5
+        arrays = [a for g in groups for a in g]
+        counts = [sum(a.size for a in g) for g in groups]
+        buf = self._buffers.get(arrays[0].dtype, sum(counts))
+        _packing.pack(arrays, buf)
+        scale = self._reduce_scatter_sum(buf, counts)
+        start = sum(counts[:self.rank])
+        _packing.unpack(buf[start:start + counts[self.rank]], mine)
+        return scale
+
+    def _allgather_segments(self, buf: numpy.ndarray, counts: list) -> None:
+        # Every rank's segment of a flat buffer (as in _reduce_scatter_sum) to every rank.
+        self._ring_allgather(buf, counts)
+
+    def _bcast_arrays(self, arrays: list, root: int) -> None:
+        # Overwrites ``arrays`` (same shapes and dtypes on every rank) with root's, in place,
+        # packed into one broadcast per dtype.
+        for dtype, idx in _packing.group(arrays, numpy.dtype).items():
+            group = [arrays[i] for i in idx]
+            buf = self._buffers.get(dtype, sum(a.size for a in group))
+            if self.rank == root:
+                _packing.pack(group, buf)
+            self.mpi_comm.Bcast(_wire(buf), root=root)
+            if self.rank != root:
+                _packing.unpack(buf, group)
 
     def _transfer_dtype(self, dtype: numpy.dtype) -> numpy.dtype:
         # The dtype a gradient travels in; subclasses choose.

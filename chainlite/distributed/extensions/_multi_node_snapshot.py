@@ -111,6 +111,13 @@ class _MultiNodeSnapshot(extension.Extension):
 
     def __call__(self, trainer: Trainer) -> None:
         """Takes the snapshot on the master."""
+        # An optimizer with shard_update=True holds parts of its state on each rank: every
+        # rank takes part in gathering it before the masters save.
+        get_all = getattr(trainer.updater, 'get_all_optimizers', None)
+        for opt in (get_all() if get_all is not None else {}).values():
+            gather = getattr(opt, '_gather_state', None)
+            if gather is not None:
+                gather()
         if self.is_master:
             self.snapshot(trainer)
 

@@ -167,6 +167,61 @@ def check_mean_grad(comm):
         assert_array_equal(b, p.grad)
 
 
+def check_ring_reduction(comm):
+    # Large gradient buffers go round a ring of Sendrecv: the sum is exact (integers in
+    # floats), the same bits on every rank, and segments may be uneven or empty.
+    r, n = comm.rank, comm.size
+    for dtype in (np.float32, np.float64):
+        size = (1 << 18) // np.dtype(dtype).itemsize + 7     # above the ring's threshold
+        buf = (np.arange(size) % 1000 + r).astype(dtype)
+        real = comm.mpi_comm
+        comm.mpi_comm = counting = _CountingComm(real)
+        scale = comm._reduce_sum(buf)
+        comm.mpi_comm = real
+        assert counting.allreduces == 0 and scale == 1.0 / n
+        assert_array_equal(buf, (np.arange(size) % 1000) * n + n * (n - 1) // 2)
+        everyone = comm.gather_obj(buf)
+        if r == 0:
+            for other in everyone[1:]:
+                assert_array_equal(other, everyone[0])
+    counts = [5, 0, 9, 2][:n]
+    buf = np.arange(sum(counts), dtype=np.float64) * (r + 1)
+    assert comm._reduce_scatter_sum(buf, counts) == 1.0 / n
+    start = sum(counts[:r])
+    mine = slice(start, start + counts[r])
+    assert_array_equal(buf[mine], np.arange(sum(counts))[mine] * n * (n + 1) / 2)
+    buf[:start] = -1
+    buf[start + counts[r]:] = -1
+    buf[mine] = r
+    comm._allgather_segments(buf, counts)
+    assert_array_equal(buf, np.repeat(np.arange(n), counts[:n]).astype(np.float64))
+
+
+def check_sharded_update_sizes(comm):
+    # shard_update with this many ranks, also when some own no parameter at all.
+    r = comm.rank
+    for make in (lambda: _mlp(np.float64), lambda: C.Sequential(L.Linear(3, 2, nobias=True))):
+        results = []
+        for shard in (False, True):
+            np.random.seed(0)
+            model = make()
+            opt = D.create_multi_node_optimizer(C.optimizers.Adam(alpha=0.05), comm,
+                                                shard_update=shard).setup(model)
+            rng = np.random.RandomState(r)
+            for _ in range(5):
+                x = rng.randn(4, 3).astype(model[0].W.dtype)
+                opt.update(lambda v: F.sum(model(v) ** 2), x)
+            results.append([p.array.copy() for _, p in sorted(model.namedparams())])
+        # (MPI_Allreduce and the ring may add the ranks' terms in another order)
+        for a, b in zip(*results):
+            assert_allclose(a, b, rtol=0, atol=1e-6)
+        everyone = comm.gather_obj(results[1])
+        if r == 0:
+            for other in everyone[1:]:
+                for a, b in zip(everyone[0], other):
+                    assert_array_equal(a, b)
+
+
 def check_bcast_data(comm):
     np.random.seed(comm.rank)
     model = C.Sequential(L.Linear(3, 4), L.Linear(4, 2, nobias=True))
@@ -464,7 +519,8 @@ if __name__ == '__main__':
     communicator = D.create_communicator('naive')
     _harness.run(communicator, [
         check_ranks, check_array_collectives, check_object_collectives, check_errors,
-        check_mean_grad, check_bcast_data, check_scatter_dataset, check_iterators,
+        check_mean_grad, check_ring_reduction, check_sharded_update_sizes, check_bcast_data,
+        check_scatter_dataset, check_iterators,
         check_allreduce_persistent, check_function_send_recv, check_function_collectives,
         check_pseudo_connect, check_multi_node_batch_normalization, check_mnbn_link_and_model,
         check_multi_node_chain_list, check_multi_node_n_step_rnn,

@@ -2,6 +2,7 @@
 
 Usage: check_training.py OUT_DIR
 """
+import io
 import os
 import sys
 import warnings
@@ -15,6 +16,7 @@ import chainlite.functions as F
 import chainlite.links as L
 from chainlite import distributed as D
 from chainlite import training
+from chainlite.serializers import npz
 from chainlite.training import extensions
 
 OUT = sys.argv[1]
@@ -64,6 +66,75 @@ def check_optimizer_equivalence(comm):
             for other in values[1:]:
                 for a, c in zip(values[0], other):
                     assert_allclose(a, c, rtol=0, atol=1e-12)
+
+
+def _saved(opt):
+    buf = io.BytesIO()
+    npz.save_npz(buf, opt)
+    with np.load(io.BytesIO(buf.getvalue())) as f:
+        return {k: f[k] for k in f.files}
+
+
+def check_sharded_update(comm):
+    # shard_update=True: each rank updates its share; the result, t, the rules' t and the
+    # saved state equal one process on the whole batch (hooks, lr changes, fallback).
+    r, n = comm.rank, comm.size
+    b = 4 * n
+    configs = [
+        (lambda: C.optimizers.Adam(alpha=0.01), lambda o: o.add_hook(
+            C.optimizer_hooks.WeightDecay(1e-3)), 'alpha'),
+        (lambda: C.optimizers.MomentumSGD(lr=0.1), lambda o: None, 'lr'),
+        # GradientClipping needs every gradient's norm: the plain update runs instead.
+        (lambda: C.optimizers.Adam(alpha=0.01), lambda o: o.add_hook(
+            C.optimizer_hooks.GradientClipping(0.5)), 'alpha'),
+    ]
+    for make, hook, rate in configs:
+        np.random.seed(r)
+        model = _as_float64(_mlp(5))
+        opt = D.create_multi_node_optimizer(make(), comm, shard_update=True).setup(model)
+        hook(opt)
+        ref = model.copy('copy')
+        ref_opt = make().setup(ref)
+        hook(ref_opt)
+        for step, (x, t) in enumerate(_batches(20, b)):
+            if step == 10:                      # an lr schedule's change
+                setattr(opt, rate, getattr(opt, rate) * 0.5)
+                setattr(ref_opt, rate, getattr(ref_opt, rate) * 0.5)
+            part = slice(r * b // n, (r + 1) * b // n)
+            opt.update(_loss, model, x[part], t[part])
+            ref_opt.update(_loss, ref, x, t)
+        assert opt.t == ref_opt.t == 20
+        for (k, p), (_, q) in zip(sorted(model.namedparams()), sorted(ref.namedparams())):
+            assert np.abs(p.array - q.array).max() < 1e-6, k
+            assert p.update_rule.t == q.update_rule.t == 20, k
+        mine, theirs = _saved(opt), _saved(ref_opt)
+        assert sorted(mine) == sorted(theirs), (sorted(mine), sorted(theirs))
+        for k in mine:
+            assert np.abs(mine[k] - theirs[k]).max() < 1e-6, k
+        values = comm.gather_obj([p.array for _, p in sorted(model.namedparams())])
+        if r == 0:
+            for other in values[1:]:
+                for a, c in zip(values[0], other):
+                    assert_allclose(a, c, rtol=0, atol=0)
+    # A lazily initialized model: the first update broadcasts, then the shares are dealt.
+    np.random.seed(r)
+    model = _mlp(None)
+    opt = D.create_multi_node_optimizer(C.optimizers.Adam(), comm,
+                                        shard_update=True).setup(model)
+    for x, t in _batches(3, 4, seed=2):
+        opt.update(_loss, model, x.astype(np.float32), t)
+    assert opt.t == 2
+    values = comm.gather_obj([p.array for _, p in sorted(model.namedparams())])
+    if r == 0:
+        for a, c in zip(values[0], values[1]):
+            assert_allclose(a, c, rtol=0, atol=0)
+    try:
+        D.create_multi_node_optimizer(C.optimizers.SGD(), comm, double_buffering=True,
+                                      shard_update=True)
+    except ValueError as e:
+        assert 'shard_update' in str(e)
+    else:
+        raise AssertionError('shard_update with double_buffering was accepted')
 
 
 def check_double_buffering(comm):
@@ -120,10 +191,11 @@ def _dataset(comm, n=96):
     return data
 
 
-def _trainer(comm, out, stop, snapshot=False, seed=0):
+def _trainer(comm, out, stop, snapshot=False, seed=0, shard=False):
     np.random.seed(seed)
     model = L.Classifier(_mlp(5))
-    opt = D.create_multi_node_optimizer(C.optimizers.Adam(), comm).setup(model)
+    opt = D.create_multi_node_optimizer(C.optimizers.Adam(), comm,
+                                        shard_update=shard).setup(model)
     train = D.scatter_dataset(_dataset(comm), comm, shuffle=True, seed=1)
     it = C.iterators.SerialIterator(train, 8, shuffle=False)
     updater = training.updaters.StandardUpdater(it, opt)
@@ -192,6 +264,21 @@ def check_snapshot_resume(comm):
     assert expected <= set(names), names
 
 
+def check_sharded_snapshot_resume(comm):
+    # The snapshot of a sharded run holds the whole state: resuming (also into a plain run)
+    # continues exactly as the run that never stopped.
+    out = os.path.join(OUT, 'resume_sharded')
+    first, _ = _trainer(comm, out, (6, 'iteration'), snapshot=True, shard=True)
+    first.run()
+    resumed, model = _trainer(comm, out, (12, 'iteration'), snapshot=True, seed=5, shard=True)
+    resumed.run()
+    straight, ref = _trainer(comm, os.path.join(OUT, 'straight_sharded'), (12, 'iteration'))
+    straight.run()
+    assert resumed.updater.iteration == 12
+    for (_, p), (_, q) in zip(sorted(model.namedparams()), sorted(ref.namedparams())):
+        assert_allclose(p.array, q.array, rtol=0, atol=1e-7)
+
+
 def check_checkpointer(comm):
     path = os.path.join(OUT, 'checkpoints')
     with warnings.catch_warnings():
@@ -236,7 +323,8 @@ def check_generic_evaluator(comm):
 if __name__ == '__main__':
     communicator = D.create_communicator('naive')
     _harness.run(communicator, [
-        check_optimizer_equivalence, check_double_buffering, check_lazy_parameters,
-        check_trainer_and_evaluator, check_early_stopping, check_snapshot_resume,
-        check_checkpointer, check_generic_evaluator,
+        check_optimizer_equivalence, check_sharded_update, check_double_buffering,
+        check_lazy_parameters, check_trainer_and_evaluator, check_early_stopping,
+        check_snapshot_resume, check_sharded_snapshot_resume, check_checkpointer,
+        check_generic_evaluator,
     ])
