@@ -556,12 +556,26 @@ def _also(error: BaseException, extra: type[BaseException]) -> BaseException:
     mixed = _ALSO_CLASSES.get((cls, extra))
     if mixed is None:
         mixed = type(cls.__name__, (cls, extra), {'__module__': cls.__module__,
-                                                  '__doc__': cls.__doc__})
+                                                  '__doc__': cls.__doc__,
+                                                  '__reduce__': _reduce_also})
         _ALSO_CLASSES[cls, extra] = mixed
     new = mixed.__new__(mixed, *error.args)
     new.__dict__.update(error.__dict__)
     new.args = error.args
     return new.with_traceback(error.__traceback__)
+
+
+def _reduce_also(error: BaseException) -> tuple:
+    # The mixed class is made at run time, so pickle rebuilds it through _also.
+    cls, extra = type(error).__bases__
+    return _rebuild_also, (cls, extra, error.args, error.__dict__)
+
+
+def _rebuild_also(cls: type, extra: type, args: tuple, state: dict) -> BaseException:
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return _also(error, extra)
 
 
 class _NotASequenceError(TypeError, AssertionError):
