@@ -8,6 +8,7 @@ along several paths are summed before that node's creator runs.
 from __future__ import annotations
 
 import heapq
+import warnings
 from typing import Any, Optional, Sequence
 
 import numpy
@@ -80,6 +81,12 @@ def backward(outputs: Sequence[variable.Variable],
     loss_scale = kwargs.get('loss_scale')
     for y, gy in zip(outputs, grad_outputs):
         if gy is None:
+            if y.node in nodes:
+                # Its gradient was consumed by its first occurrence: Chainer warns and uses
+                # it once (a default seed here would be added to it).
+                warnings.warn('backward(): an output appears more than once in outputs; its '
+                              'gradient is used only once', RuntimeWarning, stacklevel=2)
+                continue
             gy = y.grad_var
             if gy is None:
                 _require_scalar(y, 'chainlite.backward')

@@ -58,6 +58,11 @@ class Function:
                     old.delete_hook(name)
                     node.add_hook(hook, name)
         ret = node.apply(inputs)
+        retained = node._output_indexes_to_retain
+        if retained and node._retained_output_data:
+            # As Chainer, the nodes of retained outputs hold their arrays (``y.node.data``).
+            for i in retained:
+                ret[i].node.retain_data(ret[i].array)
         return ret[0] if len(ret) == 1 else ret
 
     @property

@@ -549,7 +549,7 @@ class FunctionNode:
             self.check_type_forward(in_types)
         except type_check.InvalidType as e:
             msg = 'Invalid operation is performed in: %s (Forward)\n\n%s' % (self.label, e)
-            raise type_check.InvalidType(e.expect, e.actual, msg=msg) from None
+            raise type(e)(e.expect, e.actual, msg=msg) from None  # keeps type_check._also's mix
 
     def _debug_check(self, arrays: Iterable[Any], phase: str) -> None:
         for a in arrays:

@@ -207,18 +207,32 @@ def _as_outputs(ys: Any) -> tuple[Any, ...]:
     return (ys,)
 
 
-def _sample_directions(shapes: list) -> list:
+def _sample_unit_vector(size: int, xp: Any = numpy) -> Any:
     # Gaussian then normalised: an isotropic unit vector. Each component's magnitude is then
-    # lifted a little so that no element of a large input goes practically unchecked.
-    directions = [numpy.random.normal(size=s) for s in shapes]
-    size = sum(d.size for d in directions)
+    # lifted a little (to at least 0.1 / sqrt(size)) so that no element of a large input goes
+    # practically unchecked.
+    direction = xp.random.normal(size=(size,))
     if size == 0:
-        return directions
-    norm2 = sum(float(numpy.square(d).sum()) for d in directions)
+        return direction
+    square = xp.square(direction)
+    norm2 = float(square.sum())
     if norm2 == 0:
-        return [numpy.full(d.shape, math.sqrt(1.0 / size)) for d in directions]
-    return [numpy.copysign(numpy.sqrt(0.99 * d * d / norm2 + 0.01 / size), d)
-            for d in directions]
+        return xp.full((size,), math.sqrt(1.0 / size))
+    return xp.copysign(xp.sqrt(0.99 * square / norm2 + 0.01 / size), direction)
+
+
+class _CheckBackward:
+    """Where Chainer keeps the direction sampler of :func:`check_backward` (its tests use it)."""
+
+    _sample_unit_vector = staticmethod(_sample_unit_vector)
+
+
+def _sample_directions(shapes: list) -> list:
+    # One unit vector over all the inputs together, cut into their shapes.
+    sizes = [math.prod(s) for s in shapes]
+    flat = _sample_unit_vector(sum(sizes))
+    bounds = numpy.cumsum([0] + sizes)
+    return [flat[a:b].reshape(s) for a, b, s in zip(bounds[:-1], bounds[1:], shapes)]
 
 
 def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),

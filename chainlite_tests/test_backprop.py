@@ -590,3 +590,13 @@ def test_backward_checks_the_types_of_its_arguments():
         chainlite.backward([y.array])
     chainlite.backward([y], [gy])
     numpy.testing.assert_array_equal(x.grad, 2 * x.array)
+
+
+def test_backward_of_a_repeated_output_uses_its_gradient_once():
+    # As in Chainer: the gradient set on y is consumed by its first occurrence, with a warning.
+    x = chainlite.Variable(numpy.array(0., numpy.float32))
+    y = chainlite.functions.identity(x)
+    y.grad = numpy.array(3., numpy.float32)
+    with pytest.warns(RuntimeWarning, match='more than once'):
+        chainlite.backward([y, y])
+    assert x.grad == 3

@@ -258,7 +258,7 @@ SPECS = {
     'roi_pooling_2d': (lambda x: F.roi_pooling_2d(x, A([[0.0, 0.0, 0.0, 3.0, 2.0]]), 2, 2, 1.0),
                        [distinct(1, 2, 4, 4)]),
     'shift': (lambda x: F.shift(x, 3, 2), [u(1, 10, 4, 5)]),
-    'spatial_pyramid_pooling_2d': (lambda x: F.spatial_pyramid_pooling_2d(x, 2),
+    'spatial_pyramid_pooling_2d': (lambda x: F.spatial_pyramid_pooling_2d(x, 2, 'max'),
                                    [distinct(1, 1, 4, 4)]),
     'spatial_transformer_grid': (lambda t: F.spatial_transformer_grid(t, (2, 3)), [u(1, 2, 3)]),
     'split_axis': (lambda x: F.split_axis(x, 3, axis=1), [X23]),

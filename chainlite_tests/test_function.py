@@ -372,3 +372,24 @@ def test_hooks_registered_on_an_old_style_function():
     assert not f.local_function_hooks
     f(x)
     assert len(timer.call_history) == 3
+
+
+def test_nodes_of_retained_outputs_hold_their_arrays():
+    # As in Chainer: y.node.data stays set for a retained output after y is gone.
+    class Pass(chainlite.Function):
+        def forward(self, inputs):
+            self.retain_outputs([1])
+            return inputs
+
+        def backward(self, inputs, grad_outputs):
+            return grad_outputs
+
+    xs = [chainlite.Variable(numpy.array([1., 2.])) for _ in range(2)]
+    f = Pass()
+    ys = f(*xs)
+    nodes = [y.node for y in ys]
+    arrays = [y.array for y in ys]
+    del ys
+    assert nodes[0].data is None
+    assert nodes[1].data is arrays[1]
+    assert f.output_data[1] is arrays[1]

@@ -5,6 +5,7 @@ CuPy is not supported yet, so ``available`` is False; the names that scripts use
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, NoReturn
 
 import numpy
@@ -100,6 +101,59 @@ def fuse(*args: Any, **kwargs: Any) -> Callable[..., Any]:
     if len(args) == 1 and callable(args[0]) and not kwargs:
         return args[0]
     return lambda f: f
+
+
+# Every cache made by memoize(), so that clear_memo() can empty them all.
+_memos: list[dict[Any, Any]] = []
+
+
+def memoize(for_each_device: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Returns a decorator that caches a function's result for each set of arguments.
+
+    As ``chainer.backends.cuda.memoize``, whose decorated functions (CUDA kernel source
+    generators) are cached per argument; :func:`clear_memo` empties every cache. There is no
+    GPU, so ``for_each_device`` changes nothing: all results belong to the CPU. Arguments must
+    be hashable. (Chainer without CuPy makes this a pass-through; chainlite really caches, as
+    Chainer with CuPy does.)
+
+    Args:
+        for_each_device: Whether to keep one cache per GPU device (one device here).
+
+    Returns:
+        A decorator.
+
+    Example:
+        >>> from chainlite.backends import cuda
+        >>> calls = []
+        >>> @cuda.memoize()
+        ... def square(n):
+        ...     calls.append(n)
+        ...     return n * n
+        >>> square(3), square(3), calls
+        (9, 9, [3])
+        >>> cuda.clear_memo(); square(3), calls
+        (9, [3, 3])
+    """
+    def decorator(f: Callable[..., Any]) -> Callable[..., Any]:
+        memo: dict[Any, Any] = {}
+        _memos.append(memo)
+
+        @functools.wraps(f)
+        def cached(*args: Any, **kwargs: Any) -> Any:
+            key = (args, frozenset(kwargs.items()))
+            try:
+                return memo[key]
+            except KeyError:
+                result = memo[key] = f(*args, **kwargs)
+                return result
+        return cached
+    return decorator
+
+
+def clear_memo() -> None:
+    """Empties the caches of every function decorated by :func:`memoize`."""
+    for memo in _memos:
+        memo.clear()
 
 
 _CUDNN_LEVELS = ('==always', '>=auto')

@@ -49,8 +49,11 @@ class MultiprocessIterator(_sweep.SweepIterator):
     The iterator never waits forever: an exception raised by the dataset in a worker is
     raised again by ``next`` (same type and message, the worker's traceback as its cause),
     and a worker that dies makes ``next`` raise ``RuntimeError``; the workers are then
-    restarted by the following call. :meth:`finalize` (or ``with``, or garbage collection,
-    or the interpreter's exit) terminates the workers; a later ``next`` starts new ones.
+    restarted by the following call. :meth:`finalize` (or leaving ``with``, or garbage
+    collection, or the interpreter's exit) terminates the workers for good: as in Chainer, the
+    finalized iterator cannot be reset or loaded from a snapshot (``NotImplementedError``), and
+    chainlite's ``next`` raises the same error (``copy.copy`` gives a fresh iterator at the
+    same position).
 
     Args:
         dataset: The dataset (anything with ``len`` and ``[index]``; picklable if the
@@ -92,6 +95,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
         """Warns that a batch has been loading for longer than ``dataset_timeout`` seconds."""
 
     _pool: Optional[_process_pool.ProcessPool] = None
+    _finalized = False
     _finalizer: Optional[weakref.finalize] = None
     _prefetch_state: _sweep.IteratorState
     _buffer: Optional[numpy.ndarray] = None
@@ -136,6 +140,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
         other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         other._pool = other._finalizer = other._shared = None
+        other._finalized = False
         other._init_prefetch()
         other._prefetch_state = other._state
         return other
@@ -146,7 +151,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
         # workers at its first next.
         state = self.__dict__.copy()
         for name in ('_pool', '_finalizer', '_shared', '_buffer', '_pending', '_inflight',
-                     '_free_slots', '_keys', '_overflow_warned'):
+                     '_free_slots', '_keys', '_overflow_warned', '_finalized'):
             state.pop(name, None)
         state['_prefetch_state'] = self._state
         return state
@@ -158,6 +163,8 @@ class MultiprocessIterator(_sweep.SweepIterator):
 
     def __next__(self) -> list[Any]:
         if self._pool is None:
+            if self._finalized:
+                raise _finalized_error('next')
             if self._mem_size is None:
                 return self._next_measured()
             self._start()
@@ -259,7 +266,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
         try:
             answers = pool.receive(timeout)
         except _process_pool.WorkerDied:
-            self.finalize()
+            self._stop()  # the next call starts new workers
             raise
         for answer in answers:
             self._accept(answer)
@@ -294,12 +301,24 @@ class MultiprocessIterator(_sweep.SweepIterator):
             self._free_slots.append(batch.slot)
             batch.slot = None
 
+    def reset(self) -> None:
+        """Starts the sweep again from its beginning (drawing a new order if it shuffles).
+
+        Raises:
+            NotImplementedError: If the iterator was finalized (as in Chainer).
+        """
+        if self._finalized:
+            raise _finalized_error('reset')
+        super().reset()
+
     def _set_state(self, state: _sweep.IteratorState, force: bool = False) -> None:
         # A new state makes the batches on their way useless; a batch still being written
         # keeps its region of the shared buffer until its last examples have arrived.
         if not force and _same_state(getattr(self, '_state', None), state):
             self._state = state
             return
+        if self._finalized:
+            raise _finalized_error('serialize')
         self._state = self._prefetch_state = state
         for batch in self._pending:
             batch.stale = True
@@ -308,7 +327,15 @@ class MultiprocessIterator(_sweep.SweepIterator):
         self._pending.clear()
 
     def finalize(self) -> None:
-        """Terminates the worker processes; a later ``next`` starts new ones."""
+        """Terminates the worker processes; the iterator cannot be used afterwards.
+
+        Calling it again does nothing. ``next``, ``reset`` and loading a snapshot then raise
+        ``NotImplementedError`` (Chainer's type for ``reset``); saving still works.
+        """
+        self._finalized = True
+        self._stop()
+
+    def _stop(self) -> None:
         if self._pool is None:
             return
         self._pool = None
@@ -330,6 +357,13 @@ class MultiprocessIterator(_sweep.SweepIterator):
             serializer: A serializer or deserializer.
         """
         self._serialize_state(serializer, None)
+
+
+def _finalized_error(method: str) -> NotImplementedError:
+    return NotImplementedError(
+        'MultiprocessIterator.%s: the iterator was finalized (its worker processes are gone) '
+        'and cannot be used again; create a new one (copy.copy(iterator) gives one at the '
+        'same position)' % method)
 
 
 def _same_state(old: Optional[_sweep.IteratorState], new: _sweep.IteratorState) -> bool:

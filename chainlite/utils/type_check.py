@@ -539,6 +539,45 @@ class LightTypeInfoTuple(tuple):
         return len(self)
 
 
+_ALSO_CLASSES: dict[tuple[type, type], type] = {}
+
+
+def _also(error: BaseException, extra: type[BaseException]) -> BaseException:
+    """Returns ``error`` as an instance of a subclass of both its class and ``extra``.
+
+    Where Chainer raises another type for a check than chainlite's clear error (a
+    ``ValueError`` of its own where chainlite's type check raises :class:`InvalidType`), the
+    error keeps its class and message and is also an ``extra``, so code written against
+    either catches it. Used as ``raise type_check._also(e, ValueError) from None``.
+    """
+    cls = type(error)
+    if issubclass(cls, extra):
+        return error
+    mixed = _ALSO_CLASSES.get((cls, extra))
+    if mixed is None:
+        mixed = type(cls.__name__, (cls, extra), {'__module__': cls.__module__,
+                                                  '__doc__': cls.__doc__,
+                                                  '__reduce__': _reduce_also})
+        _ALSO_CLASSES[cls, extra] = mixed
+    new = mixed.__new__(mixed, *error.args)
+    new.__dict__.update(error.__dict__)
+    new.args = error.args
+    return new.with_traceback(error.__traceback__)
+
+
+def _reduce_also(error: BaseException) -> tuple:
+    # The mixed class is made at run time, so pickle rebuilds it through _also.
+    cls, extra = type(error).__bases__
+    return _rebuild_also, (cls, extra, error.args, error.__dict__)
+
+
+def _rebuild_also(cls: type, extra: type, args: tuple, state: dict) -> BaseException:
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return _also(error, extra)
+
+
 class _NotASequenceError(TypeError, AssertionError):
     """get_types got something else than a tuple: a TypeError, and Chainer's AssertionError."""
 

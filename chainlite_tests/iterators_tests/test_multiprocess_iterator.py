@@ -209,16 +209,33 @@ def test_measuring_batch_errors_are_raised_directly():
             next(it)
 
 
-def test_finalize_terminates_workers_and_next_restarts_them():
+def test_finalize_terminates_workers_for_good():
     it = iterators.MultiprocessIterator(Pids(), 4, shuffle=False, n_processes=2, shared_mem=0)
     pids = set(next(it))
     assert os.getpid() not in pids and all(alive(pid) for pid in pids)
     it.finalize()
     it.finalize()
     assert not any(alive(pid) for pid in pids)
-    new_pids = set(next(it))
-    assert not new_pids & pids
-    it.finalize()
+    # As in Chainer, a finalized iterator is not reset; chainlite's next says so too.
+    for use in (it.reset, lambda: next(it)):
+        with pytest.raises(NotImplementedError, match='MultiprocessIterator.* was finalized'):
+            use()
+    # Saving a snapshot still works; loading another state does not.
+    target = {}
+    it.serialize(serializers.DictionarySerializer(target))
+    assert int(target['current_position']) == 4
+    target['current_position'] = np.array(0)
+    with pytest.raises(NotImplementedError, match='finalized'):
+        it.serialize(serializers.NpzDeserializer(target))
+    # A copy is a new iterator at the same position, with its own workers.
+    other = copy.copy(it)
+    try:
+        new_pids = set(next(other))
+        assert not new_pids & pids and other.epoch_detail == 1.0
+        other.reset()
+        assert other.epoch_detail == 0.0
+    finally:
+        other.finalize()
     assert not any(alive(pid) for pid in new_pids)
 
 

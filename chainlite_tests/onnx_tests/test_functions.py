@@ -249,7 +249,7 @@ CASES = [
      lambda x: F.max_pooling_2d(x, 3, stride=2, cover_all=False), [_distinct(1, 2, 6, 6)],
      ()),
     ('max_pooling_nd', lambda x: F.max_pooling_nd(x, 2), [_distinct(1, 2, 4, 3, 4)], ()),
-    ('spatial_pyramid_pooling_2d', lambda x: F.spatial_pyramid_pooling_2d(x, 2),
+    ('spatial_pyramid_pooling_2d', lambda x: F.spatial_pyramid_pooling_2d(x, 2, 'max'),
      [_distinct(1, 2, 4, 4)], ()),
     ('average_pooling_2d', lambda x: F.average_pooling_2d(x, 3, stride=2, pad=1),
      [r(1, 2, 5, 5)], ()),

@@ -406,3 +406,19 @@ def test_get_types_wants_a_tuple():
     for error in (TypeError, AssertionError):
         with pytest.raises(error, match='must be a tuple'):
             tc.get_types(1, 'name', False)
+
+
+@pytest.mark.parametrize('error, extra', [
+    (tc.InvalidType('x.ndim == 2', '3 != 2', 'Expect: x.ndim == 2'), ValueError),
+    (IndexError('too many indices'), ValueError),
+    (TypeError('bad'), AssertionError),
+])
+def test_also_keeps_the_error_and_adds_a_type(error, extra):
+    mixed = tc._also(error, extra)
+    assert isinstance(mixed, type(error)) and isinstance(mixed, extra)
+    assert str(mixed) == str(error) and mixed.__dict__ == error.__dict__
+    assert tc._also(mixed, extra) is mixed
+    assert type(tc._also(pickle.loads(pickle.dumps(error)), extra)) is type(mixed)  # cached
+    again = pickle.loads(pickle.dumps(mixed))
+    assert type(again) is type(mixed) and str(again) == str(error)
+    assert again.__dict__ == error.__dict__

@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite.backends import cuda
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
@@ -42,8 +43,9 @@ def copy(x: VariableOrArray, dst: DeviceSpec) -> Variable:
     Args:
         x: A Variable or array.
         dst: A device specifier: ``-1``, ``'@numpy'``, or a
-            :class:`~chainlite.backend.CpuDevice` (see :func:`chainlite.get_device`). A GPU
-            specifier (``0``, ``'@cupy:0'``) raises RuntimeError: CUDA is not available.
+            :class:`~chainlite.backend.CpuDevice` (see :func:`chainlite.get_device`);
+            ``cuda.DummyDevice`` too, as in Chainer. A GPU specifier (``0``, ``'@cupy:0'``)
+            raises RuntimeError: CUDA is not available.
 
     Returns:
         A Variable holding a copy of ``x``'s array on ``dst``.
@@ -56,4 +58,6 @@ def copy(x: VariableOrArray, dst: DeviceSpec) -> Variable:
         >>> y.array, y.array is x
         (array([1., 2.]), False)
     """
+    if isinstance(dst, cuda.DummyDeviceType):
+        dst = -1  # the "no GPU" device of Chainer's cuda module: the CPU, as in Chainer
     return Copy(backend.get_device(dst)).apply((x,))[0]

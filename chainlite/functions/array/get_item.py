@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import function_node
 from chainlite import variable
+from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
@@ -50,8 +51,7 @@ class GetItem(function_node.FunctionNode):
         try:
             return x[self.slices],
         except IndexError as e:
-            raise IndexError('get_item: %s (x.shape = %s, index = %s)'
-                             % (e, x.shape, self.slices)) from None
+            raise _index_error('get_item', e, 'x', x.shape, self.slices) from None
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -59,6 +59,15 @@ class GetItem(function_node.FunctionNode):
         assert in_nodes is not None
         gy, = grad_outputs
         return _GetItemGrad(self.slices, in_nodes[0].shape).apply((gy,))
+
+
+def _index_error(name: str, e: IndexError, arg: str, shape: tuple, slices: Any) -> BaseException:
+    # NumPy's IndexError with the function, shape and index named; two ellipses are also a
+    # ValueError, Chainer's type for them.
+    error = IndexError('%s: %s (%s.shape = %s, index = %s)' % (name, e, arg, shape, slices))
+    if isinstance(slices, tuple) and sum(s is Ellipsis for s in slices) > 1:
+        return type_check._also(error, ValueError)
+    return error
 
 
 class _GetItemGrad(function_node.FunctionNode):

@@ -20,8 +20,13 @@ def _selected_shape(shape, slices):
     try:
         return numpy.broadcast_to(numpy.zeros((), numpy.int8), shape)[slices].shape
     except IndexError as e:
-        raise IndexError('scatter_add: %s (a.shape = %s, index = %s)'
-                         % (e, shape, slices)) from None
+        error = get_item._index_error('scatter_add', e, 'a', shape, slices)
+        if 'too many indices' in str(e):
+            # Chainer's type check raises InvalidType here; it stays an IndexError.
+            n = len(slices) if isinstance(slices, tuple) else 1
+            error = type_check._also(type_check.InvalidType(
+                'len(index) <= a.ndim', '%d > %d' % (n, len(shape)), msg=str(error)), IndexError)
+        raise error from None
 
 
 class ScatterAdd(function_node.FunctionNode):
@@ -36,7 +41,11 @@ class ScatterAdd(function_node.FunctionNode):
         selected = _selected_shape(type_check.eval(a.shape), self.slices)
         if isinstance(a, type_check.Expr):  # named in the message only when one is shown
             selected = type_check.make_variable(selected, 'a[slices].shape')
-        type_check.expect(b.dtype == a.dtype, b.shape == selected)
+        type_check.expect(b.dtype == a.dtype)
+        try:
+            type_check.expect(b.shape == selected)
+        except type_check.InvalidType as e:
+            raise type_check._also(e, ValueError) from None  # Chainer's type: no broadcasting
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         a, b = inputs

@@ -70,4 +70,8 @@ def squeeze(x: VariableOrArray, axis: int | Sequence[int] | None = None) -> Vari
     """
     if axis is not None and not isinstance(axis, tuple):
         axis = tuple(axis) if isinstance(axis, list) else (cast(int, axis),)
-    return Squeeze(axis).apply((x,))[0]
+    try:
+        return Squeeze(axis).apply((x,))[0]
+    except type_check.InvalidType as e:
+        # Chainer raises ValueError for an axis whose length is not 1.
+        raise type_check._also(e, ValueError) from None

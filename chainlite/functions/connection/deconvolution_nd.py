@@ -59,7 +59,10 @@ class DeconvolutionND(function_node.FunctionNode):
             k, s, p, d = W.shape[2 + i], self.stride[i], self.pad[i], self.dilate[i]
             if self.outsize is None:
                 out = _im2col.get_deconv_outsize(x.shape[2 + i], k, s, p, d=d)
-                type_check.expect(out > 0)
+                try:
+                    type_check.expect(out > 0)
+                except type_check.InvalidType as e:
+                    raise type_check._also(e, AssertionError) from None  # Chainer asserts
             else:
                 # x must be what a convolution of an outsize-shaped input gives, with or
                 # without cover_all.

@@ -18,10 +18,11 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 
-def _invalid(expect, actual):
-    raise type_check.InvalidType(
+def _invalid(expect, actual, also=None):
+    error = type_check.InvalidType(
         expect, actual, msg='Invalid operation is performed in: average (Forward)\n\n'
                             'Expect: %s\nActual: %s' % (expect, actual))
+    raise error if also is None else type_check._also(error, also)
 
 
 @overload
@@ -92,8 +93,10 @@ def average(x: VariableOrArray, axis: int | Sequence[int] | None = None,
         den = sum_mod.sum(weights)
         weights = broadcast.broadcast_to(reshape.reshape(weights, kept), x.shape)
     else:
+        # Chainer: a ValueError (weights of another shape need a single axis).
         _invalid('weights.shape == x.shape or weights.shape == (x.shape[axis],)',
-                 'weights.shape = %s, x.shape = %s, axis = %s' % (weights.shape, x.shape, axis))
+                 'weights.shape = %s, x.shape = %s, axis = %s' % (weights.shape, x.shape, axis),
+                 ValueError)
     num = sum_mod.sum(x * weights, axes, keepdims)
     den = broadcast.broadcast_to(den, num.shape)
     y = num / den

@@ -10,6 +10,7 @@ from chainlite.functions import _axis
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.functions.math import _caffe_broadcast
+from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
@@ -71,4 +72,8 @@ def bias(x: VariableOrArray, y: VariableOrArray, axis: int = 1) -> Variable:
         array([1., 2., 3.])
     """
     axis = _axis.normalize_axis(axis, x.ndim, 'Bias')
-    return Bias(axis).apply((x, y))[0]
+    try:
+        return Bias(axis).apply((x, y))[0]
+    except type_check.InvalidType as e:
+        # Chainer checks the shapes with assertions (in debug mode).
+        raise type_check._also(e, AssertionError) from None

@@ -118,5 +118,9 @@ def tensordot(a: VariableOrArray, b: VariableOrArray,
         >>> F.tensordot(np.ones((3, 2)), np.ones((2, 3)), axes=([0, 1], [1, 0])).array
         array(6.)
     """
-    a_axes, b_axes = _normalize(axes, a.ndim, b.ndim)
-    return TensorDot(a_axes, b_axes).apply((a, b))[0]
+    try:
+        a_axes, b_axes = _normalize(axes, a.ndim, b.ndim)
+        return TensorDot(a_axes, b_axes).apply((a, b))[0]
+    except (type_check.InvalidType, TypeError) as e:
+        # Chainer raises ValueError for every bad axes argument and shape mismatch.
+        raise type_check._also(e, ValueError) from None

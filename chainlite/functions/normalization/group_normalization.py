@@ -23,6 +23,7 @@ class GroupNormalization(function_node.FunctionNode):
     def __init__(self, groups: int, eps: float) -> None:
         self.groups = groups
         self.eps = eps
+        self.inv_std: Any = None  # per (sample, group) row, kept by forward for backward
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'gamma', 'beta'))
@@ -54,7 +55,8 @@ class GroupNormalization(function_node.FunctionNode):
         xc = x.astype(dtype, copy=False).reshape(rows, -1)
         xc = xc - xc.mean(axis=1, keepdims=True)
         var = xp.einsum('ij,ij->i', xc, xc) / max(xc.shape[1], 1)
-        xc *= (1 / xp.sqrt(var + self.eps))[:, None]
+        self.inv_std = 1 / xp.sqrt(var + self.eps)
+        xc *= self.inv_std[:, None]
         kept = (1, channels) + (1,) * (x.ndim - 2)
         y = xc.reshape(x.shape) * gamma.astype(dtype, copy=False).reshape(kept)
         y += beta.astype(dtype, copy=False).reshape(kept)
@@ -62,8 +64,8 @@ class GroupNormalization(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
-        # Built from differentiable functions of x (the statistics are recomputed), so the
-        # gradient can be differentiated again.
+        # Built from differentiable functions of x (the inverse standard deviation through
+        # _MulInvStd, which knows its derivative), so it can be differentiated again.
         x, gamma = self.get_retained_inputs()
         gy, = grad_outputs
         x_dtype, p_dtype = x.dtype, gamma.dtype
@@ -79,14 +81,14 @@ class GroupNormalization(function_node.FunctionNode):
             return mean_mod.mean(v, axis=1, keepdims=True)
 
         xg = reshape.reshape(x, (rows, x.size // max(rows, 1)))
-        xc = xg - E(xg)
-        inv_std = (E(xc * xc) + self.eps) ** -0.5
-        x_hat = xc * inv_std
+        inv_std = self.inv_std.astype(xg.dtype, copy=False)
+        x_hat = _MulInvStd(self.eps, None, inv_std, None).apply((xg, xg - E(xg)))[0]
         ret: list[Any] = []
         if 0 in indexes:
             kept = (1, shape[1]) + (1,) * (len(shape) - 2)
             g = reshape.reshape(gy * reshape.reshape(gamma, kept), xg.shape)
-            gx = inv_std * (g - E(g) - x_hat * E(g * x_hat))
+            gx, = _MulInvStd(self.eps, None, inv_std, None).apply(
+                (xg, g - E(g) - x_hat * E(g * x_hat)))
             ret.append(reshape.reshape(gx, shape))
         if 1 in indexes:
             ret.append(sum_mod.sum(gy * reshape.reshape(x_hat, shape), axis=axis))
@@ -95,6 +97,37 @@ class GroupNormalization(function_node.FunctionNode):
         if x_dtype != p_dtype:
             ret = [cast.cast_to(g, x_dtype if i == 0 else p_dtype) for i, g in zip(indexes, ret)]
         return tuple(ret)
+
+
+class _MulInvStd(function_node.FunctionNode):
+    """``z = inv_std[:, None] * y`` for 2-d ``x`` and ``y``, where ``inv_std`` (given) is the
+    inverse standard deviation of each row of ``x``: differentiable in ``x`` and ``y`` to any
+    order. ``mean`` and ``dummy_gamma`` are Chainer's arguments and unused here."""
+
+    def __init__(self, eps: float, mean: Any, inv_std: Any, dummy_gamma: Any) -> None:
+        self.eps = eps
+        self.mean = mean
+        self.inv_std = inv_std
+        self.dummy_gamma = dummy_gamma
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        _, y = inputs
+        return (self.inv_std[:, None] * y).astype(y.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, y = self.get_retained_inputs()
+        gz, = grad_outputs
+
+        def mul_inv_std(v: Any) -> Variable:
+            return _MulInvStd(self.eps, self.mean, self.inv_std, self.dummy_gamma).apply((x, v))[0]
+
+        # d inv_std_i / d x_ik = -inv_std_i ** 2 * x_hat_ik / n, n the row length.
+        x_hat = mul_inv_std(x - mean_mod.mean(x, axis=1, keepdims=True))
+        gy = mul_inv_std(gz)
+        gx = -mul_inv_std(x_hat * mean_mod.mean(gy * y, axis=1, keepdims=True))
+        return gx, gy
 
 
 def group_normalization(x: VariableOrArray, groups: int, gamma: VariableOrArray,

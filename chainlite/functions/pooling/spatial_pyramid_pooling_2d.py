@@ -21,7 +21,7 @@ def _invalid(expect, actual):
 
 
 def spatial_pyramid_pooling_2d(x: VariableOrArray, pyramid_height: int,
-                               pooling: str = 'max') -> Variable:
+                               pooling: str | None = None) -> Variable:
     """Spatial pyramid pooling: a fixed-length feature whatever the input's spatial size.
 
     Level ``l`` (from 0) max-pools ``x`` into ``2^l x 2^l`` bins: windows of size
@@ -32,7 +32,8 @@ def spatial_pyramid_pooling_2d(x: VariableOrArray, pyramid_height: int,
     Args:
         x: A float Variable or array of shape ``(n, c, h, w)``.
         pyramid_height: Number of pyramid levels (a positive int).
-        pooling: The pooling of each bin; only ``'max'`` is supported, as in Chainer.
+        pooling: The pooling of each bin: ``'max'``, the only one Chainer supports. As in
+            Chainer it must be given (None raises ``ValueError``).
 
     Returns:
         A Variable of shape ``(n, c * (1 + 4 + ... + 4^(pyramid_height - 1)), 1, 1)``.
@@ -40,7 +41,7 @@ def spatial_pyramid_pooling_2d(x: VariableOrArray, pyramid_height: int,
     Example:
         >>> import numpy as np, chainlite.functions as F
         >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
-        >>> y = F.spatial_pyramid_pooling_2d(x, 2)
+        >>> y = F.spatial_pyramid_pooling_2d(x, 2, pooling='max')
         >>> y.shape
         (1, 5, 1, 1)
         >>> y.array.ravel()

@@ -7,6 +7,15 @@ from chainlite import initializers
 from chainlite import variable
 
 
+class InitialValueShapeError(ValueError, AssertionError):
+    """An initial array of the wrong shape: a ValueError, and the AssertionError of Chainer."""
+
+
+class InputCountError(TypeError, AssertionError):
+    """A forward given the wrong number of inputs: a TypeError, and the AssertionError that
+    Chainer's debug-mode check raises."""
+
+
 def initializer(link: Any, argname: str, spec: Any) -> Any:
     """The initializer ``spec`` stands for (None: LeCunNormal); errors name the argument."""
     try:
@@ -20,8 +29,8 @@ def initialize(link: Any, argname: str, param: variable.Parameter, shape: tuple)
     try:
         param.initialize(shape)
     except ValueError as e:
-        raise ValueError('%s: %s cannot initialize a parameter of shape %s: %s'
-                         % (type(link).__name__, argname, shape, e)) from None
+        raise InitialValueShapeError('%s: %s cannot initialize a parameter of shape %s: %s'
+                                     % (type(link).__name__, argname, shape, e)) from None
 
 
 def bias(link: Any, nobias: bool, initial_bias: Any, size: Any) -> Any:

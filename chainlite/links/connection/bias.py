@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Optional
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.math import bias
+from chainlite.links.connection import _param_args
 
 if TYPE_CHECKING:
     from chainlite.types import ShapeSpec, VariableOrArray
@@ -54,10 +55,11 @@ class Bias(link.Link):
         """
         if hasattr(self, 'b'):
             if len(xs) != 1:
-                raise TypeError('Bias: with a learned bias, forward takes one input (x), got %d'
-                                % len(xs))
+                raise _param_args.InputCountError(
+                    'Bias: with a learned bias, forward takes one input (x), got %d' % len(xs))
             return bias.bias(xs[0], self.b, self.axis)
         if len(xs) != 2:
-            raise TypeError('Bias: without a learned bias (shape=None), forward takes two '
-                            'inputs (x, y), got %d' % len(xs))
+            raise _param_args.InputCountError(
+                'Bias: without a learned bias (shape=None), forward takes two '
+                'inputs (x, y), got %d' % len(xs))
         return bias.bias(xs[0], xs[1], self.axis)

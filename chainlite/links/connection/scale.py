@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Optional
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.math import scale
+from chainlite.links.connection import _param_args
 from chainlite.links.connection import bias
 
 if TYPE_CHECKING:
@@ -64,13 +65,14 @@ class Scale(link.Chain):
         """
         if hasattr(self, 'W'):
             if len(xs) != 1:
-                raise TypeError('Scale: with a learned W, forward takes one input (x), got %d'
-                                % len(xs))
+                raise _param_args.InputCountError(
+                    'Scale: with a learned W, forward takes one input (x), got %d' % len(xs))
             z = scale.scale(xs[0], self.W, self.axis)
         else:
             if len(xs) != 2:
-                raise TypeError('Scale: without a learned W (W_shape=None), forward takes two '
-                                'inputs (x, y), got %d' % len(xs))
+                raise _param_args.InputCountError(
+                    'Scale: without a learned W (W_shape=None), forward takes two '
+                    'inputs (x, y), got %d' % len(xs))
             z = scale.scale(xs[0], xs[1], self.axis)
         if hasattr(self, 'bias'):
             return self.bias(z)

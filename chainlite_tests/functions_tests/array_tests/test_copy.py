@@ -83,3 +83,9 @@ def test_a_device_that_is_no_specifier_is_a_type_error():
     # As Chainer's get_device: None is neither a device, an integer nor a string.
     with pytest.raises(TypeError, match='device specifier'):
         copy(numpy.zeros(3), None)
+
+
+def test_cuda_dummy_device_means_the_cpu():
+    from chainlite.backends import cuda
+    y = copy(numpy.zeros((2, 3)), cuda.DummyDevice)
+    assert y.device == chainlite.get_device('@numpy')

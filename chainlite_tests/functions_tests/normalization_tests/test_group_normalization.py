@@ -140,3 +140,21 @@ def test_bad_groups(groups, error):
     x, gamma, beta = _arrays((2, 4, 3))
     with pytest.raises(error, match='groups'):
         group_normalization(x, groups, gamma, beta)
+
+
+@pytest.mark.parametrize('eps', [1e-5, 1e-1])
+def test_mul_inv_std_helper(eps):
+    # Chainer's backward helper: z = inv_std(x)[:, None] * y, differentiable in x through
+    # inv_std, with inv_std given as computed from x.
+    from chainlite.functions.normalization.group_normalization import _MulInvStd
+    from chainlite.testing import gradients
+    rs = numpy.random.RandomState(1)
+    x, y = rs.uniform(-1, 1, (2, 5, 4)).astype(numpy.float64)
+
+    def f(x, y):
+        inv_std = (x.array.var(axis=1) + eps) ** -0.5
+        return _MulInvStd(eps, x.array.mean(axis=1), inv_std, None).apply((x, y))[0]
+
+    z = f(chainlite.Variable(x), chainlite.Variable(y))
+    numpy.testing.assert_allclose(z.array, (x.var(axis=1) + eps)[:, None] ** -0.5 * y)
+    gradients.check_grads(f, (x, y), order=2, eps=1e-4, atol=1e-5, rtol=1e-4)

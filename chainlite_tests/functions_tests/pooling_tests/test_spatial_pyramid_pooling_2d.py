@@ -45,7 +45,7 @@ def _reference(x, pyramid_height):
 @pytest.mark.parametrize('shape, pyramid_height', CASES)
 def test_forward(shape, pyramid_height, dtype):
     x = _distinct(shape, dtype)
-    y = spatial_pyramid_pooling_2d(chainlite.Variable(x), pyramid_height)
+    y = spatial_pyramid_pooling_2d(chainlite.Variable(x), pyramid_height, 'max')
     expected = _reference(x.astype(numpy.float64), pyramid_height)
     n, c = shape[:2]
     assert y.shape == (n, c * sum(4 ** i for i in range(pyramid_height)), 1, 1)
@@ -57,7 +57,7 @@ def test_forward(shape, pyramid_height, dtype):
 def test_backward(shape, pyramid_height):
     x = _distinct(shape)
     gy = numpy.random.RandomState(1).uniform(-1, 1, _reference(x, pyramid_height).shape)
-    gradient_check.check_backward(lambda x: spatial_pyramid_pooling_2d(x, pyramid_height),
+    gradient_check.check_backward(lambda x: spatial_pyramid_pooling_2d(x, pyramid_height, 'max'),
                                   (x,), (gy,))
 
 
@@ -68,7 +68,7 @@ def test_double_backward(shape, pyramid_height):
     ggx = numpy.random.RandomState(2).uniform(-1, 1, shape)
     # Positive inputs, where squaring creates no ties.
     gradient_check.check_double_backward(
-        lambda x: spatial_pyramid_pooling_2d(x * x, pyramid_height), (x - x.min() + 1,),
+        lambda x: spatial_pyramid_pooling_2d(x * x, pyramid_height, 'max'), (x - x.min() + 1,),
         (gy,), (ggx,))
 
 
@@ -84,7 +84,7 @@ def test_dtype_is_kept_in_forward_and_backward(dtype):
 
 def test_array_input():
     x = _distinct((2, 3, 4, 4))
-    y = spatial_pyramid_pooling_2d(x, 1)
+    y = spatial_pyramid_pooling_2d(x, 1, 'max')
     assert isinstance(y, chainlite.Variable)
     numpy.testing.assert_array_equal(y.array[:, :, 0, 0], x.max(axis=(2, 3)))
 
@@ -95,17 +95,21 @@ _MSG = re.escape('Invalid operation is performed in: spatial_pyramid_pooling_2d'
 @pytest.mark.parametrize('shape', [(4, 4), (1, 4, 4), (1, 1, 1, 4, 4)])
 def test_wrong_ndim_is_invalid(shape):
     with pytest.raises(type_check.InvalidType, match=_MSG):
-        spatial_pyramid_pooling_2d(numpy.ones(shape), 2)
+        spatial_pyramid_pooling_2d(numpy.ones(shape), 2, 'max')
 
 
 @pytest.mark.parametrize('dtype', [numpy.int32, numpy.bool_])
 def test_non_float_input_is_invalid(dtype):
     with pytest.raises(type_check.InvalidType, match=_MSG):
-        spatial_pyramid_pooling_2d(numpy.ones((1, 1, 4, 4), dtype), 2)
+        spatial_pyramid_pooling_2d(numpy.ones((1, 1, 4, 4), dtype), 2, 'max')
 
 
-@pytest.mark.parametrize('kwargs', [{'pyramid_height': 0}, {'pyramid_height': 1.5},
-                                    {'pyramid_height': 2, 'pooling': 'average'}])
-def test_bad_arguments_are_value_errors(kwargs):
-    with pytest.raises(ValueError, match='spatial_pyramid_pooling_2d'):
+@pytest.mark.parametrize('kwargs, what', [
+    ({'pyramid_height': 0, 'pooling': 'max'}, 'pyramid_height'),
+    ({'pyramid_height': 1.5, 'pooling': 'max'}, 'pyramid_height'),
+    ({'pyramid_height': 2, 'pooling': 'average'}, 'pooling'),
+    ({'pyramid_height': 2}, 'pooling'),  # as in Chainer, the pooling must be named
+])
+def test_bad_arguments_are_value_errors(kwargs, what):
+    with pytest.raises(ValueError, match='spatial_pyramid_pooling_2d: ' + what):
         spatial_pyramid_pooling_2d(numpy.ones((1, 1, 4, 4)), **kwargs)
