@@ -13,6 +13,9 @@ from chainlite import optimizer
 if TYPE_CHECKING:
     from chainlite import variable
 
+_float16 = numpy.dtype(numpy.float16)
+_float32 = numpy.dtype(numpy.float32)
+
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
 _default_hyperparam.beta1 = 0.9
@@ -78,6 +81,9 @@ class AdamRule(optimizer.UpdateRule):
                 setattr(hp, name, value)
         # AdaBound's final_lr follows later changes of alpha relative to this value.
         self.initial_alpha = hp.alpha
+        self._coefficients_key: Optional[tuple] = None
+        self._coefficients: tuple = ()
+        self._s: Optional[numpy.ndarray] = None  # the scratch array
 
     def init_state(self, param: variable.Variable) -> None:
         xp = backend.get_array_module(param.array)
@@ -94,20 +100,27 @@ class AdamRule(optimizer.UpdateRule):
         # Each entry read once: a rule's lookup falls back to the optimizer's Hyperparameter.
         beta1, beta2, eps, eta = hp.beta1, hp.beta2, hp.eps, hp.eta
         # float16 parameters: the arithmetic runs in float32 (the scratch array's dtype).
-        dtype = numpy.dtype(numpy.float32) if p.dtype == numpy.float16 else p.dtype
-        if eps != 0 and abs(eps) < 1e-30 and dtype.type(eps) == 0:  # cheap test first
-            raise ValueError('eps of Adam optimizer is too small for %s (%s)'
-                             % (dtype.name, eps))
-        state = self.state
+        dtype = p.dtype
+        if dtype == _float16:
+            dtype = _float32
+        key = (beta1, beta2, eps, dtype)
+        if key != self._coefficients_key:
+            self._set_coefficients(key)
+        c1, c2, c_eps = self._coefficients
+        state = self._state
         assert state is not None
         m, v = state['m'], state['v']
-        s = self.scratch(p, dtype=dtype)
+        s = self._s
+        if s is None or s.shape != p.shape or s.dtype != dtype:
+            s = self._s = self.scratch(p, dtype=dtype)
+        t = self.t
+        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
         numpy.subtract(grad, m, out=s)
-        s *= 1 - beta1
+        s *= c1
         m += s
         numpy.multiply(grad, grad, out=s)
         s -= v
-        s *= 1 - beta2
+        s *= c2
         v += s
         if hp.amsgrad:
             vhat = state['vhat']
@@ -115,21 +128,31 @@ class AdamRule(optimizer.UpdateRule):
         else:
             vhat = v
         numpy.sqrt(vhat, out=s)
-        s += eps
-        t = self.t
-        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
+        s += c_eps
+        c = optimizer._coefficient
         if hp.adabound:
             numpy.divide(alpha_t, s, out=s)
             numpy.clip(s, *self.bounds, out=s)
             s *= m
-            s *= eta
+            s *= c(eta, dtype)
         else:
             numpy.divide(m, s, out=s)
-            s *= eta * alpha_t
+            s *= c(eta * alpha_t, dtype)
         weight_decay_rate = hp.weight_decay_rate
         if weight_decay_rate != 0:
-            p *= 1 - eta * weight_decay_rate
+            p *= c(1 - eta * weight_decay_rate, p.dtype)
         p -= s
+
+    def _set_coefficients(self, key: tuple) -> None:
+        # The step's constant factors as 0-d arrays of the arithmetic's dtype, computed when
+        # the hyperparameters (or the dtype) change.
+        beta1, beta2, eps, dtype = key
+        if eps != 0 and abs(eps) < 1e-30 and dtype.type(eps) == 0:  # cheap test first
+            raise ValueError('eps of Adam optimizer is too small for %s (%s)'
+                             % (dtype.name, eps))
+        c = optimizer._coefficient
+        self._coefficients = c(1 - beta1, dtype), c(1 - beta2, dtype), c(eps, dtype)
+        self._coefficients_key = key
 
     @property
     def alpha_t(self) -> float:
