@@ -743,10 +743,7 @@ class GradientMethod(Optimizer):
             self.call_hooks('pre')
         self.t += 1
         if self.is_safe_to_update():
-            for param in params:
-                rule = param.update_rule
-                if rule is not None:  # _params gave every parameter one
-                    rule.update(param)
+            self._update_params(params)
         else:
             for param in params:
                 param.node._loss_scale = None
@@ -759,6 +756,13 @@ class GradientMethod(Optimizer):
         if hooks.post:
             self.call_hooks('post')
         self.update_loss_scale()
+
+    def _update_params(self, params: list[variable.Parameter]) -> None:
+        # Each parameter's rule updates it (optimizers may update several in one go).
+        for param in params:
+            rule = param.update_rule
+            if rule is not None:  # _params gave every parameter one
+                rule.update(param)
 
     def use_cleargrads(self, use: bool = True) -> None:
         """Chooses ``cleargrads`` (default) or ``zerograds`` in :meth:`update` (deprecated)."""
