@@ -69,19 +69,22 @@ def _sub_at_labels(a, t, v):
                       axis=1)
 
 
+_UNSIGNED = {n: numpy.dtype('u%d' % n) for n in (1, 2, 4, 8)}
+
+
 def _labels_in_range(t, n_class, ignore_label):
     # True when every label is a class (0 <= t < n_class) and ignore_label cannot be one.
     if 0 <= ignore_label < n_class:
         return False
     if t.dtype.kind == 'i':
         # Negative labels are huge as unsigned integers: one reduction checks both ends.
-        t = t.view('u%d' % t.itemsize)
-    return bool(t.max() < n_class)
+        t = t.view(_UNSIGNED[t.itemsize])
+    return bool(numpy.maximum.reduce(t, axis=None) < n_class)
 
 
 def _exp_and_sum(x):
     # e = exp(x - max), s = sum(e) over the classes: the softmax is e / s.
-    m = x.max(axis=1, keepdims=True)
+    m = numpy.maximum.reduce(x, axis=1, keepdims=True)  # x.max without its Python wrapper
     e = x - m
     numpy.exp(e, out=e)
     if e.ndim == 2 and e.shape[1]:
@@ -143,8 +146,11 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         x, t = inputs
         if t.dtype.kind == 'f':
             return self._forward_soft(x, t)
-        cdtype = _compute_dtype(x.dtype)
-        xc = x.astype(cdtype, copy=False)
+        if x.dtype.char == 'e':
+            cdtype = _compute_dtype(x.dtype)
+            xc = x.astype(cdtype)
+        else:
+            cdtype, xc = x.dtype, x
         n_class = x.shape[1]
         xp = backend.get_array_module(x)
 
@@ -179,7 +185,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         if self.reduce == 'mean':
             denominator = count if self.normalize else len(x)
             self._coeff: float | None = 1.0 / max(denominator, 1)
-            return xp.asarray(nll.sum() * self._coeff, x.dtype),
+            # (add.reduce: nll.sum() without its Python wrapper)
+            return xp.asarray(numpy.add.reduce(nll, axis=None) * self._coeff, x.dtype),
         self._coeff = None
         return nll.astype(x.dtype, copy=False),
 
