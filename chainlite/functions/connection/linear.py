@@ -116,11 +116,15 @@ class _LinearGrad(function_node.FunctionNode):
         self.retain_inputs((0, 1, 2))
         x, W, gy = inputs
         ret = []
+        # One dtype, not half precision: no casts to make.
+        plain = x.dtype is W.dtype and gy.dtype is W.dtype and W.dtype.char != 'e'
         for i in self.indexes:
             if i == 0:
-                ret.append(matmul.matmul_arrays(gy, W).astype(x.dtype, copy=False))
+                ret.append(numpy.matmul(gy, W) if plain else
+                           matmul.matmul_arrays(gy, W).astype(x.dtype, copy=False))
             elif i == 1:
-                ret.append(matmul.matmul_arrays(gy.T, x).astype(W.dtype, copy=False))
+                ret.append(numpy.matmul(gy.T, x) if plain else
+                           matmul.matmul_arrays(gy.T, x).astype(W.dtype, copy=False))
             else:
                 ret.append(_sum_rows(gy))
         return tuple(ret)

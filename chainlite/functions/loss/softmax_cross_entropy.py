@@ -248,7 +248,7 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
-        cdtype = _compute_dtype(x.dtype)
+        cdtype = _compute_dtype(x.dtype) if x.dtype.char == 'e' else x.dtype
         if self.cache is not None:
             e, s = self.cache
         else:
@@ -264,7 +264,7 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
             if sc.ndim:
                 sc = numpy.broadcast_to(sc, _row_shape(x.shape)).reshape(t.shape)
             _sub_at_labels(gx, t, sc)
-        return gx.astype(x.dtype, copy=False),
+        return (gx if gx.dtype is x.dtype else gx.astype(x.dtype)),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
