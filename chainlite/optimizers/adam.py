@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Self
 
 import numpy
 
@@ -11,6 +11,7 @@ from chainlite import backend
 from chainlite import optimizer
 
 if TYPE_CHECKING:
+    from chainlite import link as link_module
     from chainlite import variable
 
 _float16 = numpy.dtype(numpy.float16)
@@ -375,9 +376,23 @@ class Adam(optimizer.GradientMethod):
     final_lr = optimizer.HyperparameterProxy('final_lr')
     gamma = optimizer.HyperparameterProxy('gamma')
 
+    _packed: Optional[_PackedAdam] = None
+
     def create_update_rule(self) -> AdamRule:
         """Returns an :class:`AdamRule` reading this optimizer's hyperparameters."""
         return AdamRule(self.hyperparam)
+
+    def setup(self, link: link_module.Link) -> Self:
+        """Sets the target link and gives each of its parameters a fresh :class:`AdamRule`.
+
+        Args:
+            link: The link whose parameters to optimize.
+
+        Returns:
+            This optimizer.
+        """
+        self._packed = None  # (it holds the previous target's parameters)
+        return super().setup(link)
 
     def _update_params(self, params: list[variable.Parameter]) -> None:
         # Small parameters whose rules are plain (no hooks, overrides or variants) share
@@ -391,7 +406,7 @@ class Adam(optimizer.GradientMethod):
                 rule = param.update_rule
                 if rule is not None:
                     rule.update(param)
-        packed = self.__dict__.get('_packed')
+        packed = self._packed
         if packed is None or not packed.holds(packable):
             packed = self._packed = _PackedAdam(packable)
         packed.update(self.hyperparam)

@@ -287,3 +287,18 @@ def test_numpy_scalar_hyperparameters_keep_their_promotion():
     # cached coefficients must not turn it into a float32 one.
     got, _ = _run(optimizers.SGD(lr=numpy.float64(0.1 / 3)), numpy.float32)
     _assert_same(got, _reference(_sgd_ref, numpy.float32, lr=numpy.float64(0.1 / 3)))
+
+
+def test_adam_setup_on_a_new_target_drops_the_packed_state():
+    _, opt = _run(optimizers.Adam(alpha=0.05), numpy.float32)
+    assert opt._packed is not None
+    m = _model(numpy.float32)
+    opt.setup(m)
+    assert opt._packed is None
+    params = list(m.params())
+    for k in range(STEPS):
+        for p, g in zip(params, _grads(k, numpy.float32)):
+            p.grad = g
+        opt.update()
+    assert opt._packed.params[0] is params[0]
+    _assert_same([p.array for p in params], _reference(_adam_ref, numpy.float32, alpha=0.05))
