@@ -370,7 +370,7 @@ class Link:
 
     def cleargrads(self) -> None:
         """Sets every parameter's gradient to None (call before each ``backward``)."""
-        for p in self._param_list():
+        for p in self.params():
             p.cleargrad()
 
     def zerograds(self) -> None:

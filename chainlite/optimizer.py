@@ -701,7 +701,7 @@ class GradientMethod(Optimizer):
     def _params(self) -> list[variable.Parameter]:
         # The update's parameters: each has a rule, and a gradient safe to update with.
         target = self._target()
-        params = target._param_list()
+        params = list(target.params())  # (a Link's params() is a list already: cheap)
         for param in params:
             if param.update_rule is None:
                 self._new_rule(param)
