@@ -318,8 +318,25 @@ class Link:
 
     def params(self, include_uninit: bool = True) -> Iterator[variable.Parameter]:
         """All parameters of this link and its descendants, in registration order."""
-        for _, p in self.namedparams(include_uninit):
-            yield p
+        params = self._param_list()
+        if include_uninit:
+            return iter(params)
+        return iter([p for p in params if p._data is not None])
+
+    def _param_list(self) -> list[variable.Parameter]:
+        # params() as a list, walked without building paths: cleargrads and the optimizers
+        # walk it at every step. The order is namedparams' (own parameters, then children).
+        out: list[variable.Parameter] = []
+        stack: list[Link] = [self]
+        while stack:
+            link = stack.pop()
+            d = link.__dict__
+            out += [d[name] for name in link._params]
+            children = [child for _, child in link._named_children()]
+            if children:
+                children.reverse()
+                stack += children
+        return out
 
     def namedparams(self, include_uninit: bool = True
                     ) -> Iterator[tuple[str, variable.Parameter]]:

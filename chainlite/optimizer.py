@@ -100,6 +100,32 @@ def _resolved(hp: Hyperparameter) -> Hyperparameter:
     return hp
 
 
+_coefficients: dict[tuple[Any, Any], Any] = {}
+
+
+def _coefficient(value: Any, dtype: numpy.dtype) -> Any:
+    # A Python number as a cached read-only 0-d array of the dtype of the array it is applied
+    # to: NumPy applies that about half a microsecond faster than a Python number, and rounds
+    # the number to the array's dtype just as NumPy 2 does a Python scalar, so the result is
+    # the same to the bit. NumPy scalars (whose dtype takes part in promotion) and zeros
+    # (0.0 == -0.0 as keys) are returned as they are.
+    cls = value.__class__
+    if (cls is not float and cls is not int) or value == 0:
+        return value
+    key = (value, dtype)
+    a = _coefficients.get(key)
+    if a is None:
+        if len(_coefficients) >= 4096:  # a schedule makes new values at every step
+            _coefficients.clear()
+        try:
+            a = numpy.array(value, dtype)
+        except OverflowError:
+            return value
+        a.flags.writeable = False
+        _coefficients[key] = a
+    return a
+
+
 class HyperparameterProxy:
     """A class attribute that reads and writes one entry of ``self.hyperparam``.
 
@@ -257,34 +283,39 @@ class UpdateRule:
             return
         self.t += 1
         # (the array's dtype: an uninitialised parameter may not know its dtype yet)
-        data = param.array
-        if self._use_fp32_update and data is not None and data.dtype == numpy.float16:
+        data = param._data
+        if data is None:
+            return
+        if self._use_fp32_update and data.dtype == numpy.float16:
             self._update_fp32(param)
         else:
             self._update(param)
 
     def _update(self, param: variable.Variable) -> None:
-        if param.array is None:
+        # The steps of update() once the parameter has an array: the hot path of every step.
+        node = param._node
+        if node is None:
             return
-        grad = param.grad
-        if grad is None:
+        gv = node.grad_var
+        if gv is None or param._data is None:
             return
-        if isinstance(param, variable.Parameter):
-            param.check_grad_for_update()
+        if getattr(param, '_grad_never_cleared', False):
+            cast(variable.Parameter, param).check_grad_for_update()
         if self._state is None:
             self._state = {}
             self.init_state(param)
-        node = param.node
         if node._loss_scale is not None:
-            grad /= node._loss_scale
+            gv._data /= node._loss_scale
             # Consumed: a later update must not divide again, nor a per-rule hook rescale.
             node._loss_scale = None
         hooks = self._hooks
-        for hook in tuple(hooks.pre.values()):
-            hook(self, param)
+        if hooks.pre:
+            for hook in tuple(hooks.pre.values()):
+                hook(self, param)
         self.update_core(param)
-        for hook in tuple(hooks.post.values()):
-            hook(self, param)
+        if hooks.post:
+            for hook in tuple(hooks.post.values()):
+                hook(self, param)
 
     def _update_fp32(self, param: variable.Variable) -> None:
         if param.array is None:
@@ -342,11 +373,13 @@ class UpdateRule:
         """
         dtype = like.dtype if dtype is None else numpy.dtype(dtype)
         work = self._scratch
+        if index < len(work):
+            a = work[index]
+            if a is not None and a.shape == like.shape and a.dtype == dtype:
+                return a
         while len(work) <= index:
             work.append(None)
-        a = work[index]
-        if a is None or a.shape != like.shape or a.dtype != dtype:
-            a = work[index] = backend.get_array_module(like).empty(like.shape, dtype)
+        a = work[index] = backend.get_array_module(like).empty(like.shape, dtype)
         return a
 
     def serialize(self, serializer: Any) -> None:
@@ -597,6 +630,14 @@ class Optimizer:
         self._loss_scale = max(1, min(self._loss_scale_max, scale * multiplier))
 
 
+def _path_of(target: link_module.Link, param: variable.Parameter) -> Optional[str]:
+    # The parameter's path in the target (e.g. /l1/W), for error messages only.
+    for name, p in target.namedparams():
+        if p is param:
+            return name
+    return None
+
+
 class GradientMethod(Optimizer):
     """Base class of the first-order optimizers: one :class:`UpdateRule` per parameter.
 
@@ -659,17 +700,18 @@ class GradientMethod(Optimizer):
 
     def _params(self) -> list[variable.Parameter]:
         # The update's parameters: each has a rule, and a gradient safe to update with.
-        params = []
-        for name, param in self._target().namedparams():
+        target = self._target()
+        params = list(target.params())  # (a Link's params() is a list already: cheap)
+        for param in params:
             if param.update_rule is None:
                 self._new_rule(param)
-            data = param.array
+            data = param._data
             if data is not None:
-                if param.grad is None:
+                node = param._node or param._make_node()
+                if node.grad_var is None:
                     param.grad = backend.get_array_module(data).zeros_like(data)
-                else:
-                    param.check_grad_for_update(name)
-            params.append(param)
+                elif param._grad_never_cleared:
+                    param.check_grad_for_update(_path_of(target, param))
         return params
 
     def update(self, lossfun: Optional[Callable[..., Any]] = None, *args: Any,
@@ -686,7 +728,7 @@ class GradientMethod(Optimizer):
             *args: Positional arguments of ``lossfun``.
             **kwds: Keyword arguments of ``lossfun``.
         """
-        self._check_set_up()
+        hooks = self._check_set_up()
         if lossfun is not None:
             loss = lossfun(*args, **kwds)
             if getattr(self, '_use_cleargrads', True):
@@ -697,22 +739,30 @@ class GradientMethod(Optimizer):
             del loss
         params = self._params()
         self.check_nan_in_grads()
-        self.call_hooks('pre')
+        if hooks.pre:
+            self.call_hooks('pre')
         self.t += 1
         if self.is_safe_to_update():
-            for param in params:
-                rule = param.update_rule
-                if rule is not None:  # _params gave every parameter one
-                    rule.update(param)
+            self._update_params(params)
         else:
             for param in params:
                 param.node._loss_scale = None
         for param in params:
-            data = param.array
-            if data is not None and param.grad is None:
-                param.grad = backend.get_array_module(data).zeros_like(data)
-        self.call_hooks('post')
+            data = param._data
+            if data is not None:
+                node = param._node
+                if node is None or node.grad_var is None:
+                    param.grad = backend.get_array_module(data).zeros_like(data)
+        if hooks.post:
+            self.call_hooks('post')
         self.update_loss_scale()
+
+    def _update_params(self, params: list[variable.Parameter]) -> None:
+        # Each parameter's rule updates it (optimizers may update several in one go).
+        for param in params:
+            rule = param.update_rule
+            if rule is not None:  # _params gave every parameter one
+                rule.update(param)
 
     def use_cleargrads(self, use: bool = True) -> None:
         """Chooses ``cleargrads`` (default) or ``zerograds`` in :meth:`update` (deprecated)."""

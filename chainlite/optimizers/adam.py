@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Self
 
 import numpy
 
@@ -11,7 +11,12 @@ from chainlite import backend
 from chainlite import optimizer
 
 if TYPE_CHECKING:
+    from chainlite import link as link_module
     from chainlite import variable
+
+_float16 = numpy.dtype(numpy.float16)
+_float32 = numpy.dtype(numpy.float32)
+_float64 = numpy.dtype(numpy.float64)
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
@@ -78,6 +83,9 @@ class AdamRule(optimizer.UpdateRule):
                 setattr(hp, name, value)
         # AdaBound's final_lr follows later changes of alpha relative to this value.
         self.initial_alpha = hp.alpha
+        self._coefficients_key: Optional[tuple] = None
+        self._coefficients: tuple = ()
+        self._s: Optional[numpy.ndarray] = None  # the scratch array
 
     def init_state(self, param: variable.Variable) -> None:
         xp = backend.get_array_module(param.array)
@@ -94,20 +102,27 @@ class AdamRule(optimizer.UpdateRule):
         # Each entry read once: a rule's lookup falls back to the optimizer's Hyperparameter.
         beta1, beta2, eps, eta = hp.beta1, hp.beta2, hp.eps, hp.eta
         # float16 parameters: the arithmetic runs in float32 (the scratch array's dtype).
-        dtype = numpy.dtype(numpy.float32) if p.dtype == numpy.float16 else p.dtype
-        if eps != 0 and abs(eps) < 1e-30 and dtype.type(eps) == 0:  # cheap test first
-            raise ValueError('eps of Adam optimizer is too small for %s (%s)'
-                             % (dtype.name, eps))
-        state = self.state
+        dtype = p.dtype
+        if dtype == _float16:
+            dtype = _float32
+        key = (beta1, beta2, eps, dtype)
+        if key != self._coefficients_key:
+            self._set_coefficients(key)
+        c1, c2, c_eps = self._coefficients
+        state = self._state
         assert state is not None
         m, v = state['m'], state['v']
-        s = self.scratch(p, dtype=dtype)
+        s = self._s
+        if s is None or s.shape != p.shape or s.dtype != dtype:
+            s = self._s = self.scratch(p, dtype=dtype)
+        t = self.t
+        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
         numpy.subtract(grad, m, out=s)
-        s *= 1 - beta1
+        s *= c1
         m += s
         numpy.multiply(grad, grad, out=s)
         s -= v
-        s *= 1 - beta2
+        s *= c2
         v += s
         if hp.amsgrad:
             vhat = state['vhat']
@@ -115,21 +130,31 @@ class AdamRule(optimizer.UpdateRule):
         else:
             vhat = v
         numpy.sqrt(vhat, out=s)
-        s += eps
-        t = self.t
-        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
+        s += c_eps
+        c = optimizer._coefficient
         if hp.adabound:
             numpy.divide(alpha_t, s, out=s)
             numpy.clip(s, *self.bounds, out=s)
             s *= m
-            s *= eta
+            s *= c(eta, dtype)
         else:
             numpy.divide(m, s, out=s)
-            s *= eta * alpha_t
+            s *= c(eta * alpha_t, dtype)
         weight_decay_rate = hp.weight_decay_rate
         if weight_decay_rate != 0:
-            p *= 1 - eta * weight_decay_rate
+            p *= c(1 - eta * weight_decay_rate, p.dtype)
         p -= s
+
+    def _set_coefficients(self, key: tuple) -> None:
+        # The step's constant factors as 0-d arrays of the arithmetic's dtype, computed when
+        # the hyperparameters (or the dtype) change.
+        beta1, beta2, eps, dtype = key
+        if eps != 0 and abs(eps) < 1e-30 and dtype.type(eps) == 0:  # cheap test first
+            raise ValueError('eps of Adam optimizer is too small for %s (%s)'
+                             % (dtype.name, eps))
+        c = optimizer._coefficient
+        self._coefficients = c(1 - beta1, dtype), c(1 - beta2, dtype), c(eps, dtype)
+        self._coefficients_key = key
 
     @property
     def alpha_t(self) -> float:
@@ -154,6 +179,134 @@ class AdamRule(optimizer.UpdateRule):
         lower = final_lr * (1.0 - 1.0 / (hp.gamma * self.t + 1))
         upper = final_lr * (1.0 + 1.0 / (hp.gamma * self.t))
         return lower, upper
+
+
+# Parameters up to this size are updated together (the NumPy calls' fixed cost dominates
+# theirs); larger ones gain nothing from it and would pay for copying their gradients.
+_PACK_MAX_SIZE = 1 << 14
+
+
+def _packable(params: list[variable.Parameter], hp: optimizer.Hyperparameter
+              ) -> dict[int, tuple[variable.Parameter, AdamRule]]:
+    # The parameters whose update is exactly AdamRule.update with this optimizer's plain
+    # Adam hyperparameters, at the same step count and dtype; empty if fewer than two.
+    if hp.amsgrad or hp.adabound:
+        return {}
+    found: dict[int, tuple[variable.Parameter, AdamRule]] = {}  # by id: a Variable is unhashable
+    t = dtype = None
+    for param in params:
+        rule = param.update_rule
+        data = param._data
+        if rule is None or rule.__class__ is not AdamRule or data is None or \
+                data.size > _PACK_MAX_SIZE or not rule.enabled or rule._state is None:
+            continue
+        rhp = rule.hyperparam.__dict__
+        hooks = rule._hooks
+        node = param._node
+        if len(rhp) != 2 or rhp['_parent'] is not hp or hooks.pre or hooks.post or \
+                node is None or node.grad_var is None or node._loss_scale is not None or \
+                getattr(param, '_grad_never_cleared', False):
+            continue
+        if id(param) in found:  # a shared parameter is updated once per occurrence
+            return {}
+        if t is None:
+            t, dtype = rule.t, data.dtype
+            if dtype != _float32 and dtype != _float64:
+                return {}
+        elif rule.t != t or data.dtype != dtype:
+            return {}
+        found[id(param)] = param, rule
+    return found if len(found) >= 2 else {}
+
+
+class _PackedAdam:
+    # The m and v of several AdamRules as views of two shared buffers, so that one NumPy
+    # call updates them all: element by element the same arithmetic as AdamRule.update_core
+    # (the same coefficients, the same order), hence the same bits. A rule's state stays
+    # its own dict of arrays (serialized as before); if one is replaced (a load), or the
+    # set of parameters changes, the buffers are built anew from the rules' state.
+
+    def __init__(self, packable: dict[int, tuple[variable.Parameter, AdamRule]]) -> None:
+        self.params = [param for param, _ in packable.values()]
+        self.rules = [rule for _, rule in packable.values()]
+        first = self.params[0]._data
+        dtype = first.dtype
+        sizes = [p._data.size for p in self.params]
+        total = sum(sizes)
+        self.m = numpy.empty(total, dtype)
+        self.v = numpy.empty(total, dtype)
+        self.s = numpy.empty(total, dtype)
+        self.g = numpy.empty(total, dtype)
+        self.shapes = []
+        self.g_views = []
+        self.s_views = []
+        offset = 0
+        for param, rule, size in zip(self.params, self.rules, sizes):
+            shape = param._data.shape
+            end = offset + size
+            state = rule._state
+            assert state is not None
+            for key, buf in (('m', self.m), ('v', self.v)):
+                view = buf[offset:end].reshape(shape)
+                view[...] = state[key]
+                state[key] = view
+            self.shapes.append(shape)
+            self.g_views.append(self.g[offset:end].reshape(shape))
+            self.s_views.append(self.s[offset:end].reshape(shape))
+            offset = end
+        self.m_views = [rule._state['m'] for rule in self.rules]  # type: ignore[index]
+        self.v_views = [rule._state['v'] for rule in self.rules]  # type: ignore[index]
+
+    def holds(self, packable: dict[int, tuple[variable.Parameter, AdamRule]]) -> bool:
+        # Whether the buffers are still these parameters' state.
+        if len(packable) != len(self.params):
+            return False
+        for (param, r), p, rule, shape, m, v in zip(packable.values(), self.params, self.rules,
+                                                    self.shapes, self.m_views, self.v_views):
+            state = rule._state
+            if param is not p or r is not rule or \
+                    param._data.shape != shape or state is None or \
+                    state['m'] is not m or state['v'] is not v:
+                return False
+        return True
+
+    def update(self, hp: optimizer.Hyperparameter) -> None:
+        rules = self.rules
+        for rule in rules:
+            rule.t += 1
+        rule = rules[0]
+        beta1, beta2, eps, eta = hp.beta1, hp.beta2, hp.eps, hp.eta
+        dtype = self.m.dtype
+        key = (beta1, beta2, eps, dtype)
+        if key != rule._coefficients_key:
+            rule._set_coefficients(key)
+        c1, c2, c_eps = rule._coefficients
+        t = rule.t
+        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
+        copyto = numpy.copyto
+        for g, param in zip(self.g_views, self.params):
+            copyto(g, param._node.grad_var._data)  # type: ignore[union-attr]
+        g, m, v, s = self.g, self.m, self.v, self.s
+        numpy.subtract(g, m, out=s)
+        s *= c1
+        m += s
+        numpy.multiply(g, g, out=s)
+        s -= v
+        s *= c2
+        v += s
+        numpy.sqrt(v, out=s)
+        s += c_eps
+        numpy.divide(m, s, out=s)
+        s *= optimizer._coefficient(eta * alpha_t, dtype)
+        weight_decay_rate = hp.weight_decay_rate
+        decay = None
+        if weight_decay_rate != 0:
+            decay = optimizer._coefficient(1 - eta * weight_decay_rate, dtype)
+        for param, step in zip(self.params, self.s_views):
+            p = param._data
+            if decay is not None:
+                p *= decay
+            p -= step
 
 
 class Adam(optimizer.GradientMethod):
@@ -223,9 +376,40 @@ class Adam(optimizer.GradientMethod):
     final_lr = optimizer.HyperparameterProxy('final_lr')
     gamma = optimizer.HyperparameterProxy('gamma')
 
+    _packed: Optional[_PackedAdam] = None
+
     def create_update_rule(self) -> AdamRule:
         """Returns an :class:`AdamRule` reading this optimizer's hyperparameters."""
         return AdamRule(self.hyperparam)
+
+    def setup(self, link: link_module.Link) -> Self:
+        """Sets the target link and gives each of its parameters a fresh :class:`AdamRule`.
+
+        Args:
+            link: The link whose parameters to optimize.
+
+        Returns:
+            This optimizer.
+        """
+        self._packed = None  # (it holds the previous target's parameters)
+        return super().setup(link)
+
+    def _update_params(self, params: list[variable.Parameter]) -> None:
+        # Small parameters whose rules are plain (no hooks, overrides or variants) share
+        # each NumPy call of the update through packed state; the rest update one by one.
+        packable = _packable(params, self.hyperparam)
+        if not packable:
+            super()._update_params(params)
+            return
+        for param in params:
+            if id(param) not in packable:
+                rule = param.update_rule
+                if rule is not None:
+                    rule.update(param)
+        packed = self._packed
+        if packed is None or not packed.holds(packable):
+            packed = self._packed = _PackedAdam(packable)
+        packed.update(self.hyperparam)
 
     @property
     def alpha_t(self) -> float:

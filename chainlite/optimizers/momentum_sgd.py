@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from chainlite import optimizer
 from chainlite.optimizers import _momentum
 
 if TYPE_CHECKING:
@@ -27,14 +28,15 @@ class MomentumSGDRule(_momentum.MomentumRule):
     _default_hyperparam = _default_hyperparam
 
     def update_core(self, param: variable.Variable) -> None:
-        grad, hp = param.grad, self.hyperparam
-        assert grad is not None
-        state = self.state
+        grad, hp, p = param.grad, optimizer._resolved(self.hyperparam), param.array
+        assert grad is not None and p is not None
+        state = self._state
         assert state is not None
         v = state['v']
-        v *= hp.momentum
-        v -= numpy.multiply(grad, hp.lr, out=self.scratch(grad))
-        param.array += v
+        c = optimizer._coefficient
+        v *= c(hp.momentum, v.dtype)
+        v -= numpy.multiply(grad, c(hp.lr, grad.dtype), out=self.scratch(grad))
+        p += v
 
 
 class MomentumSGD(_momentum.MomentumMethod):

@@ -31,10 +31,10 @@ class SGDRule(optimizer.UpdateRule):
             self.hyperparam.lr = lr
 
     def update_core(self, param: variable.Variable) -> None:
-        grad = param.grad
-        assert grad is not None
-        step = numpy.multiply(grad, self.hyperparam.lr, out=self.scratch(grad))
-        param.array -= step
+        grad, p = param.grad, param.array
+        assert grad is not None and p is not None
+        lr = optimizer._coefficient(optimizer._resolved(self.hyperparam).lr, grad.dtype)
+        p -= numpy.multiply(grad, lr, out=self.scratch(grad))
 
 
 class SGD(optimizer.GradientMethod):

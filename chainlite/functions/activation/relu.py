@@ -24,9 +24,11 @@ class ReLU(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
-        y, = self.get_retained_outputs()
+        # The mask needs only the retained array, not a Variable over it.
+        retained = self._retained_output_data
+        assert retained is not None
         gy, = grad_outputs
-        return _ReLUGrad(y.array > 0).apply((gy,))
+        return _ReLUGrad(retained[0] > 0)._apply1(gy),
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = dx where y > 0, from the retained output.

@@ -32,10 +32,28 @@ def _row_shape(x_shape):
     return (x_shape[0], 1) + tuple(x_shape[2:])
 
 
+_constants: dict[tuple, Any] = {}
+
+
+def _constant(kind: str, n: int, dtype: Any) -> Any:
+    # Read-only arange(n) / ones((n, 1)), cached: the loss of every step needs the same ones.
+    key = (kind, n, dtype)
+    a = _constants.get(key)
+    if a is None:
+        if len(_constants) >= 256:
+            _constants.clear()
+        a = numpy.arange(n) if kind == 'arange' else numpy.ones((n, 1), dtype)
+        a.flags.writeable = False
+        _constants[key] = a
+    return a
+
+
 def _take_labels(a, t):
     # a[n, t[n, ...], ...] with the shape of t.
     xp = backend.get_array_module(a)
     if a.ndim == 2:
+        if xp is numpy:
+            return a[_constant('arange', len(t), None), t]
         return a[xp.arange(len(t)), t]
     return xp.take_along_axis(a, xp.expand_dims(t, 1), axis=1).reshape(t.shape)
 
@@ -44,22 +62,37 @@ def _sub_at_labels(a, t, v):
     # a[n, t[n, ...], ...] -= v in place; one element per softmax, so no index repeats.
     xp = backend.get_array_module(a)
     if a.ndim == 2:
-        a[xp.arange(len(t)), t] -= v
+        a[_constant('arange', len(t), None) if xp is numpy else xp.arange(len(t)), t] -= v
         return
     idx = xp.expand_dims(t, 1)
     xp.put_along_axis(a, idx, xp.take_along_axis(a, idx, axis=1) - v.reshape(idx.shape),
                       axis=1)
 
 
+_UNSIGNED = {n: numpy.dtype('u%d' % n) for n in (1, 2, 4, 8)}
+
+
+def _labels_in_range(t, n_class, ignore_label):
+    # True when every label is a class (0 <= t < n_class) and ignore_label cannot be one.
+    if 0 <= ignore_label < n_class:
+        return False
+    if t.dtype.kind == 'i':
+        # Negative labels are huge as unsigned integers: one reduction checks both ends.
+        t = t.view(_UNSIGNED[t.itemsize])
+    return bool(numpy.maximum.reduce(t, axis=None) < n_class)
+
+
 def _exp_and_sum(x):
     # e = exp(x - max), s = sum(e) over the classes: the softmax is e / s.
-    m = x.max(axis=1, keepdims=True)
+    m = numpy.maximum.reduce(x, axis=1, keepdims=True)  # x.max without its Python wrapper
     e = x - m
     numpy.exp(e, out=e)
     if e.ndim == 2 and e.shape[1]:
         # A matrix-vector product sums rows several times faster than a reduction does.
         xp = backend.get_array_module(e)
-        return m, e, (e @ xp.ones((e.shape[1], 1), e.dtype))
+        ones = _constant('ones', e.shape[1], e.dtype) if xp is numpy else \
+            xp.ones((e.shape[1], 1), e.dtype)
+        return m, e, (e @ ones)
     return m, e, e.sum(axis=1, keepdims=True)
 
 
@@ -99,33 +132,43 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             # Float labels are not class indices (and a shape unlike x's is no soft target).
             type_check.expect(t.dtype.kind == 'i')
 
+    def _check_data_type_forward(self, in_data: tuple) -> None:
+        # Integer labels for a batch of score rows, the usual case, are accepted with a few
+        # comparisons; anything else gets check_type_forward and its message.
+        x, t = in_data
+        if x.ndim == 2 and t.ndim == 1 and x.dtype.kind == 'f' and t.dtype.kind in 'iu' and \
+                x.shape[0] == t.shape[0]:
+            return
+        super()._check_data_type_forward(in_data)
+
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, t = inputs
         if t.dtype.kind == 'f':
             return self._forward_soft(x, t)
-        cdtype = _compute_dtype(x.dtype)
-        xc = x.astype(cdtype, copy=False)
+        if x.dtype.char == 'e':
+            cdtype = _compute_dtype(x.dtype)
+            xc = x.astype(cdtype)
+        else:
+            cdtype, xc = x.dtype, x
         n_class = x.shape[1]
         xp = backend.get_array_module(x)
 
         # S: the weight of each softmax's loss (ignored ones 0), None when all are 1.
         S = None
         count = t.size
-        if t.size:
-            tmin, tmax = t.min(), t.max()
-            # All in range and ignore_label out of it (the usual -1): nothing is ignored.
-            if not (tmin >= 0 and tmax < n_class) or 0 <= self.ignore_label < n_class:
-                valid = t != self.ignore_label
-                tv = t[valid]
-                if tv.size and not (tv.min() >= 0 and tv.max() < n_class):
-                    raise ValueError(
-                        'softmax_cross_entropy: each label t must satisfy 0 <= t < '
-                        'x.shape[1] = %d or t == ignore_label = %d; got labels from %d to %d'
-                        % (n_class, self.ignore_label, tv.min(), tv.max()))
-                count = tv.size
-                t = xp.where(valid, t, 0)
-                S = valid.astype(cdtype)
+        # All in range and ignore_label out of it (the usual -1): nothing is ignored.
+        if t.size and not _labels_in_range(t, n_class, self.ignore_label):
+            valid = t != self.ignore_label
+            tv = t[valid]
+            if tv.size and not (tv.min() >= 0 and tv.max() < n_class):
+                raise ValueError(
+                    'softmax_cross_entropy: each label t must satisfy 0 <= t < '
+                    'x.shape[1] = %d or t == ignore_label = %d; got labels from %d to %d'
+                    % (n_class, self.ignore_label, tv.min(), tv.max()))
+            count = tv.size
+            t = xp.where(valid, t, 0)
+            S = valid.astype(cdtype)
         if self.class_weight is not None:
             w = self._class_weight(n_class, cdtype)[t]
             S = w if S is None else S * w
@@ -142,7 +185,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         if self.reduce == 'mean':
             denominator = count if self.normalize else len(x)
             self._coeff: float | None = 1.0 / max(denominator, 1)
-            return xp.asarray(nll.sum() * self._coeff, x.dtype),
+            # (add.reduce: nll.sum() without its Python wrapper)
+            return xp.asarray(numpy.add.reduce(nll, axis=None) * self._coeff, x.dtype),
         self._coeff = None
         return nll.astype(x.dtype, copy=False),
 
@@ -204,7 +248,7 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
-        cdtype = _compute_dtype(x.dtype)
+        cdtype = _compute_dtype(x.dtype) if x.dtype.char == 'e' else x.dtype
         if self.cache is not None:
             e, s = self.cache
         else:
@@ -220,7 +264,7 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
             if sc.ndim:
                 sc = numpy.broadcast_to(sc, _row_shape(x.shape)).reshape(t.shape)
             _sub_at_labels(gx, t, sc)
-        return gx.astype(x.dtype, copy=False),
+        return (gx if gx.dtype is x.dtype else gx.astype(x.dtype)),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -314,7 +358,7 @@ def softmax_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: boo
             raise ValueError('softmax_cross_entropy: class_weight must be a 1-d float array')
     if t.__class__ is numpy.ndarray:
         # A bare array input costs FunctionNode.apply an exception and its slow road.
-        t = variable.Variable(t, requires_grad=False)
+        t = variable._new_variable(t, None, False)
     func = SoftmaxCrossEntropy(normalize, cache_score and not enable_double_backprop,
                                class_weight, ignore_label, reduce, soft_target_loss)
     return func.apply((x, t))[0]

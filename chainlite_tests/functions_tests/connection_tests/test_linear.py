@@ -126,3 +126,61 @@ def test_invalid_inputs(x, W, b):
     msg = re.escape('Invalid operation is performed in: LinearFunction (Forward)')
     with pytest.raises(type_check.InvalidType, match=msg):
         linear(x, W, b)
+
+
+@pytest.mark.parametrize('wrt', [(1, 2), (0,), (1,), (0, 2)])
+def test_gradients_of_some_inputs_are_differentiable(wrt):
+    # The gradient node computes only the gradients asked for (the first layer's x is data,
+    # a frozen layer's W): the inputs left out are constants here, and the gradients of
+    # the rest are checked to the second order through the node's own backward.
+    x, W, b = _inputs((4, 3), 1, 2)
+    gy = _uniform((4, 2), seed=3)
+    full = (x, W, b)
+
+    def grads(*args):
+        *variables, g = args
+        it = iter(variables)
+        ins = [next(it) if i in wrt else full[i] for i in range(3)]
+        y = linear(*ins)
+        return chainlite.grad([y], [ins[i] for i in wrt], grad_outputs=[g],
+                              enable_double_backprop=True)
+
+    inputs = tuple(full[i] for i in wrt) + (gy,)
+    ggs = tuple(_uniform(full[i].shape, seed=4 + i) for i in wrt)
+    gradient_check.check_backward(grads, inputs, ggs)
+
+
+def test_gradient_node_forward_mode_rule():
+    # jvp of the gradients (gx, gW, gb) as functions of (x, W, gy): pushed through the
+    # gradient node's own tangent rule, against the bilinear formulas.
+    x, W, b = _inputs((4, 3), 1, 2)
+    gy = _uniform((4, 2), seed=3)
+    tx, tW, tgy = _uniform(x.shape, seed=6), _uniform(W.shape, seed=7), _uniform(gy.shape, seed=8)
+
+    def grads(x, W, b, gy):
+        y = linear(x, W, b)
+        return chainlite.grad([y], [x, W, b], grad_outputs=[gy], enable_double_backprop=True)
+
+    (gx, gW, gb), (dgx, dgW, dgb) = chainlite.forward_mode.jvp(
+        grads, (x, W, b, gy), (tx, tW, None, tgy))
+    numpy.testing.assert_allclose(gx, gy @ W, rtol=1e-12)
+    numpy.testing.assert_allclose(dgx, tgy @ W + gy @ tW, rtol=1e-12)
+    numpy.testing.assert_allclose(dgW, tgy.T @ x + gy.T @ tx, rtol=1e-12)
+    numpy.testing.assert_allclose(dgb, tgy.sum(0), rtol=1e-12)
+
+
+def test_gradient_node_mixed_precision():
+    # float16 data with a float32 weight: each gradient has its input's dtype and the bias
+    # gradient is summed in float32 before the cast, as F.sum does.
+    x = chainlite.Variable(_uniform((64, 3), numpy.float16))
+    W = chainlite.Variable(_uniform((2, 3), numpy.float32, 1))
+    b = chainlite.Variable(_uniform((2,), numpy.float16, 2))
+    y = linear(x, W, b)
+    gy = numpy.full(y.shape, 1000.0, numpy.float16)  # the float16 sum would overflow midway
+    y.grad = gy
+    y.backward()
+    assert (x.grad.dtype, W.grad.dtype, b.grad.dtype) == (numpy.float16, numpy.float32,
+                                                          numpy.float16)
+    numpy.testing.assert_array_equal(b.grad, numpy.full((2,), 64000.0, numpy.float16))
+    numpy.testing.assert_allclose(W.grad, gy.astype(numpy.float32).T @ x.array.astype(
+        numpy.float32), rtol=1e-3)
