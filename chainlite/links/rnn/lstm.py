@@ -194,12 +194,11 @@ class LSTM(LSTMBase):
         """Forgets the state: ``c`` and ``h`` become None."""
         self.c = self.h = None
 
-    def _fused(self, x: Any) -> bool:
+    def _fused(self, x: Any, h: variable.Variable) -> bool:
         # Both products and the bias in one node (lstm.gate_inputs) when that computes what
         # the two child links would: same-dtype 2-D arrays, plain Linear children, no link
         # hooks to call, and a previous output for the whole batch.
-        h = self.h
-        if (h is None or x.ndim != 2 or h.shape[0] != x.shape[0] or link_hook._hooks_active
+        if (x.ndim != 2 or h.shape[0] != x.shape[0] or link_hook._hooks_active
                 or type(self.upward) is not linear.Linear
                 or type(self.lateral) is not linear.Linear):
             return False
@@ -220,8 +219,9 @@ class LSTM(LSTMBase):
         self._lazy_init(x)
         batch = x.shape[0]
         h_rest = None
-        if self._fused(x):
-            lstm_in = lstm.gate_inputs(x, self.h, self.upward.W, self.lateral.W, self.upward.b)
+        h = self.h
+        if h is not None and self._fused(x, h):
+            lstm_in = lstm.gate_inputs(x, h, self.upward.W, self.lateral.W, self.upward.b)
         else:
             lstm_in = self.upward(x)
             if self.h is not None:
