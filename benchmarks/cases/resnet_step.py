@@ -5,8 +5,8 @@ convolutions (32 channels in and out, pad 1, no bias) and batch normalization in
 mode, on a float32 (32, 32, 16, 16) input; the loss is ``sum(y * r) / 32`` for a fixed random
 ``r``; MomentumSGD (lr 0.01, momentum 0.9) updates the 8 filters and the 16 scale and shift
 vectors. The versions are checked to agree on the loss and the norms of the first filter's
-and first scale's gradients. The NumPy version is the same math written by hand with the activations kept
-batch-last, ``(c, h, w, n)``: im2col of the padded input and one matrix product per
+and first scale's gradients. The NumPy version is the same math written by hand with the
+activations kept batch-last, ``(c, h, w, n)``: im2col of the padded input and one matrix product per
 convolution, the filter gradient and the patch gradients as two more products, col2im by
 one strided addition per filter tap, the normalization's statistics and gradient by
 reductions over the last three axes, the optimizer in place. The PyTorch twin (timed when
