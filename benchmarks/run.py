@@ -7,6 +7,11 @@ compute the same arrays, then timed in alternation for several rounds. The table
 medians and the median of the per-round ratios chainlite / NumPy: lower is better, 1.0 means
 the framework costs nothing on top of NumPy.
 
+When ``import torch`` works, a case that defines a PyTorch twin (``torch_case()``: eager
+mode, CPU, ``torch.set_num_threads(1)``) is timed against it in the same rounds, and the
+table adds torch's median and the median ratio chainlite / torch. torch is never a
+dependency: without it the torch columns show ``-`` and the table ends with a note.
+
     python benchmarks/run.py
     python benchmarks/run.py --cases op_overhead,deep_chain --rounds 7 --json /tmp/bench.json
 
@@ -34,7 +39,8 @@ import time  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = ('op_overhead', 'deep_chain', 'double_backward', 'matmul_chain', 'array_ops',
          'activations', 'conv2d', 'max_pooling_2d', 'batch_normalization',
-         'softmax_cross_entropy', 'adam_update', 'jvp_mlp', 'static_mlp', 'resnet_step')
+         'softmax_cross_entropy', 'adam_update', 'jvp_mlp', 'static_mlp', 'mlp_step',
+         'resnet_step', 'lstm_lm_step')
 # A timed sample repeats a closure until it has run at least this long, so that fast
 # closures are not measured at the timer's resolution.
 MIN_SAMPLE_S = 0.05
@@ -47,10 +53,12 @@ def main() -> int:
     p.add_argument('--rounds', type=int, default=5,
                    help='timed rounds per case, each timing both versions (default 5)')
     p.add_argument('--json', metavar='FILE', help='also write the full results to FILE')
+    p.add_argument('--no-torch', action='store_true',
+                   help='do not time the PyTorch twins even when torch is importable')
     p.add_argument('--worker', metavar='CASE', help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
-        for record in measure(args.worker, args.rounds):
+        for record in measure(args.worker, args.rounds, not args.no_torch):
             print(json.dumps(record), flush=True)
         return 0
 
@@ -61,9 +69,12 @@ def main() -> int:
     print(_header(), flush=True)
     records = []
     for case in cases:
-        for record in run_case(case, args.rounds):
+        for record in run_case(case, args.rounds, not args.no_torch):
             records.append(record)
             print(_row(record), flush=True)
+    notes = sorted({r['torch_note'] for r in records if r.get('torch_note')})
+    for note in notes:
+        print('note: ' + note, flush=True)
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'rounds': args.rounds, 'python': sys.version.split()[0],
@@ -71,9 +82,11 @@ def main() -> int:
     return 0 if all(r['status'] == 'ok' for r in records) else 1
 
 
-def run_case(case: str, rounds: int) -> list:
+def run_case(case: str, rounds: int, with_torch: bool = True) -> list:
     """Measures one case in a fresh process and returns its records, one per row."""
     cmd = [sys.executable, os.path.abspath(__file__), '--worker', case, '--rounds', str(rounds)]
+    if not with_torch:
+        cmd.append('--no-torch')
     proc = subprocess.run(cmd, capture_output=True, text=True)
     records = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith('{')]
     if proc.returncode != 0 or not records:
@@ -82,27 +95,55 @@ def run_case(case: str, rounds: int) -> list:
     return records
 
 
-def measure(case: str, rounds: int) -> list:
+def measure(case: str, rounds: int, with_torch: bool = True) -> list:
     """Runs in the case's process: checks, then times, every row of the case."""
     import numpy
     sys.path.insert(0, HERE)
     mod = importlib.import_module('cases.' + case)
     ours, ref = mod.chainlite_case(), mod.numpy_case()
+    twins, note = torch_twins(mod) if with_torch else ({}, None)
+    tolerances = getattr(mod, 'TOLERANCES', {})
     records = []
     for row, target in mod.TARGETS.items():
         record = {'row': row, 'case': case, 'unit': mod.UNIT, 'target': target,
                   'numpy_version': numpy.__version__}
+        if note:
+            record['torch_note'] = note
         try:
-            record.update(_check(ours[row](), ref[row]()))
+            tol = tolerances.get(row, (1e-4, 1e-6))
+            got = ours[row]()
+            record.update(_check(got, ref[row](), tol))
+            fns = [ours[row], ref[row]]
+            if record['status'] == 'ok' and row in twins:
+                # Another library sums in another order: an absolute slack of 1e-5 of
+                # each array's largest entry on top of the row's tolerance.
+                torch_check = _check(got, twins[row](), tol, scaled_atol=1e-5)
+                if torch_check['status'] != 'ok':
+                    record.update(status='mismatch', error='torch: ' + torch_check['error'])
+                record['torch_max_abs_diff'] = torch_check.get('max_abs_diff')
+                fns.append(twins[row])
             if record['status'] == 'ok':
-                record.update(_time_pair(ours[row], ref[row], rounds, mod.SCALE))
+                record.update(_time(fns, rounds, mod.SCALE))
         except Exception as e:  # one broken row must not hide the others' numbers
             record.update(status='error', error='%s: %s' % (type(e).__name__, e))
         records.append(record)
     return records
 
 
-def _check(got: tuple, want: tuple) -> dict:
+def torch_twins(mod) -> tuple:
+    """The case's PyTorch closures ``{row: closure}`` and a note when there are none."""
+    if not hasattr(mod, 'torch_case'):
+        return {}, None
+    try:
+        import torch
+    except ImportError:
+        return {}, 'torch is not importable: the torch columns are skipped'
+    torch.set_num_threads(1)
+    return mod.torch_case(), None
+
+
+def _check(got: tuple, want: tuple, tol: tuple = (1e-4, 1e-6),
+           scaled_atol: float = 0.0) -> dict:
     # The two versions must compute the same arrays, or the ratio compares different work.
     import numpy
     if len(got) != len(want):
@@ -110,7 +151,8 @@ def _check(got: tuple, want: tuple) -> dict:
     worst = 0.0
     for g, w in zip(got, want):
         g, w = numpy.asarray(g, numpy.float64), numpy.asarray(w, numpy.float64)
-        if g.shape != w.shape or not numpy.allclose(g, w, rtol=1e-4, atol=1e-6):
+        atol = tol[1] + scaled_atol * float(numpy.abs(w).max(initial=0.0))
+        if g.shape != w.shape or not numpy.allclose(g, w, rtol=tol[0], atol=atol):
             return {'status': 'mismatch',
                     'error': 'results differ (shapes %s vs %s)' % (g.shape, w.shape)}
         if g.size:
@@ -118,22 +160,26 @@ def _check(got: tuple, want: tuple) -> dict:
     return {'status': 'ok', 'max_abs_diff': worst}
 
 
-def _time_pair(ours, ref, rounds: int, scale: float) -> dict:
-    n_ours, n_ref = _calls_per_sample(ours), _calls_per_sample(ref)
-    times_ours, times_ref, ratios = [], [], []
+def _time(fns: list, rounds: int, scale: float) -> dict:
+    # fns: chainlite's closure, NumPy's, and torch's when there is a twin.
+    counts = [_calls_per_sample(fn) for fn in fns]
+    times: list = [[] for _ in fns]
     for r in range(rounds):
-        # Alternate who goes first, so a drift in machine speed does not favour one side.
-        if r % 2 == 0:
-            a, b = _sample(ours, n_ours), _sample(ref, n_ref)
-        else:
-            b, a = _sample(ref, n_ref), _sample(ours, n_ours)
-        times_ours.append(a * scale)
-        times_ref.append(b * scale)
-        ratios.append(a / b)
-    return {'chainlite': statistics.median(times_ours), 'numpy': statistics.median(times_ref),
-            'ratio': statistics.median(ratios), 'ratio_min': min(ratios),
-            'ratio_max': max(ratios), 'chainlite_samples': times_ours,
-            'numpy_samples': times_ref, 'calls_per_sample': [n_ours, n_ref]}
+        # Rotate who goes first, so a drift in machine speed does not favour one side.
+        order = [(r + k) % len(fns) for k in range(len(fns))]
+        for k in order:
+            times[k].append(_sample(fns[k], counts[k]) * scale)
+    ratios = [a / b for a, b in zip(times[0], times[1])]
+    out = {'chainlite': statistics.median(times[0]), 'numpy': statistics.median(times[1]),
+           'ratio': statistics.median(ratios), 'ratio_min': min(ratios),
+           'ratio_max': max(ratios), 'chainlite_samples': times[0],
+           'numpy_samples': times[1], 'calls_per_sample': counts}
+    if len(fns) == 3:
+        torch_ratios = [a / b for a, b in zip(times[0], times[2])]
+        out.update(torch=statistics.median(times[2]), torch_samples=times[2],
+                   ratio_torch=statistics.median(torch_ratios),
+                   ratio_torch_min=min(torch_ratios), ratio_torch_max=max(torch_ratios))
+    return out
 
 
 def _calls_per_sample(fn) -> int:
@@ -151,8 +197,9 @@ def _sample(fn, number: int) -> float:
 
 
 def _header() -> str:
-    return '%-22s %11s %11s %-8s %7s %-13s %s' % (
-        'case', 'chainlite', 'numpy', 'unit', 'ratio', '(min-max)', 'target')
+    return '%-22s %11s %11s %-8s %7s %-13s %-11s %11s %8s' % (
+        'case', 'chainlite', 'numpy', 'unit', 'ratio', '(min-max)', 'target', 'torch',
+        'c/torch')
 
 
 def _row(r: dict) -> str:
@@ -162,10 +209,12 @@ def _row(r: dict) -> str:
     if target is None:
         verdict = '-'
     else:
-        verdict = '<= %.1f %s' % (target, 'ok' if r['ratio'] <= target else 'MISSED')
-    return '%-22s %11.4g %11.4g %-8s %7.2f %-13s %s' % (
+        verdict = '<= %.2g %s' % (target, 'ok' if r['ratio'] <= target else 'MISSED')
+    torch = ('%11.4g %8.2f' % (r['torch'], r['ratio_torch'])) if 'torch' in r else (
+        '%11s %8s' % ('-', '-'))
+    return '%-22s %11.4g %11.4g %-8s %7.2f %-13s %-11s %s' % (
         r['row'], r['chainlite'], r['numpy'], r['unit'], r['ratio'],
-        '(%.2f-%.2f)' % (r['ratio_min'], r['ratio_max']), verdict)
+        '(%.2f-%.2f)' % (r['ratio_min'], r['ratio_max']), verdict, torch)
 
 
 if __name__ == '__main__':

@@ -6,7 +6,8 @@ NumPy version is the same math written by hand: the input's 5x5 patches copied o
 matrix (batch-last, ``(c * kh * kw, oh * ow * n)``, so that the copy and col2im run over
 long contiguous stretches), one matrix product for the output, one with the output gradient
 for the filter gradient, one for the patch gradients, and col2im (one strided addition per
-filter tap). A ratio near 1.0 means the framework adds nothing to that work.
+filter tap). A ratio near 1.0 means the framework adds nothing to that work. The PyTorch
+twin (timed when torch is importable) calls ``torch.nn.functional.conv2d`` and ``backward``.
 """
 import numpy as np
 
@@ -68,5 +69,23 @@ def numpy_case():
                 gxt[:, i:i + oh, j:j + ow] += gcol[:, i, j]
         gx = gxt.transpose(3, 0, 1, 2)
         return y, gx, gW, gb
+
+    return {'conv2d': conv}
+
+
+def torch_case():
+    import torch
+    x_data, W_data, b_data, gy_data = _arrays()
+    x = torch.tensor(x_data, requires_grad=True)
+    W = torch.tensor(W_data, requires_grad=True)
+    b = torch.tensor(b_data, requires_grad=True)
+    gy = torch.tensor(gy_data)
+
+    def conv():
+        for v in (x, W, b):
+            v.grad = None
+        y = torch.nn.functional.conv2d(x, W, b)
+        y.backward(gy)
+        return tuple(a.detach().numpy() for a in (y, x.grad, W.grad, b.grad))
 
     return {'conv2d': conv}

@@ -5,11 +5,14 @@ convolutions (32 channels in and out, pad 1, no bias) and batch normalization in
 mode, on a float32 (32, 32, 16, 16) input; the loss is ``sum(y * r) / 32`` for a fixed random
 ``r``; MomentumSGD (lr 0.01, momentum 0.9) updates the 8 filters and the 16 scale and shift
 vectors. The versions are checked to agree on the loss and the norms of the first filter's
-and first scale's gradients. The NumPy version is the same math written by hand with the activations kept
-batch-last, ``(c, h, w, n)``: im2col of the padded input and one matrix product per
+and first scale's gradients. The NumPy version is the same math written by hand with the
+activations kept batch-last, ``(c, h, w, n)``: im2col of the padded input and one matrix product per
 convolution, the filter gradient and the patch gradients as two more products, col2im by
 one strided addition per filter tap, the normalization's statistics and gradient by
-reductions over the last three axes, the optimizer in place.
+reductions over the last three axes, the optimizer in place. The PyTorch twin (timed when
+torch is importable) is the same stack of ``nn.Conv2d`` and ``nn.BatchNorm2d`` modules
+(momentum 0.1 = 1 - decay), eager, with ``torch.optim.SGD(momentum=0.9)`` (the same update
+as MomentumSGD at a fixed learning rate).
 """
 import numpy as np
 
@@ -161,5 +164,34 @@ def numpy_case():
             v -= LR * gp
             p += v
         return result
+
+    return {'resnet_step': step}
+
+
+def torch_case():
+    import torch
+    from torch import nn
+    x_data, r_data, Ws = _arrays()
+    x, r = torch.tensor(x_data), torch.tensor(r_data)
+    layers = []
+    for W in Ws:
+        conv = nn.Conv2d(C, C, 3, padding=1, bias=False)
+        with torch.no_grad():
+            conv.weight.copy_(torch.tensor(W))
+        layers.append((conv, nn.BatchNorm2d(C, eps=EPS, momentum=1 - DECAY)))
+    params = [p for conv, bn in layers for p in (conv.weight, bn.weight, bn.bias)]
+    opt = torch.optim.SGD(params, lr=LR, momentum=MOMENTUM)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        h = x
+        for b in range(BLOCKS):
+            (conv1, bn1), (conv2, bn2) = layers[2 * b:2 * b + 2]
+            h = torch.relu(bn2(conv2(torch.relu(bn1(conv1(h))))) + h)
+        loss = (h * r).sum() / N
+        loss.backward()
+        grads = tuple(np.linalg.norm(p.grad.numpy()) for p in (params[0], params[1]))
+        opt.step()
+        return (loss.detach().numpy(),) + grads
 
     return {'resnet_step': step}

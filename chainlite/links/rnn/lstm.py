@@ -4,7 +4,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Optional
 
+import numpy
+
 from chainlite import link
+from chainlite import link_hook
 from chainlite import variable
 from chainlite.functions.array import concat
 from chainlite.functions.array import split_axis
@@ -191,6 +194,18 @@ class LSTM(LSTMBase):
         """Forgets the state: ``c`` and ``h`` become None."""
         self.c = self.h = None
 
+    def _fused(self, x: Any, h: variable.Variable) -> bool:
+        # Both products and the bias in one node (lstm.gate_inputs) when that computes what
+        # the two child links would: same-dtype 2-D arrays, plain Linear children, no link
+        # hooks to call, and a previous output for the whole batch.
+        if (x.ndim != 2 or h.shape[0] != x.shape[0] or link_hook._hooks_active
+                or type(self.upward) is not linear.Linear
+                or type(self.lateral) is not linear.Linear):
+            return False
+        dtype = self.upward.W.dtype
+        return (dtype != numpy.float16 and x.dtype == h.dtype == dtype
+                and self.lateral.W.dtype == self.upward.b.dtype == dtype)
+
     def forward(self, x: VariableOrArray) -> variable.Variable:
         """Runs one step and updates the state.
 
@@ -203,20 +218,24 @@ class LSTM(LSTMBase):
         """
         self._lazy_init(x)
         batch = x.shape[0]
-        lstm_in = self.upward(x)
         h_rest = None
-        if self.h is not None:
-            h_size = self.h.shape[0]
-            if batch == 0:
-                h_rest = self.h
-            elif h_size < batch:
-                raise TypeError('LSTM: the batch size of x (%d) must not exceed that of the '
-                                'state h (%d)' % (batch, h_size))
-            elif h_size > batch:
-                h_update, h_rest = split_axis.split_axis(self.h, [batch], axis=0)
-                lstm_in = lstm_in + self.lateral(h_update)
-            else:
-                lstm_in = lstm_in + self.lateral(self.h)
+        h = self.h
+        if h is not None and self._fused(x, h):
+            lstm_in = lstm.gate_inputs(x, h, self.upward.W, self.lateral.W, self.upward.b)
+        else:
+            lstm_in = self.upward(x)
+            if self.h is not None:
+                h_size = self.h.shape[0]
+                if batch == 0:
+                    h_rest = self.h
+                elif h_size < batch:
+                    raise TypeError('LSTM: the batch size of x (%d) must not exceed that of '
+                                    'the state h (%d)' % (batch, h_size))
+                elif h_size > batch:
+                    h_update, h_rest = split_axis.split_axis(self.h, [batch], axis=0)
+                    lstm_in = lstm_in + self.lateral(h_update)
+                else:
+                    lstm_in = lstm_in + self.lateral(self.h)
         if self.c is None:
             self.c = self._zero_state(x)
         self.c, y = lstm.lstm(self.c, lstm_in)

@@ -117,3 +117,18 @@ def test_bad_types_are_invalid(x, W):
 def test_ids_out_of_range_are_value_errors(x, ignore_label):
     with pytest.raises(ValueError, match='embed_id'):
         embed_id(numpy.array(x), numpy.ones((3, 2)), ignore_label)
+
+
+@pytest.mark.parametrize('n_rows', [7, 3000])  # the one-hot product and the sorted sums
+def test_gradient_sums_the_rows_of_repeated_ids(n_rows):
+    rs = numpy.random.RandomState(4)
+    x = rs.randint(0, 5, (4, 6)).astype(numpy.int32)  # ids repeat
+    W = chainlite.Parameter(rs.uniform(-1, 1, (n_rows, 3)).astype(numpy.float32))
+    gy = rs.uniform(-1, 1, (4, 6, 3)).astype(numpy.float32)
+    y = embed_id(x, W)
+    y.grad = gy
+    y.backward()
+    expected = numpy.zeros((n_rows, 3), numpy.float32)
+    numpy.add.at(expected, x.ravel(), gy.reshape(-1, 3))
+    assert W.grad.dtype == numpy.float32
+    numpy.testing.assert_allclose(W.grad, expected, rtol=1e-6, atol=1e-6)

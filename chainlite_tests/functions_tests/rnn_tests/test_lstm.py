@@ -190,3 +190,19 @@ def test_dtypes_must_match_and_be_float():
 
 def test_one_dimensional_inputs_are_invalid():
     _invalid(numpy.zeros(2), numpy.zeros(8))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_gate_inputs(dtype):
+    from chainlite.functions.rnn.lstm import gate_inputs
+    x, h = _uniform((3, 4), dtype), _uniform((3, 2), dtype, seed=1)
+    Wu, Wl = _uniform((8, 4), dtype, seed=2), _uniform((8, 2), dtype, seed=3)
+    b = _uniform((8,), dtype, seed=4)
+    y = gate_inputs(x, h, Wu, Wl, b)
+    assert y.dtype == dtype
+    numpy.testing.assert_allclose(y.array, x @ Wu.T + h @ Wl.T + b, **TOL[dtype])
+    args = [a.astype(numpy.float64) for a in (x, h, Wu, Wl, b)]
+    gy, ggs = _uniform((3, 8), seed=5), [_uniform(a.shape, seed=6 + k) for k, a in
+                                         enumerate(args)]
+    gradient_check.check_backward(gate_inputs, args, gy, dtype=numpy.float64)
+    gradient_check.check_double_backward(gate_inputs, args, gy, ggs, dtype=numpy.float64)

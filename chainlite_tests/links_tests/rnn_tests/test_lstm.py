@@ -211,3 +211,26 @@ def test_bad_initializer_is_named(argname):
     # Checked at construction, even when the weights are created lazily.
     with pytest.raises(TypeError, match='LSTM: invalid %s' % argname):
         LSTM(2, **{argname: 'zeros'})
+
+
+def test_fused_gate_inputs_give_the_child_links_results():
+    # After the first step L.LSTM computes upward(x) + lateral(h) in one node
+    # (lstm.gate_inputs); with a link hook active it calls the two links. Same outputs and
+    # gradients either way, over three steps.
+    from chainlite import link_hooks
+
+    def run(hooked):
+        link = _fixed_lstm()
+        link.cleargrads()
+        xs = [_arr((2, 3), 3.0 + k, 1.0) for k in range(3)]
+        if hooked:
+            with link_hooks.TimerHook():
+                ys = [link(x) for x in xs]
+        else:
+            ys = [link(x) for x in xs]
+        F.sum(ys[-1] * ys[-1] + ys[0]).backward()
+        return [y.array for y in ys] + [p.grad for _, p in sorted(link.namedparams())]
+
+    fused, plain = run(False), run(True)
+    for a, b in zip(fused, plain):
+        testing.assert_allclose(a, b, atol=1e-6, rtol=1e-5)

@@ -1,0 +1,85 @@
+"""The benchmark cases (benchmarks/cases/): each version computes what chainlite computes.
+
+Every case runs one step of each row in chainlite and in its hand-written NumPy twin (and
+its PyTorch twin where torch is importable); the runner's own check must find them equal.
+Timings are never asserted.
+"""
+import importlib
+import importlib.util
+import pathlib
+import sys
+
+import pytest
+
+_BENCH = pathlib.Path(__file__).resolve().parent.parent / 'benchmarks'
+# Cases whose closures carry state from call to call (optimizers, recurrent state).
+_STATEFUL = ('adam_update', 'static_mlp', 'mlp_step', 'resnet_step', 'lstm_lm_step')
+
+
+def _runner():
+    name = '_chainlite_benchmarks_run'
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, _BENCH / 'run.py')
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def _case(case):
+    if str(_BENCH) not in sys.path:
+        sys.path.insert(0, str(_BENCH))
+    return importlib.import_module('cases.' + case)
+
+
+@pytest.mark.parametrize('case', _runner().CASES)
+def test_numpy_twin_computes_what_chainlite_computes(case):
+    run, mod = _runner(), _case(case)
+    ours, ref = mod.chainlite_case(), mod.numpy_case()
+    assert set(mod.TARGETS) == set(ours) == set(ref)
+    for row in mod.TARGETS:
+        tol = getattr(mod, 'TOLERANCES', {}).get(row, (1e-4, 1e-6))
+        # A stateful case twice: the second call runs on the state the first one left,
+        # which the twins must carry the same way.
+        for _ in range(2 if case in _STATEFUL else 1):
+            result = run._check(ours[row](), ref[row](), tol)
+            assert result['status'] == 'ok', (row, result)
+
+
+@pytest.mark.parametrize('case', ['conv2d', 'mlp_step', 'resnet_step', 'lstm_lm_step'])
+def test_torch_twin_computes_what_chainlite_computes(case):
+    pytest.importorskip('torch')
+    run, mod = _runner(), _case(case)
+    twins, note = run.torch_twins(mod)
+    assert note is None and twins
+    ours = mod.chainlite_case()
+    for row, twin in twins.items():
+        tol = getattr(mod, 'TOLERANCES', {}).get(row, (1e-4, 1e-6))
+        result = run._check(ours[row](), twin(), tol, scaled_atol=1e-5)
+        assert result['status'] == 'ok', (row, result)
+
+
+def test_runner_skips_torch_with_a_note_when_it_is_missing(monkeypatch):
+    run, mod = _runner(), _case('conv2d')
+    monkeypatch.setitem(sys.modules, 'torch', None)  # import torch raises ImportError
+    twins, note = run.torch_twins(mod)
+    assert twins == {} and 'torch' in note
+
+
+def test_runner_measures_one_round(monkeypatch):
+    run = _runner()
+    monkeypatch.setattr(run, 'MIN_SAMPLE_S', 0.0)
+    records = run.measure('conv2d', 1, with_torch=False)
+    assert [r['row'] for r in records] == ['conv2d']
+    record = records[0]
+    assert record['status'] == 'ok', record
+    assert record['ratio'] > 0 and 'torch' not in record
+    assert run._row(record).startswith('conv2d')
+
+
+def test_runner_reports_a_mismatch():
+    run = _runner()
+    import numpy
+    assert run._check((numpy.ones(3),), (numpy.ones(3),))['status'] == 'ok'
+    assert run._check((numpy.ones(3),), (numpy.zeros(3),))['status'] == 'mismatch'
+    assert run._check((numpy.ones(3),), (numpy.ones(3) * 1.01,), (2e-2, 0))['status'] == 'ok'
