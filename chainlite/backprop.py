@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import warnings
+import operator
 from typing import Any, Optional, Sequence
 
 import numpy
@@ -21,6 +22,7 @@ _config = configuration.config
 _new_variable = variable._new_variable
 _Variable = variable.Variable
 _ZERO = (0,)
+_UNSET = object()
 
 
 def backward_from_variable(y: variable.Variable, retain_grad: bool,
@@ -163,7 +165,9 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
         if gy is None:
             # As Chainer: a missing initial gradient is ones, whatever the output's shape,
             # and only these default seeds are multiplied by loss_scale.
-            gy = numpy.ones_like(y._data)
+            # (ones_like's result, built with half its overhead: this runs per grad() call)
+            gy = numpy.empty_like(y._data)
+            gy.fill(1)
             if loss_scale is not None:
                 gy *= loss_scale
         seeds.append(variable.as_variable(gy))
@@ -220,16 +224,32 @@ def functions_between(out_nodes: Sequence[variable.VariableNode],
         if id(f) in funcs:
             continue
         funcs[id(f)] = f
-        stack.extend(x.creator_node for x in f.inputs or () if x.creator_node is not None)
+        for x in _input_nodes(f):
+            if x.creator_node is not None:
+                stack.append(x.creator_node)
+    found = list(funcs.values())
+    if len(found) > 1:
+        found.sort(key=_rank_of)
     kept: list[function_node.FunctionNode] = []
     ids: set[int] = set()
-    for f in sorted(funcs.values(), key=lambda f: f.rank):
-        for x in f.inputs or ():
+    for f in found:
+        for x in _input_nodes(f):
             if x in targets or id(x.creator_node) in ids:
                 ids.add(id(f))
                 kept.append(f)
                 break
     return kept
+
+
+_rank_of = operator.attrgetter('rank')
+
+
+def _input_nodes(f: Any) -> tuple[Any, ...]:
+    # f.inputs without the property: one input node is held bare (see FunctionNode._ins).
+    ins = f._ins
+    if ins.__class__ is tuple:
+        return ins
+    return () if ins is None else (ins,)
 
 
 def _reaching_functions(out_nodes: Sequence[variable.VariableNode],
@@ -258,7 +278,14 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
         for n, g in initial:
             old = grads.get(n)
             grads[n] = g if old is None else old + g
-    with configuration.using_config('enable_backprop', double):
+    # Backward runs with enable_backprop set to `double` (as using_config would, minus the
+    # context object: this is per call of grad() and backward()).
+    cfg = _config
+    switch = cfg.enable_backprop is not double
+    if switch:
+        old_mode = cfg.__dict__.get('enable_backprop', _UNSET)
+        cfg.enable_backprop = double
+    try:
         heap: list[Any] = []
         seen: set[Any] = set()
         push = heapq.heappush
@@ -370,6 +397,12 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                         nxt = None
                     count -= 1
                     push(heap, (-c.rank, count, c))
+    finally:
+        if switch:
+            if old_mode is _UNSET:
+                del cfg.enable_backprop
+            else:
+                cfg.enable_backprop = old_mode
     if in_nodes is not None:
         if retain_grad:
             # Chainer also runs the creators of the outputs and of the inputs that lead to

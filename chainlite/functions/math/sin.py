@@ -46,9 +46,37 @@ class _SinGrad(function_node.FunctionNode):
         g, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(-g * gy * sin(x))
+            ret.append(_SinGradGrad().apply((x, gy, g))[0])
         if 1 in indexes:
             ret.append(_SinGrad().apply((x, g))[0])
+        return tuple(ret)
+
+
+class _SinGradGrad(function_node.FunctionNode):
+    # -g * gy * sin(x), _SinGrad's gradient for x, in one node: double backprop through sin
+    # then costs one op instead of four.
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2))
+        x, gy, g = inputs
+        # (in place on the new array: all three share one dtype and shape)
+        y = numpy.negative(gy)
+        y *= g
+        y *= numpy.sin(x)
+        return y,
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, gy, g = self.get_retained_inputs()
+        h, = grad_outputs
+        ret = []
+        for i in indexes:
+            if i == 0:
+                ret.append(-_SinGrad().apply((x, h * gy * g))[0])
+            elif i == 1:
+                ret.append(_SinGradGrad().apply((x, h, g))[0])
+            else:
+                ret.append(_SinGradGrad().apply((x, h, gy))[0])
         return tuple(ret)
 
 

@@ -69,3 +69,38 @@ def test_non_float_input_is_invalid(dtype):
     msg = re.escape('Invalid operation is performed in: sin (Forward)')
     with pytest.raises(type_check.InvalidType, match=msg):
         F.sin(numpy.zeros((2, 3), dtype))
+
+
+def _sin_grad_grad(x, gy, g):
+    from chainlite.functions.math import sin as sin_module
+    return sin_module._SinGradGrad().apply((x, gy, g))[0]
+
+
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('shape', SHAPES)
+def test_sin_grad_grad_forward(shape, dtype):
+    # The fused node of sin's second derivative is -g * gy * sin(x), in the inputs' dtype.
+    x, gy, g = (_uniform(shape, dtype, seed=s) for s in range(3))
+    y = _sin_grad_grad(x, gy, g)
+    assert y.dtype == dtype and y.shape == shape
+    expect = -(g.astype(numpy.float64) * gy * numpy.sin(x.astype(numpy.float64)))
+    numpy.testing.assert_allclose(y.array, expect, **TOL[dtype])
+
+
+@pytest.mark.parametrize('shape', SHAPES)
+def test_sin_grad_grad_backward(shape):
+    # Third-order derivatives of sin go through this node's backward.
+    xs = tuple(_uniform(shape, seed=s) for s in range(3))
+    gradient_check.check_backward(_sin_grad_grad, xs, _uniform(shape, seed=3))
+    gradient_check.check_double_backward(
+        _sin_grad_grad, xs, _uniform(shape, seed=3),
+        tuple(_uniform(shape, seed=s) for s in range(4, 7)))
+
+
+def test_third_derivative():
+    x = chainlite.Variable(_uniform((4,)))
+    gx, = chainlite.grad([F.sin(x)], [x], enable_double_backprop=True)
+    ggx, = chainlite.grad([gx], [x], enable_double_backprop=True)
+    gggx, = chainlite.grad([ggx], [x])
+    numpy.testing.assert_allclose(ggx.array, -numpy.sin(x.array), rtol=1e-12)
+    numpy.testing.assert_allclose(gggx.array, -numpy.cos(x.array), rtol=1e-12)
