@@ -8,8 +8,8 @@ along several paths are summed before that node's creator runs.
 from __future__ import annotations
 
 import heapq
-import warnings
 import operator
+import warnings
 from typing import Any, Optional, Sequence
 
 import numpy
