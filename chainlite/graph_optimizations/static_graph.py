@@ -235,7 +235,8 @@ class _Schedule:
                    if compiled[producer[s]]}
         ops: list = []
         for k, (fn, state, ins, outs, _) in enumerate(steps):
-            op = fwd[k](fn, ins, outs, values, buffers) if compiled[k] else None
+            build = fwd[k]
+            op = build(fn, ins, outs, values, buffers) if build and compiled[k] else None
             ops.append(op if op is not None else _generic_step(fn, state, ins, outs))
         back_ops = None
         if self.back_steps is not None:
@@ -654,7 +655,8 @@ def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
         in_data.extend(sched.param_arrays)
         if not requires_grad:
             requires_grad = any([p._requires_grad for p in params])
-    outs = fn._wrap_outputs(inputs, in_data, fn.forward(in_data), requires_grad, cfg)
+    data = tuple(in_data)
+    outs = fn._wrap_outputs(inputs, data, fn.forward(data), requires_grad, cfg)
     if fn._ins is not None:
         sched.owner = _ref(fn)  # busy until its backward ran (or its graph is freed)
     spec = sched.spec
