@@ -23,6 +23,7 @@ import numpy
 
 _matmul = numpy.matmul
 _add = numpy.add
+_add_reduce = numpy.add.reduce  # what ndarray.sum calls, without its Python wrapper
 _subtract = numpy.subtract
 _multiply = numpy.multiply
 _maximum = numpy.maximum
@@ -92,7 +93,7 @@ def _linear_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
         if need_W:
             acc(g, iW, _matmul(gy.swapaxes(-1, -2), b[ix]))
         if need_b:
-            acc(g, ib, gy.sum(axis=(0,), keepdims=False))
+            acc(g, ib, _add_reduce(gy, 0))
     return linear_grad
 
 
