@@ -31,11 +31,14 @@ from chainlite import backprop
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
+from chainlite.graph_optimizations import _static_ops
 
 _config = configuration.config
 _Variable = variable.Variable
 _ndarray = numpy.ndarray
 _new_variable = variable._new_variable
+_object_new = object.__new__
+_ref = weakref.ref
 
 # Schedules kept per input signature and per chain before new signatures run define-by-run.
 MAX_SCHEDULES_PER_KEY = 4
@@ -146,6 +149,7 @@ class _Schedule:
     spec: Any
     params: list[Any]
     param_sig: list[tuple[Any, Any]]
+    param_arrays: list[Any]
 
     def __init__(self, recorder: _Recorder, in_slots: list, out_slots: list,
                  out_nodes: list, leaves: list) -> None:
@@ -158,27 +162,32 @@ class _Schedule:
                 nodes = fn.inputs  # the step refreshes what backward reads
             steps.append((fn, state, tuple(ins), tuple(outs), nodes))
         self.steps = tuple(steps)
-        template = list(recorder.values)
+        values = recorder.values
         produced = set(in_slots)
         for step in steps:
             produced.update(step[3])
         # Only constants stay in the template: every other slot is filled by each call.
-        self.template = [None if i in produced else a for i, a in enumerate(template)]
+        self.template = [None if i in produced else a for i, a in enumerate(values)]
         self.in_slots = tuple(in_slots)
         self.out_slots = tuple(out_slots)
         self.out_nodes = out_nodes
         self.leaves = leaves
+        # Whether the replay must refresh the recorded graph's retained arrays when its
+        # backward walks that graph (a schedule recorded without backprop has none).
+        self.has_graph = any(step[4] is not None for step in steps)
         self.owner: Any = None   # weak reference to the StaticScheduleFunction still using it
         self.generation = 0      # replays so far: a stale backward is detected
-        self.first_outputs = tuple(recorder.values[s] for s in out_slots)
-        self.first_values: Any = recorder.values
+        self.first_outputs = tuple(values[s] for s in out_slots)
+        self.first_values: Any = values
         self.back_steps = self._array_backward_plan(steps)
+        self.ops, self.back_ops = self._compile(values)
 
     def _array_backward_plan(self, steps: list) -> Optional[tuple]:
         # When every function that backward runs has an array-level twin of its backward
-        # (_static_backward) and no array gets gradients from more than two places (two
-        # summands add up the same in either order), backward runs on the arrays, in
-        # reverse recorded order, with no graph. Otherwise (None) it walks the graph.
+        # (_static_backward, or a step in _static_ops) and no array gets gradients from more
+        # than two places (two summands add up the same in either order), backward runs on
+        # the arrays, in reverse recorded order, with no graph. Otherwise (None) it walks the
+        # graph.
         plan = []
         readers: dict = {}
         for s in self.out_slots:
@@ -186,7 +195,8 @@ class _Schedule:
         for fn, _, ins, outs, _ in steps:
             if not isinstance(fn, function_node.FunctionNode) or fn._ins is None:
                 continue  # outside the graph: backward never reaches it
-            if getattr(type(fn), '_static_backward', None) is None:
+            if getattr(type(fn), '_static_backward', None) is None and \
+                    _static_ops.builders(fn)[1] is None:
                 return None
             nodes = fn.inputs or ()
             idx = tuple([i for i, n in enumerate(nodes) if n.requires_grad])
@@ -195,18 +205,72 @@ class _Schedule:
             plan.append((fn, ins, outs, idx))
         if any(n > 2 for n in readers.values()):
             return None
+        self.readers = readers
         plan.reverse()
         return tuple(plan)
+
+    def _compile(self, values: list) -> tuple[list, Optional[list]]:
+        # The steps of a replay that keeps no graph: NumPy calls for the functions
+        # _static_ops knows, the recorded forward for the others. A result that only such
+        # steps read, and that is not an output of the chain, lives in a buffer reused by
+        # every call: nothing outside the schedule ever sees it.
+        steps = self.steps
+        fwd = [_static_ops.builders(fn)[0] if isinstance(fn, function_node.FunctionNode)
+               else None for fn, _, _, _, _ in steps]
+        compiled = [False] * len(steps)
+        producer: dict = {}
+        for k, (fn, _, ins, outs, _) in enumerate(steps):
+            for o in outs:
+                producer[o] = k
+        # First pass: which steps can be compiled at all (without buffers).
+        for k, (fn, _, ins, outs, _) in enumerate(steps):
+            build = fwd[k]
+            compiled[k] = build is not None and build(fn, ins, outs, values, {}) is not None
+        internal = set(producer) - set(self.out_slots) - set(self.in_slots)
+        for k, (fn, _, ins, outs, _) in enumerate(steps):
+            if not compiled[k]:
+                internal.difference_update(outs)
+                internal.difference_update(ins)
+        buffers = {s: numpy.empty_like(values[s]) for s in internal
+                   if compiled[producer[s]]}
+        ops: list = []
+        for k, (fn, state, ins, outs, _) in enumerate(steps):
+            build = fwd[k]
+            op = build(fn, ins, outs, values, buffers) if build and compiled[k] else None
+            ops.append(op if op is not None else _generic_step(fn, state, ins, outs))
+        back_ops = None
+        if self.back_steps is not None:
+            # A gradient with one contribution, of a result held in a buffer, gets a buffer.
+            readers = self.readers
+            gbufs = {s: numpy.empty_like(values[s]) for s in buffers if readers.get(s) == 1}
+            back_ops = []
+            for fn, ins, outs, idx in self.back_steps:
+                build = _static_ops.builders(fn)[1]
+                op = None if build is None else build(fn, ins, outs, idx, values, gbufs)
+                back_ops.append(op if op is not None else _generic_backward_step(
+                    fn, ins, outs, idx))
+        return ops, back_ops
 
     def free(self) -> bool:
         owner = self.owner
         return owner is None or owner() is None
 
+    def replay(self, arrays: tuple) -> list:
+        """Replays the forward on ``arrays`` (the inputs, then the parameters), keeping no
+        graph; returns every slot's array."""
+        self.generation += 1
+        b = self.template.copy()
+        for s, a in zip(self.in_slots, arrays):
+            b[s] = a
+        for op in self.ops:
+            op(b)
+        return b
+
     def run(self, arrays: tuple, retain: bool) -> tuple:
         """Replays the forward on ``arrays`` (the inputs, then the parameters).
 
         Returns the outputs and every slot's array. ``retain`` refreshes what the recorded
-        graph keeps for its backward (not needed when backward runs on the arrays).
+        graph keeps for its backward.
         """
         self.generation += 1
         bufs = self.template.copy()
@@ -229,12 +293,52 @@ class _Schedule:
         return tuple([bufs[s] for s in self.out_slots]), bufs
 
 
+def _generic_step(fn: Any, state: Optional[dict], ins: tuple, outs: tuple) -> Callable:
+    # A function _static_ops does not know: its own forward on the current arrays, its
+    # attributes first reset to what they were before the recorded forward.
+    if len(outs) == 1:
+        o = outs[0]
+
+        def step1(b: list) -> None:
+            if state is not None:
+                fn.__dict__.update(state)
+            ys = fn.forward(tuple([b[i] for i in ins]))
+            if ys.__class__ is not tuple or len(ys) != 1 or ys[0].__class__ is not _ndarray:
+                ys = _normalize(fn, ys)
+            b[o] = ys[0]
+        return step1
+
+    def step(b: list) -> None:
+        if state is not None:
+            fn.__dict__.update(state)
+        ys = _normalize(fn, fn.forward(tuple([b[i] for i in ins])))
+        for i, y in zip(outs, ys):
+            b[i] = y
+    return step
+
+
+def _generic_backward_step(fn: Any, ins: tuple, outs: tuple, idx: tuple) -> Callable:
+    # The function's own array-level twin of its backward (_static_backward).
+    acc = _static_ops.accumulate
+
+    def back(b: list, g: list) -> None:
+        gys = tuple([g[o] for o in outs])
+        if all([gy is None for gy in gys]):
+            return
+        gxs = fn._static_backward(idx, gys, [b[i] for i in ins], [b[o] for o in outs])
+        for i, gx in zip(idx, gxs):
+            if gx is not None:
+                acc(g, ins[i], gx if gx.__class__ is _ndarray else numpy.asarray(gx))
+    return back
+
+
 class StaticScheduleFunction(function_node.FunctionNode):
     """The node a static chain's call leaves in the caller's graph.
 
     Its inputs are the call's inputs and the chain's parameters; its forward replays the
-    recorded schedule (or hands over the first call's results); its backward walks the
-    graph recorded on the first call, so every gradient equals define-by-run's.
+    recorded schedule (or hands over the first call's results); its backward runs the
+    schedule's backward steps on the replay's arrays, or walks the graph recorded on the
+    first call, so every gradient equals define-by-run's.
     """
 
     def __init__(self, schedule: _Schedule, first: bool) -> None:
@@ -250,7 +354,7 @@ class StaticScheduleFunction(function_node.FunctionNode):
     def forward(self, inputs: tuple) -> tuple:
         sched = self.schedule
         # Backward runs on arrays when it can and nothing (hooks, debug) wants the graph.
-        on_arrays = sched.back_steps is not None and not function_node._hooks_active and \
+        on_arrays = sched.back_ops is not None and not function_node._hooks_active and \
             _config.enable_backprop
         if self._first:
             self._first = False
@@ -260,10 +364,13 @@ class StaticScheduleFunction(function_node.FunctionNode):
             if on_arrays:
                 self._bufs = sched.first_values
             sched.first_values = None
-        else:
-            outputs, bufs = sched.run(inputs, not on_arrays)
+        elif on_arrays or not sched.has_graph:
+            b = sched.replay(inputs)
             if on_arrays:
-                self._bufs = bufs
+                self._bufs = b
+            outputs = tuple([b[s] for s in sched.out_slots])
+        else:
+            outputs, _ = sched.run(inputs, True)
         self.generation = sched.generation
         return outputs
 
@@ -302,47 +409,28 @@ class StaticScheduleFunction(function_node.FunctionNode):
 
     def _backward_on_arrays(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         sched = self.schedule
-        bufs = self._bufs
+        b = self._bufs
         self._bufs = None
-        grads: dict = {}
+        g = [None] * len(b)
         seeds = set()
-        for s, g in zip(sched.out_slots, grad_outputs):
-            if g is not None:
-                d = g._data
+        for s, gy in zip(sched.out_slots, grad_outputs):
+            if gy is not None:
+                d = gy._data
                 seeds.add(id(d))
-                old = grads.get(s)
-                grads[s] = d if old is None else backprop._add(old, d)
-        for fn, ins, outs, idx in sched.back_steps or ():
-            if len(outs) == 1:
-                gy = grads.pop(outs[0], None)
-                if gy is None:
-                    continue
-                gys = (gy,)
-            else:
-                gys = tuple([grads.pop(o, None) for o in outs])
-                if all([g is None for g in gys]):
-                    continue
-            gxs = fn._static_backward(idx, gys, [bufs[i] for i in ins],
-                                      [bufs[o] for o in outs])
-            for i, gx in zip(idx, gxs):
-                if gx is None:
-                    continue
-                if gx.__class__ is not _ndarray:
-                    gx = numpy.asarray(gx)
-                s = ins[i]
-                old = grads.get(s)
-                grads[s] = gx if old is None else backprop._add(old, gx)
+                _static_ops.accumulate(g, s, d)
+        for op in sched.back_ops or ():
+            op(b, g)
         ret = []
         in_slots = sched.in_slots
         for i in indexes:
-            g = grads.get(in_slots[i])
-            if g is not None:
+            gx = g[in_slots[i]]
+            if gx is not None:
                 # As the walk over the graph: a leaf gets its own writeable array.
-                if id(g) in seeds or not g.flags.writeable:
-                    g = g.copy()
-                seeds.add(id(g))
-                g = _new_variable(g, None, False)
-            ret.append(g)
+                if id(gx) in seeds or not gx.flags.writeable:
+                    gx = gx.copy()
+                seeds.add(id(gx))
+                gx = _new_variable(gx, None, False)
+            ret.append(gx)
         sched.owner = None
         return tuple(ret)
 
@@ -388,7 +476,7 @@ class ScheduleManager:
 
 
 def _describe_key(key: tuple) -> str:
-    train, backprop_on, sig = key
+    train, backprop_on, sig = key[0], key[1], key[2:]
     shapes = ', '.join('%s %s' % (s[0], s[1]) if isinstance(s, tuple) and len(s) == 3
                        else repr(s) for s in sig)
     return '%s%s (%s)' % ('train' if train else 'test',
@@ -529,12 +617,52 @@ def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleMa
     sched.spec = spec
     sched.params = used
     sched.param_sig = [(p._data.shape, p._data.dtype) for p in used]
+    sched.param_arrays = [p._data for p in used]
     mgr.schedules.setdefault(key, []).append(sched)
     chain.__dict__['static_schedule'] = sched
     if mgr.verbosity_level >= 1:
         print('static_graph: recorded a schedule of %d steps for %s.%s, %s'
               % (len(sched.steps), type(chain).__name__, func.__name__, _describe_key(key)))
     return _call_schedule(sched, wrapper_inputs, True)
+
+
+def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
+    # A replay: the schedule's node applied to the call's inputs and the parameters, with
+    # apply's work done here for this one known case unless hooks want to see it.
+    if function_node._hooks_active:
+        inputs = [x if isinstance(x, _Variable) else _new_variable(x, None, False)
+                  for x in flat]
+        inputs.extend(sched.params)
+        return _call_schedule(sched, inputs, False)
+    fn = _object_new(StaticScheduleFunction)
+    fn.schedule = sched
+    fn._first = False
+    fn._bufs = None
+    inputs = []
+    in_data = []
+    requires_grad = False
+    for x in flat:
+        if x.__class__ is _ndarray:
+            inputs.append(_new_variable(x, None, False))
+            in_data.append(x)
+        else:
+            inputs.append(x)
+            in_data.append(x._data)
+            requires_grad = requires_grad or x._requires_grad
+    params = sched.params
+    if params:
+        inputs.extend(params)
+        in_data.extend(sched.param_arrays)
+        if not requires_grad:
+            requires_grad = any([p._requires_grad for p in params])
+    data = tuple(in_data)
+    outs = fn._wrap_outputs(inputs, data, fn.forward(data), requires_grad, cfg)
+    if fn._ins is not None:
+        sched.owner = _ref(fn)  # busy until its backward ran (or its graph is freed)
+    spec = sched.spec
+    if spec == 'v':
+        return outs[0]
+    return _unflatten_outputs(spec, iter(outs))
 
 
 def _call_schedule(sched: _Schedule, inputs: list, first: bool) -> Any:
@@ -620,23 +748,37 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
                 (force_test_define_by_run and not cfg.train):
             # Inside another static chain's recording the ops are recorded there.
             return func(chain, *args, **kwargs)
-        flat: list[Any] = []
-        sig: list[Any] = []
-        if not _flatten(args, flat, sig):
-            warnings.warn('static_graph: %s.%s got an argument that is neither an array, a '
-                          'Variable nor a plain value; running define-by-run'
-                          % (type(chain).__name__, func.__name__), stacklevel=2)
-            return func(chain, *args, **kwargs)
         mgr = chain.__dict__.get('schedule_manager')
         if mgr is None or mgr.chain_ref() is not chain:
             mgr = ScheduleManager(chain, minimize_cache_size, verbosity_level)
             chain.__dict__['schedule_manager'] = mgr
         train = bool(cfg.train)
-        if mgr.minimize_cache_size and mgr.prev_train is not None and \
-                mgr.prev_train != train:
-            mgr.clear()
-        mgr.prev_train = train
-        key = (train, bool(cfg.enable_backprop), tuple(sig))
+        if mgr.prev_train is not train:
+            if mgr.minimize_cache_size and mgr.prev_train is not None:
+                mgr.clear()
+            mgr.prev_train = train
+        # The key: the mode, then each argument's shape, dtype and requires_grad.
+        flat: list[Any] = []
+        sig: list[Any] = [train, bool(cfg.enable_backprop)]
+        for a in args:
+            c = a.__class__
+            if c is _ndarray:
+                flat.append(a)
+                sig.append((a.shape, a.dtype, False))
+            elif c is _Variable and a._data is not None:
+                flat.append(a)
+                d = a._data
+                sig.append((d.shape, d.dtype, a._requires_grad))
+            else:
+                # Nested lists and tuples, plain values and subclasses: the general walk.
+                flat, sig = [], sig[:2]
+                if not _flatten(args, flat, sig):
+                    warnings.warn('static_graph: %s.%s got an argument that is neither an '
+                                  'array, a Variable nor a plain value; running define-by-run'
+                                  % (type(chain).__name__, func.__name__), stacklevel=2)
+                    return func(chain, *args, **kwargs)
+                break
+        key = tuple(sig)
         scheds = mgr.schedules.get(key)
         if scheds is not None:
             for sched in scheds:
@@ -644,16 +786,13 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
                     # A parameter changed shape or dtype: the Python side may differ too.
                     scheds.remove(sched)
                     break
-                if sched.free():
+                owner = sched.owner
+                if owner is None or owner() is None:
                     if verbosity_level >= 2:
                         print('static_graph: replaying %s.%s, %s'
                               % (type(chain).__name__, func.__name__, _describe_key(key)))
-                    inputs = [x if x.__class__ is _Variable or isinstance(x, _Variable)
-                              else _new_variable(x, None, False) for x in flat]
-                    if sched.params:
-                        inputs.extend(sched.params)
                     chain.__dict__['static_schedule'] = sched  # as Chainer, the last used
-                    return _call_schedule(sched, inputs, False)
+                    return _replay_call(sched, flat, cfg)
             if len(scheds) >= MAX_SCHEDULES_PER_KEY:
                 # Every schedule still awaits its backward: run this call define-by-run.
                 return func(chain, *args, **kwargs)
@@ -682,8 +821,14 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
 
 
 def _params_match(sched: _Schedule) -> bool:
-    for p, (shape, dtype) in zip(sched.params, sched.param_sig):
+    # The arrays seen last time pass at once; another array must have the recorded shape
+    # and dtype.
+    arrays = sched.param_arrays
+    for k, p in enumerate(sched.params):
         d = p._data
-        if d is None or d.shape != shape or d.dtype != dtype:
-            return False
+        if d is not arrays[k]:
+            shape, dtype = sched.param_sig[k]
+            if d is None or d.shape != shape or d.dtype != dtype:
+                return False
+            arrays[k] = d
     return True

@@ -6,6 +6,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'scripts')
 
@@ -25,3 +27,57 @@ def test_static_graph_mlp_with_the_trainer(tmp_path):
         log = json.load(f)
     assert [entry['epoch'] for entry in log] == [1, 2]
     assert log[-1]['main/loss'] < log[0]['main/loss']
+
+
+MIRROR = os.environ.get('CHAINER_MIRROR', '/work/.mirror/chainer+chainer/repo')
+# Offline, the example's get_mnist is the bundled digits; without matplotlib, its
+# ``import matplotlib; matplotlib.use('Agg')`` finds a stand-in and PlotReport draws nothing.
+SITECUSTOMIZE = '''import importlib.util
+import sys
+
+import pytest
+import types
+
+import chainlite.datasets as d
+
+d.get_mnist = d.get_digits
+if importlib.util.find_spec('matplotlib') is None:
+    from chainlite.training.extensions import plot_report
+    m = types.ModuleType('matplotlib')
+    m.use = lambda *args, **kwargs: None
+    sys.modules['matplotlib'] = m
+    plot_report._matplotlib_available = lambda: False
+'''
+
+
+@pytest.mark.parametrize('model', ['MLP', 'MLPSideEffect'])
+def test_chainers_own_static_graph_mnist_example(tmp_path, model):
+    try:
+        source = subprocess.run(
+            ['git', '-C', MIRROR, 'show',
+             'v7.8.1:examples/static_graph_optimizations/mnist/train_mnist.py'],
+            capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        source = None
+    if source is None or source.returncode != 0:
+        pytest.skip('no Chainer source mirror (set CHAINER_MIRROR to a git copy of '
+                    'chainer/chainer)')
+    script = tmp_path / 'train_mnist.py'
+    script.write_text(source.stdout)
+    stub = tmp_path / 'stub'
+    stub.mkdir()
+    (stub / 'sitecustomize.py').write_text(SITECUSTOMIZE)
+    env = dict(os.environ)
+    env['PYTHONPATH'] = os.pathsep.join(filter(None, [str(stub), ROOT, env.get('PYTHONPATH')]))
+    out = tmp_path / 'result'
+    proc = subprocess.run([sys.executable, '-m', 'chainlite.compat', str(script), '--epoch', '3',
+                           '--unit', '50', '--model', model, '--out', str(out)], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    with open(str(out / 'log')) as f:
+        log = json.load(f)
+    assert [entry['epoch'] for entry in log] == [1, 2, 3]
+    assert log[-1]['main/loss'] < log[0]['main/loss']
+    assert log[-1]['validation/main/accuracy'] > 0.5             # chance is 0.1
+    assert any(name.startswith('snapshot_iter_') for name in os.listdir(str(out)))
+    assert (out / 'cg.dot').exists()                             # DumpGraph

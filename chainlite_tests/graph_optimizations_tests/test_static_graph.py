@@ -418,3 +418,209 @@ def test_backward_on_arrays_with_mixed_precision():
         results.append((xv.grad, model.l1.W.grad, model.l1.b.grad))
     for a, b in zip(*results):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize('dtype', [np.float32, np.float64])
+def test_compiled_steps_match_define_by_run_in_both_float_dtypes(dtype):
+    # Linear, ReLU, tanh, sigmoid and dropout replay as bare NumPy calls into reused buffers.
+    class Dyn(PlainMLP):
+        def forward(self, x):
+            h = F.dropout(F.sigmoid(F.tanh(self.l1(x))), 0.25)
+            return self.l2(F.relu(h))
+
+    class Static(Dyn):
+        forward = chainlite.static_graph(Dyn.forward)
+
+    results = []
+    for cls in (Dyn, Static):
+        np.random.seed(0)
+        model = cls()
+        model.to_device('@numpy')
+        for p in model.params():
+            p.array = p.array.astype(dtype)
+        opt = optimizers.Adam().setup(model)
+        rs = np.random.RandomState(0)
+        out = []
+        for _ in range(4):
+            x = rs.rand(6, 7).astype(dtype)
+            t = rs.randint(0, 5, 6).astype(np.int32)
+            loss = F.softmax_cross_entropy(model(x), t)
+            model.cleargrads()
+            loss.backward()
+            opt.update()
+            out += [loss.array] + [p.grad.copy() for p in model.params()]
+        results.append(out)
+    _assert_identical(results[0], results[1])
+    sched = model.static_schedule
+    names = [op.__name__ for op in sched.ops]
+    assert names == ['linear_bias', 'tanh', 'sigmoid', 'step1', 'relu', 'linear']
+    assert [op.__name__ for op in sched.back_ops] == [
+        'linear_grad', 'relu_grad', 'dropout_grad', 'sigmoid_grad', 'tanh_grad', 'linear_grad']
+
+
+def test_buffers_are_reused_only_inside_the_schedule():
+    model = StaticPlainMLP()
+    x = np.ones((3, 7), np.float32)
+    F.sum(model(x)).backward()
+    y1 = model(x)
+    sched = y1.creator.schedule
+    s = sched.steps[1][3][0]                 # ReLU's result: only the schedule reads it
+    inner1 = y1.creator._bufs[s]
+    F.sum(y1).backward()
+    y2 = model(x)
+    assert y2.creator._bufs[s] is inner1
+    # The chain's outputs are fresh arrays at every call: results kept stay as they were.
+    kept = y1.array.copy()
+    F.sum(y2).backward()
+    with chainlite.no_backprop_mode():
+        y3 = model(2 * x)
+        y4 = model(3 * x)
+    assert y1.array is not y2.array and y3.array is not y4.array
+    np.testing.assert_array_equal(y1.array, kept)
+    assert not np.array_equal(y3.array, y4.array)
+
+
+def test_results_that_leave_the_schedule_are_never_buffers():
+    # A view of a Linear's result returned by the chain, and an intermediate handed to
+    # static_code, must keep their values after later calls.
+    kept = []
+
+    @chainlite.static_code
+    def keep(inputs):
+        kept.append(inputs[0])
+
+    class Views(chainlite.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = L.Linear(4, 6)
+                self.l2 = L.Linear(6, 6)
+
+        @chainlite.static_graph
+        def forward(self, x):
+            h = F.relu(self.l1(x))
+            keep(inputs=[h.array])
+            return F.reshape(self.l2(h), (-1,)), h
+
+    model = Views()
+    outs = []
+    for k in range(4):
+        with chainlite.no_backprop_mode():
+            y, h = model(np.full((2, 4), k, np.float32))
+        outs.append((y.array.copy(), y.array, h.array))
+    for copy, y, h in outs:
+        np.testing.assert_array_equal(copy, y)
+    assert all(not np.shares_memory(a, b) for a, b in zip(kept, kept[1:]))
+    assert len({id(h) for _, _, h in outs}) == 4
+
+
+class Branching(PlainMLP):
+    # h feeds two Linears (its gradient is a sum) and the chain returns two results.
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l3 = L.Linear(20, 5)
+
+    def forward(self, x):
+        h = F.relu(self.l1(x))
+        return self.l2(h), F.tanh(self.l3(h))
+
+
+class StaticBranching(Branching):
+    forward = chainlite.static_graph(Branching.forward)
+
+
+def test_two_outputs_and_a_shared_result_match_define_by_run():
+    rs = np.random.RandomState(4)
+    xs = [rs.rand(5, 7).astype(np.float32) for _ in range(3)]
+    results = []
+    for cls in (Branching, StaticBranching):
+        np.random.seed(2)
+        model = cls()
+        opt = optimizers.MomentumSGD(lr=0.1).setup(model)
+        out = []
+        for x in xs:
+            a, b = model(x)
+            loss = F.sum(a * a) + F.sum(b)
+            model.cleargrads()
+            loss.backward()
+            opt.update()
+            out += [loss.array] + [p.grad.copy() for p in model.params()]
+        results.append(out)
+    _assert_identical(results[0], results[1])
+    assert model.static_schedule.back_ops is not None
+
+
+def test_batch_normalization_train_and_test_mode_with_gradients():
+    # In test mode the running statistics are read (and backward still runs): the replay
+    # must give define-by-run's outputs and gradients in both modes.
+    class Dyn(chainlite.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = L.Linear(7, 12)
+                self.bn = L.BatchNormalization(12)
+                self.l2 = L.Linear(12, 3)
+
+        def forward(self, x):
+            return self.l2(F.relu(self.bn(self.l1(x))))
+
+    class Static(Dyn):
+        forward = chainlite.static_graph(Dyn.forward)
+
+    rs = np.random.RandomState(7)
+    xs = [rs.rand(6, 7).astype(np.float32) for _ in range(6)]
+    results = []
+    for cls in (Dyn, Static):
+        np.random.seed(1)
+        model = cls()
+        opt = optimizers.SGD(lr=0.1).setup(model)
+        out = []
+        for k, x in enumerate(xs):
+            with chainlite.using_config('train', k % 3 != 2):
+                loss = F.sum(model(x) ** 2)
+            model.cleargrads()
+            loss.backward()
+            opt.update()
+            out += [loss.array, model.bn.avg_mean.copy(), model.bn.avg_var.copy()]
+            out += [p.grad.copy() for p in model.params()]
+        results.append(out)
+    _assert_identical(results[0], results[1])
+
+
+def test_function_hooks_during_forward_see_the_node_and_gradients_stay_exact():
+    rs = np.random.RandomState(3)
+    xs = [rs.rand(4, 7).astype(np.float32) for _ in range(3)]
+    grads = []
+    for cls in (PlainMLP, StaticPlainMLP):
+        np.random.seed(0)
+        model = cls()
+        out = []
+        for x in xs:
+            hook = chainlite.function_hooks.TimerHook()
+            with hook:
+                y = F.sum(model(x) ** 2)
+                model.cleargrads()
+                y.backward()
+            out += [p.grad.copy() for p in model.params()]
+        grads.append(out)
+        names = {name for name, _ in hook.call_history}
+    _assert_identical(grads[0], grads[1])
+    # (the backward then walks the recorded graph, whose functions the hook sees too)
+    assert 'StaticScheduleFunction' in names
+
+
+def test_config_change_records_without_warning_and_replays_each_mode():
+    model = StaticPlainMLP()
+    x = np.ones((3, 7), np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        for _ in range(3):
+            F.sum(model(x)).backward()
+            with chainlite.using_config('train', False):
+                F.sum(model(x)).backward()
+            with chainlite.no_backprop_mode():
+                model(x)
+    assert len(model.schedule_manager.schedules) == 3
+    assert model.python_calls == 3
