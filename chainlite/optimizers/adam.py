@@ -40,6 +40,18 @@ def _learning_rate(hp: optimizer.Hyperparameter, t: int) -> float:
     return hp.alpha * math.sqrt(fix2) / fix1
 
 
+def _update_moments(grad: numpy.ndarray, m: numpy.ndarray, v: numpy.ndarray,
+                    s: numpy.ndarray, c1: numpy.ndarray, c2: numpy.ndarray) -> None:
+    # m += (1 - beta1) (grad - m), v += (1 - beta2) (grad^2 - v), in place through scratch s.
+    numpy.subtract(grad, m, out=s)
+    s *= c1
+    m += s
+    numpy.multiply(grad, grad, out=s)
+    s -= v
+    s *= c2
+    v += s
+
+
 class AdamRule(optimizer.UpdateRule):
     """Update rule of Adam, with decoupled weight decay and the AMSGrad and AdaBound options.
 
@@ -115,15 +127,8 @@ class AdamRule(optimizer.UpdateRule):
         s = self._s
         if s is None or s.shape != p.shape or s.dtype != dtype:
             s = self._s = self.scratch(p, dtype=dtype)
-        t = self.t
-        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
-        numpy.subtract(grad, m, out=s)
-        s *= c1
-        m += s
-        numpy.multiply(grad, grad, out=s)
-        s -= v
-        s *= c2
-        v += s
+        alpha_t = _learning_rate(hp, self.t)
+        _update_moments(grad, m, v, s, c1, c2)
         if hp.amsgrad:
             vhat = state['vhat']
             numpy.maximum(vhat, v, out=vhat)
@@ -281,19 +286,12 @@ class _PackedAdam:
         if key != rule._coefficients_key:
             rule._set_coefficients(key)
         c1, c2, c_eps = rule._coefficients
-        t = rule.t
-        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
+        alpha_t = _learning_rate(hp, rule.t)
         copyto = numpy.copyto
         for g, param in zip(self.g_views, self.params):
             copyto(g, param._node.grad_var._data)  # type: ignore[union-attr]
         g, m, v, s = self.g, self.m, self.v, self.s
-        numpy.subtract(g, m, out=s)
-        s *= c1
-        m += s
-        numpy.multiply(g, g, out=s)
-        s -= v
-        s *= c2
-        v += s
+        _update_moments(g, m, v, s, c1, c2)
         numpy.sqrt(v, out=s)
         s += c_eps
         numpy.divide(m, s, out=s)
