@@ -21,6 +21,7 @@ from chainlite import variable
 _config = configuration.config
 _new_variable = variable._new_variable
 _Variable = variable.Variable
+_ndarray = numpy.ndarray
 _ZERO = (0,)
 _UNSET = object()
 
@@ -267,17 +268,22 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
     ``in_nodes`` are walked and their gradients are returned in a dict, nothing is stored
     (unless ``retain_grad``). ``initial`` holds (node, gradient) pairs that start in the
     table beside the seeds: ``grad``'s ``grad_inputs``, which flow on like any gradient.
+
+    Without double backprop the table holds bare arrays: a function that defines
+    ``_backward_arrays`` computes on them directly, any other gets them wrapped as Variables
+    for its ``backward`` (Chainer's API), and only what leaves the walk (leaf gradients,
+    retained ones, ``grad``'s results) becomes a Variable again. With double backprop it
+    holds Variables, so that the gradients are recorded in the graph.
     """
     reaching = None if in_nodes is None else _reaching_functions(out_nodes, in_nodes)
     targets = set() if in_nodes is None else set(in_nodes)
+    arrays = not double
     grads: dict[Any, Any] = {}
-    for n, g in zip(out_nodes, seeds):
+    for n, g in list(zip(out_nodes, seeds)) + list(initial or ()):
+        if arrays:
+            g = g._data
         old = grads.get(n)
-        grads[n] = g if old is None else old + g
-    if initial:
-        for n, g in initial:
-            old = grads.get(n)
-            grads[n] = g if old is None else old + g
+        grads[n] = g if old is None else (_add(old, g) if arrays else old + g)
     # Backward runs with enable_backprop set to `double` (as using_config would, minus the
     # context object: this is per call of grad() and backward()).
     cfg = _config
@@ -317,7 +323,7 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                 if g is None:
                     continue
                 if keep:
-                    g = _output_grad(n, g, targets, found, retain_grad)
+                    g = _output_grad(n, g, targets, found, retain_grad, arrays)
                 gys: Any = (g,)
             else:
                 gys = []
@@ -335,10 +341,12 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                             g = n.grad_var
                             if g is not None:
                                 n.grad_var = None
+                                if arrays:
+                                    g = g._data
                         elif retain_grad:
                             n.grad_var = None
                     if g is not None and keep:
-                        g = _output_grad(n, g, targets, found, retain_grad)
+                        g = _output_grad(n, g, targets, found, retain_grad, arrays)
                     gys.append(g)
                 if all(g is None for g in gys):
                     continue
@@ -356,15 +364,19 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
             if not indexes:
                 continue
             try:
-                if function_node._hooks_active or f._accumulates:
-                    gxs = _backward_slow(f, indexes, gys, grads)
+                if arrays and f._backward_arrays is not None and not (
+                        function_node._hooks_active or debug):
+                    ys = f._retained_output_data
+                    if ys is None or len(ys) != len(gys):
+                        ys = f.output_data if ys else (None,) * len(gys)
+                    gxs = f._backward_arrays(
+                        indexes, gys, (inputs[0].data,) if len(inputs) == 1 else
+                        tuple([x.data for x in inputs]), ys)
                 else:
-                    gxs = f.backward(indexes, gys)
+                    gxs = _backward_variables(f, indexes, gys, grads, arrays, debug)
             except Exception as e:
                 _annotate(e, f, debug)
                 raise
-            if gxs.__class__ is not tuple or len(gxs) != len(indexes) or debug:
-                gxs = _normalize_grads(f, indexes, gxs, debug)
             for i, gx in zip(indexes, gxs):
                 x = inputs[i]
                 if gx is None:
@@ -373,18 +385,21 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                     if x not in grads:
                         continue
                 else:
-                    if gx.__class__ is not _Variable:
-                        gx = _as_grad_variable(f, gx)
-                    d = gx._data
+                    if not arrays:
+                        d = gx._data
+                    elif gx.__class__ is _ndarray:
+                        d = gx
+                    else:
+                        d = gx = _as_grad_array(f, gx)
                     if d.shape != x.shape or d.dtype != x.dtype:
-                        _bad_grad(f, i, x, gx)
+                        _bad_grad(f, i, x, d)
                     old = grads.get(x)
                     if old is None:
                         grads[x] = gx
-                    elif double:
-                        grads[x] = old + gx
+                    elif arrays:
+                        grads[x] = _add(old, d)
                     else:
-                        grads[x] = _new_variable(_add(old._data, d), None, False)
+                        grads[x] = old + gx
                 c = x.creator_node
                 if c is not None and c not in seen and (reaching is None or id(c) in reaching):
                     seen.add(c)
@@ -404,6 +419,8 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
             else:
                 cfg.enable_backprop = old_mode
     if in_nodes is not None:
+        if arrays:
+            grads = {n: _new_variable(g, None, False) for n, g in grads.items()}
         if retain_grad:
             # Chainer also runs the creators of the outputs and of the inputs that lead to
             # no input (this walk skips them), and so keeps those nodes' gradients too.
@@ -428,21 +445,43 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
     return grads
 
 
+def _backward_variables(f: Any, indexes: tuple[int, ...], gys: tuple[Any, ...],
+                        grads: dict[Any, Any], arrays: bool, debug: bool) -> tuple[Any, ...]:
+    # backward() on Variables, Chainer's API: gradients from an array table are wrapped for
+    # it and its results unwrapped. Function hooks and backward_accumulate run here too.
+    if arrays:
+        gys = tuple([None if g is None else _new_variable(g, None, False) for g in gys])
+    if function_node._hooks_active or f._accumulates:
+        gxs = _backward_slow(f, indexes, gys, grads, arrays)
+    else:
+        gxs = f.backward(indexes, gys)
+    if gxs.__class__ is not tuple or len(gxs) != len(indexes) or debug:
+        gxs = _normalize_grads(f, indexes, gxs, debug)
+    if arrays:
+        return tuple([None if gx is None else _as_grad_variable(f, gx)._data for gx in gxs])
+    return tuple([gx if gx is None or gx.__class__ is _Variable else _as_grad_variable(f, gx)
+                  for gx in gxs])
+
+
 def _output_grad(n: Any, g: Any, targets: set[Any], found: dict[Any, Any],
-                 retain_grad: bool) -> Any:
+                 retain_grad: bool, arrays: bool) -> Any:
     # The final gradient of a node whose creator is about to run: hooks may replace it, and
-    # grad() targets or retained variables keep it.
+    # grad() targets or retained variables keep it (as Variables; `g` is an array when the
+    # walk's table holds arrays, and is returned as one).
+    if not (n._grad_hooks or n in targets or retain_grad or n.retain_grad_flag):
+        return g
+    v = _new_variable(g, None, False) if arrays else g
     if n._grad_hooks:
-        g = variable._run_grad_hooks(n, g)
+        v = variable._run_grad_hooks(n, v)
     if n in targets:
-        found[n] = g
+        found[n] = v
     if retain_grad or n.retain_grad_flag:
-        n.grad_var = g
-    return g
+        n.grad_var = v
+    return v._data if arrays else v
 
 
 def _backward_slow(f: Any, indexes: tuple[int, ...], gys: tuple[Any, ...],
-                   grads: dict[Any, Any]) -> Any:
+                   grads: dict[Any, Any], arrays: bool) -> Any:
     # Function hooks around backward, and backward_accumulate for classes that override it
     # (the gradients received so far are handed over and replaced by its results).
     from chainlite import function_hook
@@ -455,6 +494,9 @@ def _backward_slow(f: Any, indexes: tuple[int, ...], gys: tuple[Any, ...],
     if f._accumulates:
         inputs = f.inputs
         grad_inputs = tuple(grads.pop(inputs[i], None) for i in indexes)
+        if arrays:
+            grad_inputs = tuple(None if g is None else _new_variable(g, None, False)
+                                for g in grad_inputs)
         gxs = f.backward_accumulate(indexes, gys, grad_inputs)
     else:
         gxs = f.backward(indexes, gys)
@@ -528,23 +570,35 @@ def _as_grad_variable(f: Any, gx: Any) -> variable.Variable:
                     % (f.label, type(gx).__name__))
 
 
+def _as_grad_array(f: Any, gx: Any) -> numpy.ndarray:
+    # _backward_arrays may return NumPy scalars (ufuncs on 0-d arrays do): the table wants
+    # arrays.
+    if isinstance(gx, (numpy.ndarray, numpy.generic)):
+        return numpy.asarray(gx)
+    raise TypeError('%s._backward_arrays must return arrays (or None), got %s'
+                    % (f.label, type(gx).__name__))
+
+
 def _bad_grad(f: Any, i: int, x: Any, gx: Any) -> None:
-    what = 'shape' if gx._data.shape != x.shape else 'dtype'
+    # gx: the gradient's array
+    what = 'shape' if gx.shape != x.shape else 'dtype'
     raise ValueError('%s of gradients returned from backward is incorrect: %s.backward returned '
                      'a gradient of shape %s and dtype %s for input %d, whose shape is %s and '
-                     'dtype %s' % (what, f.label, gx._data.shape, gx._data.dtype, i, x.shape,
-                                   x.dtype))
+                     'dtype %s' % (what, f.label, gx.shape, gx.dtype, i, x.shape, x.dtype))
 
 
 def _store_leaf_grads(grads: dict[Any, Any], seeds: list[Any], double: bool,
                       loss_scale: Optional[float]) -> None:
-    # What is left in `grads` belongs to nodes without a (walked) creator: the leaves.
+    # What is left in `grads` belongs to nodes without a (walked) creator: the leaves. Their
+    # gradients are Variables, or arrays from a walk without double backprop.
     stored = {id(s._data) for s in seeds}
     for x, g in grads.items():
         if x.creator_node is not None or not x.requires_grad:
             continue
         # As Chainer: every leaf reached records this pass's scale (None clears an old one).
         x._loss_scale = loss_scale
+        if isinstance(g, numpy.ndarray):
+            g = _new_variable(g, None, False)
         if x._grad_hooks:
             g = variable._run_grad_hooks(x, g)
         old = x.grad_var

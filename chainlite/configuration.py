@@ -16,8 +16,24 @@ from typing import Any, TextIO
 import numpy
 
 
+# Whether debug mode was ever switched on, in any thread or globally. Until it is, the hot
+# path skips reading ``config.debug`` (a thread-local lookup costs about as much as the rest
+# of an op's bookkeeping): ``debug_was_set and config.debug``.
+debug_was_set = False
+
+
+def _note_key(name: str, value: Any) -> None:
+    global debug_was_set
+    if name == 'debug' and value:
+        debug_was_set = True
+
+
 class _LocalConfigBase(threading.local):
     """Per-thread values; unset keys fall back to class attributes, i.e. the global values."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _note_key(name, value)
+        super().__setattr__(name, value)
 
 
 class GlobalConfig:
@@ -46,6 +62,7 @@ class GlobalConfig:
                 'chainlite.global_config has no key %r' % name) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
+        _note_key(name, value)
         setattr(self._local_cls, name, value)
 
     def __delattr__(self, name: str) -> None:

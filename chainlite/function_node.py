@@ -113,6 +113,14 @@ class FunctionNode:
     _arg_names: Optional[tuple[str, ...]] = None  # names for the inputs in error messages
     _function: Any = None  # the old-style Function when this node is its adapter
     _none_output = False  # forward returned None for an output (see _output_array)
+    # An optional second form of backward, on arrays: ``_backward_arrays(indexes,
+    # grad_outputs, inputs, outputs)`` gets the output gradients and the retained input and
+    # output arrays (None where nothing was retained; it must read only what forward
+    # retained) and returns one array (or None) per target index, computed as backward()
+    # computes them but with no Variable and no graph node in between. Backprop without
+    # double backprop calls it instead of backward(), and so does a replayed static graph.
+    # None: backward() on Variables only.
+    _backward_arrays: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -258,7 +266,8 @@ class FunctionNode:
         except (AttributeError, TypeError):
             self._missing_data_error(in_data)
             raise
-        if outputs.__class__ is not tuple or len(outputs) != 1 or cfg.debug or \
+        if outputs.__class__ is not tuple or len(outputs) != 1 or (
+                configuration.debug_was_set and cfg.debug) or \
                 outputs[0].__class__ is not _ndarray:
             return self._wrap_outputs((x,), in_data, outputs, requires_grad, cfg)[0]
         y = outputs[0]
@@ -295,7 +304,7 @@ class FunctionNode:
                       requires_grad: bool, cfg: Any) -> tuple[variable.Variable, ...]:
         # Everything after forward: arrays for 0-d results, debug checks, and either plain
         # outputs or the graph's links (input nodes, rank, retained data, weak outputs).
-        debug = cfg.debug
+        debug = configuration.debug_was_set and cfg.debug
         if outputs.__class__ is not tuple:
             outputs = self._output_tuple(outputs)
         if len(outputs) == 1:

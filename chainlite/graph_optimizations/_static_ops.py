@@ -6,7 +6,7 @@ slots. For the functions here the step is the bare NumPy calls of the function's
 ``forward`` (or of the nodes its ``backward`` applies), in the same order on the same
 operands, so the results are define-by-run's to the bit; results that never leave the
 schedule are written into buffers kept from one call to the next (``out=``). Every other
-function runs its own ``forward`` (and ``_static_backward``).
+function runs its own ``forward`` (and ``_backward_arrays``).
 
 A forward builder takes ``(fn, ins, outs, values, buffers)``: the function, its input and
 output slots, the arrays seen when recording (by slot) and the output buffers (by slot; a

@@ -10,7 +10,7 @@ on the current arrays, with no Variable, no graph node, no type check and none o
 Python code in between.
 
 The whole replay is one node of the caller's graph, :class:`StaticScheduleFunction`. When
-every recorded function has an array-level twin of its backward (``_static_backward``: the
+every recorded function has an array-level twin of its backward (``_backward_arrays``: the
 same arithmetic as the nodes its ``backward`` applies), the node's backward runs those on the
 replay's arrays in reverse recorded order. Otherwise it runs the ordinary backward walk over
 the graph recorded on the first call, whose retained arrays each replay refreshes. Either way
@@ -184,7 +184,7 @@ class _Schedule:
 
     def _array_backward_plan(self, steps: list) -> Optional[tuple]:
         # When every function that backward runs has an array-level twin of its backward
-        # (_static_backward, or a step in _static_ops) and no array gets gradients from more
+        # (_backward_arrays, or a step in _static_ops) and no array gets gradients from more
         # than two places (two summands add up the same in either order), backward runs on
         # the arrays, in reverse recorded order, with no graph. Otherwise (None) it walks the
         # graph.
@@ -195,7 +195,7 @@ class _Schedule:
         for fn, _, ins, outs, _ in steps:
             if not isinstance(fn, function_node.FunctionNode) or fn._ins is None:
                 continue  # outside the graph: backward never reaches it
-            if getattr(type(fn), '_static_backward', None) is None and \
+            if getattr(type(fn), '_backward_arrays', None) is None and \
                     _static_ops.builders(fn)[1] is None:
                 return None
             nodes = fn.inputs or ()
@@ -318,14 +318,14 @@ def _generic_step(fn: Any, state: Optional[dict], ins: tuple, outs: tuple) -> Ca
 
 
 def _generic_backward_step(fn: Any, ins: tuple, outs: tuple, idx: tuple) -> Callable:
-    # The function's own array-level twin of its backward (_static_backward).
+    # The function's own array-level twin of its backward (_backward_arrays).
     acc = _static_ops.accumulate
 
     def back(b: list, g: list) -> None:
         gys = tuple([g[o] for o in outs])
         if all([gy is None for gy in gys]):
             return
-        gxs = fn._static_backward(idx, gys, [b[i] for i in ins], [b[o] for o in outs])
+        gxs = fn._backward_arrays(idx, gys, [b[i] for i in ins], [b[o] for o in outs])
         for i, gx in zip(idx, gxs):
             if gx is not None:
                 acc(g, ins[i], gx if gx.__class__ is _ndarray else numpy.asarray(gx))

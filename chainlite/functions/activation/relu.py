@@ -36,7 +36,7 @@ class ReLU(function_node.FunctionNode):
         y, = self._retained_output_data
         return tangents[0] * (y > 0),
 
-    def _static_backward(self, indexes, grad_outputs, inputs, outputs):
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
         # backward on arrays, for a replayed chainlite.static_graph (_ReLUGrad's arithmetic).
         return grad_outputs[0] * (outputs[0] > 0),
 

@@ -36,9 +36,9 @@ class Sigmoid(function_node.FunctionNode):
         y, = self._retained_output_data
         return tangents[0] * y * (1 - y),
 
-    def _static_backward(self, indexes, grad_outputs, inputs, outputs):
-        # backward on arrays, for a replayed chainlite.static_graph (_SigmoidGrad's arithmetic).
-        return _SigmoidGrad().forward((outputs[0], grad_outputs[0]))
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        y = outputs[0]
+        return grad_outputs[0] * y * (1 - y),  # _SigmoidGrad's arithmetic
 
 
 

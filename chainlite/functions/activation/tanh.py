@@ -33,9 +33,8 @@ class Tanh(function_node.FunctionNode):
         y, = self._retained_output_data
         return tangents[0] * (1 - y * y),
 
-    def _static_backward(self, indexes, grad_outputs, inputs, outputs):
-        # backward on arrays, for a replayed chainlite.static_graph (_TanhGrad's arithmetic).
-        return _TanhGrad().forward((outputs[0], grad_outputs[0]))
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        return grad_outputs[0] * (1 - outputs[0] * outputs[0]),  # _TanhGrad's arithmetic
 
 
 
@@ -57,6 +56,11 @@ class _TanhGrad(function_node.FunctionNode):
         if 1 in indexes:
             ret.append(_TanhGrad().apply((y, g))[0])
         return tuple(ret)
+
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        y, gy = inputs
+        g, = grad_outputs
+        return tuple([-2 * y * gy * g if i == 0 else g * (1 - y * y) for i in indexes])
 
 
 def tanh(x: VariableOrArray) -> Variable:

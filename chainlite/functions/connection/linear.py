@@ -78,20 +78,8 @@ class LinearFunction(function_node.FunctionNode):
                 0 if t is None else t)
         return t,
 
-    def _static_backward(self, indexes, grad_outputs, inputs, outputs):
-        # backward on arrays, for a replayed chainlite.static_graph: the arithmetic of the
-        # nodes backward applies (MatMul, Sum), so the result is the same to the bit.
-        x, W = inputs[:2]
-        gy, = grad_outputs
-        ret = []
-        # (mixed precision: each gradient in its input's dtype, as backward casts it)
-        if 0 in indexes:
-            ret.append(matmul.matmul_arrays(gy, W).astype(x.dtype, copy=False))
-        if 1 in indexes:
-            ret.append(matmul.matmul_arrays(gy.swapaxes(-1, -2), x).astype(W.dtype, copy=False))
-        if 2 in indexes:
-            ret.append(gy.sum(axis=(0,), keepdims=False))
-        return ret
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        return _linear_grads(indexes, inputs[0], inputs[1], grad_outputs[0])
 
 
 
@@ -102,6 +90,25 @@ def _sum_rows(gy: numpy.ndarray) -> numpy.ndarray:
         with numpy.errstate(over='ignore'):
             return gy.sum(axis=(0,), dtype=numpy.float32).astype(gy.dtype)
     return numpy.add.reduce(gy, 0)  # gy.sum(axis=0) without its Python wrapper
+
+
+def _linear_grads(indexes: tuple[int, ...], x: numpy.ndarray, W: numpy.ndarray,
+                  gy: numpy.ndarray) -> tuple[numpy.ndarray, ...]:
+    # gx = gy W, gW = gy^T x, gb = sum(gy, 0) for the indexes asked for (0 x, 1 W, 2 b), each
+    # in its input's dtype: _LinearGrad's forward, and linear's backward on arrays.
+    ret = []
+    # One dtype, not half precision: no casts to make.
+    plain = x.dtype is W.dtype and gy.dtype is W.dtype and W.dtype.char != 'e'
+    for i in indexes:
+        if i == 0:
+            ret.append(numpy.matmul(gy, W) if plain else
+                       matmul.matmul_arrays(gy, W).astype(x.dtype, copy=False))
+        elif i == 1:
+            ret.append(numpy.matmul(gy.T, x) if plain else
+                       matmul.matmul_arrays(gy.T, x).astype(W.dtype, copy=False))
+        else:
+            ret.append(_sum_rows(gy))
+    return tuple(ret)
 
 
 class _LinearGrad(function_node.FunctionNode):
@@ -115,19 +122,7 @@ class _LinearGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         x, W, gy = inputs
-        ret = []
-        # One dtype, not half precision: no casts to make.
-        plain = x.dtype is W.dtype and gy.dtype is W.dtype and W.dtype.char != 'e'
-        for i in self.indexes:
-            if i == 0:
-                ret.append(numpy.matmul(gy, W) if plain else
-                           matmul.matmul_arrays(gy, W).astype(x.dtype, copy=False))
-            elif i == 1:
-                ret.append(numpy.matmul(gy.T, x) if plain else
-                           matmul.matmul_arrays(gy.T, x).astype(W.dtype, copy=False))
-            else:
-                ret.append(_sum_rows(gy))
-        return tuple(ret)
+        return _linear_grads(self.indexes, x, W, gy)
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

@@ -227,6 +227,12 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
                                         getattr(self, '_cache', None))
         return grad.apply((x, gy))[0], None
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        grad = _SoftmaxCrossEntropyGrad(self._labels, self._S, self._coeff,
+                                        getattr(self, '_cache', None))
+        gx, = grad.forward((inputs[0], grad_outputs[0]))
+        return tuple([gx if i == 0 else None for i in indexes])
+
 
 class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
     # gx = coeff * gy * (S * softmax(x) - Q): Q is the one-hot labels times S, or the soft

@@ -33,6 +33,11 @@ class Add(function_node.FunctionNode):
         gy, = grad_outputs
         return tuple([sum_to.sum_to(gy, in_nodes[i].shape) for i in indexes])
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        in_nodes = self._ins  # (two inputs: a tuple)
+        gy, = grad_outputs
+        return tuple([sum_to._sum_to_array(gy, in_nodes[i].shape) for i in indexes])
+
 
 class AddConstant(function_node.FunctionNode):
 
@@ -49,6 +54,9 @@ class AddConstant(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return grad_outputs
+
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
         return grad_outputs
 
     def _jvp(self, tangents):

@@ -32,6 +32,9 @@ class Cos(function_node.FunctionNode):
         gy, = grad_outputs
         return -sin.sin(x) * gy,
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        return -numpy.sin(inputs[0]) * grad_outputs[0],
+
 
 def cos(x: VariableOrArray) -> Variable:
     """Elementwise cosine.

@@ -31,6 +31,9 @@ class Exp(function_node.FunctionNode):
         gy, = grad_outputs
         return gy * y,
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        return grad_outputs[0] * outputs[0],
+
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = y dx, from the retained output.
         assert self._retained_output_data is not None

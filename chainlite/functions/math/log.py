@@ -31,6 +31,9 @@ class Log(function_node.FunctionNode):
         gy, = grad_outputs
         return gy / x,
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        return grad_outputs[0] / inputs[0],
+
 
 def log(x: VariableOrArray) -> Variable:
     """Elementwise natural logarithm.

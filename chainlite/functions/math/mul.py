@@ -36,6 +36,12 @@ class Mul(function_node.FunctionNode):
         xs = self.get_retained_inputs()
         return tuple([sum_to.sum_to(gy * xs[1 - i], in_nodes[i].shape) for i in indexes])
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        in_nodes = self._ins  # (two inputs: a tuple)
+        gy, = grad_outputs
+        return tuple([sum_to._sum_to_array(gy * inputs[1 - i], in_nodes[i].shape)
+                      for i in indexes])
+
 
 class MulConstant(_constant.ConstantOp):
 
@@ -49,6 +55,9 @@ class MulConstant(_constant.ConstantOp):
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return MulConstant(self.value)._apply1(gy),
+
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        return grad_outputs[0] * self.value,
 
     def _jvp(self, tangents):
         # Forward-mode rule (chainlite.jvp): dy = c dx.

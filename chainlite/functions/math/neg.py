@@ -25,3 +25,6 @@ class Neg(function_node.FunctionNode):
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return Neg()._apply1(gy),
+
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        return -grad_outputs[0],

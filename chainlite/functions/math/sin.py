@@ -31,6 +31,9 @@ class Sin(function_node.FunctionNode):
         gy, = grad_outputs
         return _SinGrad().apply((x, gy))
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        return grad_outputs[0] * numpy.cos(inputs[0]),
+
 
 class _SinGrad(function_node.FunctionNode):
     # gx = gy * cos(x) in one node: one op per backward step instead of two.
@@ -51,6 +54,12 @@ class _SinGrad(function_node.FunctionNode):
             ret.append(_SinGrad().apply((x, g))[0])
         return tuple(ret)
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        x, gy = inputs
+        g, = grad_outputs
+        return tuple([_sin_grad_grad(x, gy, g) if i == 0 else g * numpy.cos(x)
+                      for i in indexes])
+
 
 class _SinGradGrad(function_node.FunctionNode):
     # -g * gy * sin(x), _SinGrad's gradient for x, in one node: double backprop through sin
@@ -59,11 +68,7 @@ class _SinGradGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2))
         x, gy, g = inputs
-        # (in place on the new array: all three share one dtype and shape)
-        y = numpy.negative(gy)
-        y *= g
-        y *= numpy.sin(x)
-        return y,
+        return _sin_grad_grad(x, gy, g),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -78,6 +83,14 @@ class _SinGradGrad(function_node.FunctionNode):
             else:
                 ret.append(_SinGradGrad().apply((x, h, gy))[0])
         return tuple(ret)
+
+
+def _sin_grad_grad(x, gy, g):
+    # -gy * g * sin(x), in place on the new array (all three share one dtype and shape).
+    y = numpy.negative(gy)
+    y *= g
+    y *= numpy.sin(x)
+    return y
 
 
 def sin(x: VariableOrArray) -> Variable:

@@ -35,6 +35,12 @@ class Sub(function_node.FunctionNode):
         return tuple([sum_to.sum_to(gy if i == 0 else -gy, in_nodes[i].shape)
                       for i in indexes])
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        in_nodes = self._ins  # (two inputs: a tuple)
+        gy, = grad_outputs
+        return tuple([sum_to._sum_to_array(gy if i == 0 else -gy, in_nodes[i].shape)
+                      for i in indexes])
+
 
 class SubFromConstant(function_node.FunctionNode):
 
@@ -53,3 +59,6 @@ class SubFromConstant(function_node.FunctionNode):
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         gy, = grad_outputs
         return -gy,
+
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        return -grad_outputs[0],

@@ -49,7 +49,7 @@ class Dropout(function_node.FunctionNode):
         gy, = grad_outputs
         return gy * self.mask,
 
-    def _static_backward(self, indexes, grad_outputs, inputs, outputs):
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
         # backward on arrays, for a replayed chainlite.static_graph (this replay's mask).
         return grad_outputs[0] * self.mask,
 
