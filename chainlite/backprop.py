@@ -34,7 +34,7 @@ def backward_from_variable(y: variable.Variable, retain_grad: bool,
     if seed is None and y._data is not None and y._data.size == 1:
         # As Chainer: only this default seed is multiplied by loss_scale; a gradient the
         # user set is taken as it is.
-        seed = _new_variable(numpy.ones_like(y._data), None, False)
+        seed = _new_variable(_ones_like(y._data), None, False)
         if loss_scale is not None:
             seed._data *= loss_scale
     if node.creator_node is None:
@@ -93,7 +93,7 @@ def backward(outputs: Sequence[variable.Variable],
             gy = y.grad_var
             if gy is None:
                 _require_scalar(y, 'chainlite.backward')
-                gy = numpy.ones_like(y._data)
+                gy = _ones_like(y._data)
             y.node.grad_var = None  # consumed, as in Chainer
         gy = variable.as_variable(gy)
         nodes.append(y.node)
@@ -166,12 +166,12 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
         if gy is None:
             # As Chainer: a missing initial gradient is ones, whatever the output's shape,
             # and only these default seeds are multiplied by loss_scale.
-            # (ones_like's result, built with half its overhead: this runs per grad() call)
-            gy = numpy.empty_like(y._data)
-            gy.fill(1)
+            gy = _ones_like(y._data)
             if loss_scale is not None:
                 gy *= loss_scale
-        seeds.append(variable.as_variable(gy))
+            seeds.append(_new_variable(gy, None, False))
+        else:
+            seeds.append(variable.as_variable(gy))
     in_nodes = [x.node for x in inputs]
     initial = None
     if grad_inputs is not None:
@@ -186,6 +186,13 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
         for x, g in zip(inputs, ret):
             x.grad_var = g
     return ret
+
+
+def _ones_like(a: numpy.ndarray) -> numpy.ndarray:
+    # numpy.ones_like's result with half its overhead (it runs once per backward() call).
+    g = numpy.empty_like(a)
+    g.fill(1)
+    return g
 
 
 def _check_sequence(seq: Any, name: str) -> None:
@@ -289,8 +296,10 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
     cfg = _config
     switch = cfg.enable_backprop is not double
     if switch:
-        old_mode = cfg.__dict__.get('enable_backprop', _UNSET)
-        cfg.enable_backprop = double
+        # (in this thread's own dict: setattr would run LocalConfig's key watcher)
+        thread_values = cfg.__dict__
+        old_mode = thread_values.get('enable_backprop', _UNSET)
+        thread_values['enable_backprop'] = double
     try:
         heap: list[Any] = []
         seen: set[Any] = set()
@@ -306,7 +315,7 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
         found: dict[Any, Any] = {}
         # Whether any output gradient may have to be kept (else one test per function).
         keep = bool(targets) or retain_grad or variable.intermediate_grad_checks
-        debug = _config.debug
+        debug = configuration.debug_was_set and _config.debug
         nxt = None  # the one pending function, kept out of the heap (a chain's common case)
         while True:
             if nxt is not None:
@@ -391,7 +400,8 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                         d = gx
                     else:
                         d = gx = _as_grad_array(f, gx)
-                    if d.shape != x.shape or d.dtype != x.dtype:
+                    dtype = d.dtype
+                    if d.shape != x.shape or (dtype is not x.dtype and dtype != x.dtype):
                         _bad_grad(f, i, x, d)
                     old = grads.get(x)
                     if old is None:
@@ -415,9 +425,9 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
     finally:
         if switch:
             if old_mode is _UNSET:
-                del cfg.enable_backprop
+                del thread_values['enable_backprop']
             else:
-                cfg.enable_backprop = old_mode
+                thread_values['enable_backprop'] = old_mode
     if in_nodes is not None:
         if arrays:
             grads = {n: _new_variable(g, None, False) for n, g in grads.items()}

@@ -7,6 +7,8 @@ freed as soon as the user drops its Variable, while the graph stays walkable.
 """
 from __future__ import annotations
 
+import importlib
+import sys
 import warnings
 import weakref
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional, overload
@@ -135,6 +137,13 @@ def _new_variable(data: Any, node: Optional[VariableNode], requires_grad: bool) 
 
 
 _object_new = object.__new__
+
+
+def _imported(name: str) -> Any:
+    # A module that imports this one, so cannot be imported at its top: found in sys.modules
+    # after the first call (an import statement in a method costs ~4,000 instructions a call).
+    module = sys.modules.get(name)
+    return importlib.import_module(name) if module is None else module
 
 
 def _check_array(data: Any, where: str) -> None:
@@ -298,8 +307,7 @@ class Variable:
     @property
     def T(self) -> 'Variable':
         """The transpose (a differentiable view)."""
-        from chainlite.functions.array import transpose
-        return transpose.transpose(self)
+        return _imported('chainlite.functions.array.transpose').transpose(self)
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -541,8 +549,8 @@ class Variable:
         Raises:
             ValueError: If the variable has more than one element and no ``grad`` was set.
         """
-        from chainlite import backprop
-        backprop.backward_from_variable(self, retain_grad, enable_double_backprop, loss_scale)
+        _imported('chainlite.backprop').backward_from_variable(
+            self, retain_grad, enable_double_backprop, loss_scale)
 
     # -- graph surgery and copies --------------------------------------------------------------
 
@@ -625,11 +633,10 @@ class Variable:
 
     def reshape(self, *shape: Any) -> Variable:
         """Differentiable reshape; accepts ``reshape(2, 3)`` or ``reshape((2, 3))``."""
-        from chainlite.functions.array import reshape
         dims: Any = shape
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             dims = shape[0]
-        return reshape.reshape(self, tuple(dims))
+        return _imported('chainlite.functions.array.reshape').reshape(self, tuple(dims))
 
     def mean(self, axis: Any = None, *, weights: Any = None,
              keepdims: bool = False) -> 'Variable':
@@ -637,20 +644,18 @@ class Variable:
 
         See :func:`chainlite.functions.average`.
         """
-        from chainlite.functions.math import average
-        return average.average(self, axis, weights, keepdims)
+        return _imported('chainlite.functions.math.average').average(self, axis, weights,
+                                                                     keepdims)
 
     def transpose(self, *axes: Any) -> Variable:
         """Differentiable transpose; accepts ``transpose(1, 0)`` or ``transpose((1, 0))``."""
-        from chainlite.functions.array import transpose
         order: Any = axes
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             order = axes[0]
-        return transpose.transpose(self, order or None)
+        return _imported('chainlite.functions.array.transpose').transpose(self, order or None)
 
     def __getitem__(self, slices: Any) -> Variable:
-        from chainlite.functions.array import get_item
-        return get_item.get_item(self, slices)
+        return _imported('chainlite.functions.array.get_item').get_item(self, slices)
 
     # -- text ----------------------------------------------------------------------------------
 
