@@ -17,9 +17,12 @@ class ReLU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
+    # retain_outputs((0,)) in every forward, declared once for the class: one call less per
+    # op on the library's hottest path.
+    _output_indexes_to_retain = (0,)
+
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
-        self.retain_outputs((0,))
         return numpy.maximum(x, 0),
 
     def backward(self, indexes: tuple[int, ...],

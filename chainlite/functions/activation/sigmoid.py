@@ -17,9 +17,12 @@ class Sigmoid(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
+    # retain_outputs((0,)) in every forward, declared once for the class: one call less per
+    # op on the library's hottest path.
+    _output_indexes_to_retain = (0,)
+
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
-        self.retain_outputs((0,))
         # 1 / (1 + exp(-x)) written through tanh: no overflow for large |x|, and the dtype
         # of x is kept (Python-float constants are weak under NumPy 2).
         return numpy.tanh(x * 0.5) * 0.5 + 0.5,

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 _Variable = variable.Variable
 _ndarray = numpy.ndarray
 _constants: dict[tuple[Any, numpy.dtype], numpy.ndarray] = {}
+_object_new = object.__new__
+_AddConstant, _MulConstant = _add.AddConstant, _mul.MulConstant
 
 # The operator nodes, under the module Chainer keeps them in (``chainer.functions.math.
 # basic_math.Add``): code that builds them directly or checks a creator's type finds them.
@@ -105,7 +107,9 @@ def add(self: Variable, rhs: Any) -> Variable:
         c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
-    return _add.AddConstant(c)._apply1(self)
+    f = _object_new(_AddConstant)  # AddConstant(c) without its __init__ frame
+    f.value = c
+    return f._apply1(self)
 
 
 def sub(self: Variable, rhs: Any) -> Variable:
@@ -132,7 +136,9 @@ def mul(self: Variable, rhs: Any) -> Variable:
         c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
-    return _mul.MulConstant(c)._apply1(self)
+    f = _object_new(_MulConstant)  # MulConstant(c) without its __init__ frame
+    f.value = c
+    return f._apply1(self)
 
 
 def div(self: Variable, rhs: Any) -> Variable:

@@ -20,9 +20,12 @@ class Exp(function_node.FunctionNode):
 
     _float_inputs = True
 
+    # retain_outputs((0,)) in every forward, declared once for the class: one call less per
+    # op on the library's hottest path.
+    _output_indexes_to_retain = (0,)
+
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
-        self.retain_outputs((0,))   # backward needs y, not x
         return numpy.exp(x),
 
     def backward(self, indexes: tuple[int, ...],

@@ -20,8 +20,11 @@ class Sin(function_node.FunctionNode):
 
     _float_inputs = True
 
+    # retain_inputs((0,)) in every forward, declared once for the class: one call less per
+    # op on the library's hottest path.
+    _input_indexes_to_retain = (0,)
+
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
-        self.retain_inputs((0,))
         x, = inputs
         return numpy.sin(x),
 
