@@ -315,6 +315,9 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
         found: dict[Any, Any] = {}
         # Whether any output gradient may have to be kept (else one test per function).
         keep = bool(targets) or retain_grad or variable.intermediate_grad_checks
+        # Where gradients must leave the walk as Variables, from an array table: the seeds'
+        # own Variables (a retained output gradient stays the object it was), else new ones.
+        wrapped = {n: s for n, s in zip(out_nodes, seeds)} if arrays and keep else None
         debug = configuration.debug_was_set and _config.debug
         nxt = None  # the one pending function, kept out of the heap (a chain's common case)
         while True:
@@ -332,7 +335,7 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                 if g is None:
                     continue
                 if keep:
-                    g = _output_grad(n, g, targets, found, retain_grad, arrays)
+                    g = _output_grad(n, g, targets, found, retain_grad, wrapped)
                 gys: Any = (g,)
             else:
                 gys = []
@@ -351,11 +354,13 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                             if g is not None:
                                 n.grad_var = None
                                 if arrays:
+                                    if wrapped is not None:
+                                        wrapped[n] = g  # kept as it was, if retained
                                     g = g._data
                         elif retain_grad:
                             n.grad_var = None
                     if g is not None and keep:
-                        g = _output_grad(n, g, targets, found, retain_grad, arrays)
+                        g = _output_grad(n, g, targets, found, retain_grad, wrapped)
                     gys.append(g)
                 if all(g is None for g in gys):
                     continue
@@ -474,13 +479,18 @@ def _backward_variables(f: Any, indexes: tuple[int, ...], gys: tuple[Any, ...],
 
 
 def _output_grad(n: Any, g: Any, targets: set[Any], found: dict[Any, Any],
-                 retain_grad: bool, arrays: bool) -> Any:
+                 retain_grad: bool, wrapped: Optional[dict[Any, Any]]) -> Any:
     # The final gradient of a node whose creator is about to run: hooks may replace it, and
-    # grad() targets or retained variables keep it (as Variables; `g` is an array when the
-    # walk's table holds arrays, and is returned as one).
+    # grad() targets or retained variables keep it, as Variables. `wrapped` is None when the
+    # walk's table holds Variables; else `g` is an array, returned as one, and `wrapped` holds
+    # the seeds' Variables, which the outputs keep as they were given.
     if not (n._grad_hooks or n in targets or retain_grad or n.retain_grad_flag):
         return g
-    v = _new_variable(g, None, False) if arrays else g
+    arrays = wrapped is not None
+    v = g
+    if arrays:
+        seed = wrapped.get(n)
+        v = seed if seed is not None and seed._data is g else _new_variable(g, None, False)
     if n._grad_hooks:
         v = variable._run_grad_hooks(n, v)
     if n in targets:

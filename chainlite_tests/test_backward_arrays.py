@@ -187,3 +187,14 @@ def test_every_rule_is_checked_here():
     covered |= {n for _, names in SECOND_ORDER.values() for n in names}
     assert with_rules - covered == set(), 'rules without a case in this file'
     assert covered - with_rules == set(), 'cases naming classes without a rule'
+
+
+def test_retained_output_gradient_is_the_variable_given():
+    # As Chainer: backward(retain_grad=True) leaves an output's grad_var the very object set.
+    x = chainlite.Variable(numpy.array([0.5, 1.5], numpy.float32))
+    y = F.sin(x) * 3.0
+    seed = chainlite.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    y.grad_var = seed
+    y.backward(retain_grad=True)
+    assert y.grad_var is seed
+    numpy.testing.assert_array_equal(x.grad, 3.0 * numpy.cos(x.array) * seed.array)
