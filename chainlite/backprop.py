@@ -486,9 +486,8 @@ def _output_grad(n: Any, g: Any, targets: set[Any], found: dict[Any, Any],
     # the seeds' Variables, which the outputs keep as they were given.
     if not (n._grad_hooks or n in targets or retain_grad or n.retain_grad_flag):
         return g
-    arrays = wrapped is not None
     v = g
-    if arrays:
+    if wrapped is not None:
         seed = wrapped.get(n)
         v = seed if seed is not None and seed._data is g else _new_variable(g, None, False)
     if n._grad_hooks:
@@ -497,7 +496,7 @@ def _output_grad(n: Any, g: Any, targets: set[Any], found: dict[Any, Any],
         found[n] = v
     if retain_grad or n.retain_grad_flag:
         n.grad_var = v
-    return v._data if arrays else v
+    return v if wrapped is None else v._data
 
 
 def _backward_slow(f: Any, indexes: tuple[int, ...], gys: tuple[Any, ...],
