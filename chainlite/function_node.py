@@ -121,6 +121,8 @@ class FunctionNode:
     # double backprop calls it instead of backward(), and so does a replayed static graph.
     # None: backward() on Variables only.
     _backward_arrays: Any = None
+    # For apply_ufunc: the NumPy ufunc that forward applies to its one input (None: none).
+    _ufunc: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -238,11 +240,13 @@ class FunctionNode:
             raise
         return self._wrap_outputs(inputs, in_data, outputs, requires_grad, cfg)
 
-    def _apply1(self, x: Any) -> _Variable:
+    def _apply1(self, x: Any, record: Optional[bool] = None) -> _Variable:
         """``apply((x,))[0]`` for a one-input, one-output op: the library's unary hot path.
 
         The common case (a Variable in, one array out, no debug, no hooks) is handled inline;
-        anything else goes through the same :meth:`_wrap_outputs` as :meth:`apply`.
+        anything else goes through the same :meth:`_wrap_outputs` as :meth:`apply`. A caller
+        that already knows whether the graph is recorded (``x.requires_grad and
+        config.enable_backprop``) passes it as ``record``: one configuration read less.
         """
         try:
             d = x._data
@@ -271,7 +275,9 @@ class FunctionNode:
                 outputs[0].__class__ is not _ndarray:
             return self._wrap_outputs((x,), in_data, outputs, requires_grad, cfg)[0]
         y = outputs[0]
-        if not (requires_grad and cfg.enable_backprop):
+        if record is None:
+            record = requires_grad and cfg.enable_backprop
+        if not record:
             v = _object_new(_Variable)
             v._data = y
             if not requires_grad:
@@ -725,6 +731,36 @@ class FunctionNode:
             if n is not None:
                 n.creator_node = None
         self._ins = None
+
+
+def apply_ufunc(cls: type[FunctionNode], x: Any) -> _Variable:
+    """``cls()._apply1(x)`` for a one-input op whose ``forward`` is ``cls._ufunc`` on a float
+    array and keeps nothing but its retained input or output.
+
+    When nothing is recorded (backprop disabled, or an input that needs no gradient), no
+    function hook is registered and debug mode was never switched on, the ufunc runs on the
+    array directly: no node, no forward call, no tuples, and the same result, bit for bit.
+    Otherwise, or for anything but a float ndarray, it is ``cls()._apply1(x)``.
+    """
+    try:
+        d = x._data
+        requires_grad = x._requires_grad
+    except AttributeError:
+        return cls()._apply1(x)
+    record = requires_grad and _config.enable_backprop
+    if record or _hooks_active or configuration.debug_was_set or d.__class__ is not _ndarray \
+            or d.dtype.kind != 'f':
+        return cls()._apply1(x, record)
+    return _plain_variable(cls._ufunc(d), requires_grad)
+
+
+def _plain_variable(y: Any, requires_grad: bool) -> _Variable:
+    # An op's result outside the graph, as _apply1 makes it (a 0-d result stays an array).
+    v = _object_new(_Variable)
+    v._data = y if y.__class__ is _ndarray else numpy.asarray(y)
+    if not requires_grad:
+        v._requires_grad = False
+    return v
 
 
 class _InstanceCheckTypeForward:

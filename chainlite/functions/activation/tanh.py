@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 class Tanh(function_node.FunctionNode):
 
     _float_inputs = True
+    _ufunc = numpy.tanh  # forward's arithmetic (see function_node.apply_ufunc)
 
     # retain_outputs((0,)) in every forward, declared once for the class: one call less per
     # op on the library's hottest path.
@@ -80,4 +81,4 @@ def tanh(x: VariableOrArray) -> Variable:
         >>> F.tanh(np.array([0.0])).array
         array([0.])
     """
-    return Tanh()._apply1(x)
+    return function_node.apply_ufunc(Tanh, x)

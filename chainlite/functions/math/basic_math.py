@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import configuration
+from chainlite import function_node as _fn
 from chainlite import variable
 from chainlite.functions.math import add as _add
 from chainlite.functions.math import div as _div
@@ -30,6 +32,8 @@ _Variable = variable.Variable
 _ndarray = numpy.ndarray
 _constants: dict[tuple[Any, numpy.dtype], numpy.ndarray] = {}
 _object_new = object.__new__
+_config = configuration.config
+_plain_variable = _fn._plain_variable
 _AddConstant, _MulConstant = _add.AddConstant, _mul.MulConstant
 
 # The operator nodes, under the module Chainer keeps them in (``chainer.functions.math.
@@ -107,9 +111,15 @@ def add(self: Variable, rhs: Any) -> Variable:
         c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
-    f = _object_new(_AddConstant)  # AddConstant(c) without its __init__ frame
-    f.value = c
-    return f._apply1(self)
+    requires_grad = self._requires_grad
+    record = requires_grad and _config.enable_backprop
+    if record or _fn._hooks_active or configuration.debug_was_set or \
+            data.__class__ is not _ndarray:
+        f = _object_new(_AddConstant)  # AddConstant(c) without its __init__ frame
+        f.value = c
+        return f._apply1(self, record)
+    # Nothing to record (see function_node.apply_ufunc): AddConstant's forward, no node.
+    return _plain_variable(data + c, requires_grad)
 
 
 def sub(self: Variable, rhs: Any) -> Variable:
@@ -136,9 +146,15 @@ def mul(self: Variable, rhs: Any) -> Variable:
         c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
-    f = _object_new(_MulConstant)  # MulConstant(c) without its __init__ frame
-    f.value = c
-    return f._apply1(self)
+    requires_grad = self._requires_grad
+    record = requires_grad and _config.enable_backprop
+    if record or _fn._hooks_active or configuration.debug_was_set or \
+            data.__class__ is not _ndarray:
+        f = _object_new(_MulConstant)  # MulConstant(c) without its __init__ frame
+        f.value = c
+        return f._apply1(self, record)
+    # Nothing to record (see function_node.apply_ufunc): MulConstant's forward, no node.
+    return _plain_variable(data * c, requires_grad)
 
 
 def div(self: Variable, rhs: Any) -> Variable:

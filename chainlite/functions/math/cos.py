@@ -19,6 +19,7 @@ class Cos(function_node.FunctionNode):
         return 'cos'
 
     _float_inputs = True
+    _ufunc = numpy.cos  # forward's arithmetic (see function_node.apply_ufunc)
 
     # retain_inputs((0,)) in every forward, declared once for the class: one call less per
     # op on the library's hottest path.
@@ -53,4 +54,4 @@ def cos(x: VariableOrArray) -> Variable:
         >>> F.cos(np.array([0.0, np.pi])).array
         array([ 1., -1.])
     """
-    return Cos()._apply1(x)
+    return function_node.apply_ufunc(Cos, x)

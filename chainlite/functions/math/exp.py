@@ -19,6 +19,7 @@ class Exp(function_node.FunctionNode):
         return 'exp'
 
     _float_inputs = True
+    _ufunc = numpy.exp  # forward's arithmetic (see function_node.apply_ufunc)
 
     # retain_outputs((0,)) in every forward, declared once for the class: one call less per
     # op on the library's hottest path.
@@ -59,5 +60,5 @@ def exp(x: VariableOrArray) -> Variable:
         >>> F.exp(np.array([0.0, 1.0])).array
         array([1.        , 2.71828183])
     """
-    return Exp()._apply1(x)
+    return function_node.apply_ufunc(Exp, x)
 

@@ -19,6 +19,7 @@ class Log(function_node.FunctionNode):
         return 'log'
 
     _float_inputs = True
+    _ufunc = numpy.log  # forward's arithmetic (see function_node.apply_ufunc)
 
     # retain_inputs((0,)) in every forward, declared once for the class: one call less per
     # op on the library's hottest path.
@@ -52,4 +53,4 @@ def log(x: VariableOrArray) -> Variable:
         >>> F.log(np.array([1.0, np.e])).array
         array([0., 1.])
     """
-    return Log()._apply1(x)
+    return function_node.apply_ufunc(Log, x)

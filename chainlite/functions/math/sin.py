@@ -19,6 +19,7 @@ class Sin(function_node.FunctionNode):
         return 'sin'
 
     _float_inputs = True
+    _ufunc = numpy.sin  # forward's arithmetic (see function_node.apply_ufunc)
 
     # retain_inputs((0,)) in every forward, declared once for the class: one call less per
     # op on the library's hottest path.
@@ -110,4 +111,4 @@ def sin(x: VariableOrArray) -> Variable:
         >>> F.sin(np.array([0.0, np.pi / 2])).array
         array([0., 1.])
     """
-    return Sin()._apply1(x)
+    return function_node.apply_ufunc(Sin, x)
