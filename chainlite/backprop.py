@@ -232,7 +232,8 @@ def functions_between(out_nodes: Sequence[variable.VariableNode],
         if id(f) in funcs:
             continue
         funcs[id(f)] = f
-        for x in _input_nodes(f):
+        ins = f._ins  # (f.inputs without the property: one input node is held bare)
+        for x in (ins if ins.__class__ is tuple else () if ins is None else (ins,)):
             if x.creator_node is not None:
                 stack.append(x.creator_node)
     found = list(funcs.values())
@@ -241,7 +242,8 @@ def functions_between(out_nodes: Sequence[variable.VariableNode],
     kept: list[function_node.FunctionNode] = []
     ids: set[int] = set()
     for f in found:
-        for x in _input_nodes(f):
+        ins = f._ins
+        for x in (ins if ins.__class__ is tuple else () if ins is None else (ins,)):
             if x in targets or id(x.creator_node) in ids:
                 ids.add(id(f))
                 kept.append(f)
@@ -250,14 +252,6 @@ def functions_between(out_nodes: Sequence[variable.VariableNode],
 
 
 _rank_of = operator.attrgetter('rank')
-
-
-def _input_nodes(f: Any) -> tuple[Any, ...]:
-    # f.inputs without the property: one input node is held bare (see FunctionNode._ins).
-    ins = f._ins
-    if ins.__class__ is tuple:
-        return ins
-    return () if ins is None else (ins,)
 
 
 def _reaching_functions(out_nodes: Sequence[variable.VariableNode],

@@ -276,11 +276,15 @@ class Variable:
         return node
 
     def _make_node(self) -> VariableNode:
+        # VariableNode(shape, dtype, requires_grad) with the class defaults for the rest, and
+        # no __init__ frame: every leaf and seed gets its node here on first use.
+        node = _object_new(VariableNode)
         d = self._data
-        if d is None:
-            node = VariableNode(None, None, self._requires_grad)
-        else:
-            node = VariableNode(d.shape, d.dtype, self._requires_grad)
+        if d is not None:
+            node.shape = d.shape
+            node.dtype = d.dtype
+        if not self._requires_grad:
+            node.requires_grad = False
         self._node = node
         return node
 
