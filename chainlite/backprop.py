@@ -232,8 +232,7 @@ def functions_between(out_nodes: Sequence[variable.VariableNode],
         if id(f) in funcs:
             continue
         funcs[id(f)] = f
-        ins = f._ins  # (f.inputs without the property: one input node is held bare)
-        for x in (ins if ins.__class__ is tuple else () if ins is None else (ins,)):
+        for x in _input_nodes(f):
             if x.creator_node is not None:
                 stack.append(x.creator_node)
     found = list(funcs.values())
@@ -242,8 +241,7 @@ def functions_between(out_nodes: Sequence[variable.VariableNode],
     kept: list[function_node.FunctionNode] = []
     ids: set[int] = set()
     for f in found:
-        ins = f._ins
-        for x in (ins if ins.__class__ is tuple else () if ins is None else (ins,)):
+        for x in _input_nodes(f):
             if x in targets or id(x.creator_node) in ids:
                 ids.add(id(f))
                 kept.append(f)
@@ -252,6 +250,14 @@ def functions_between(out_nodes: Sequence[variable.VariableNode],
 
 
 _rank_of = operator.attrgetter('rank')
+
+
+def _input_nodes(f: Any) -> tuple[Any, ...]:
+    # f.inputs without the property: one input node is held bare (see FunctionNode._ins).
+    ins = f._ins
+    if ins.__class__ is tuple:
+        return ins
+    return () if ins is None else (ins,)
 
 
 def _reaching_functions(out_nodes: Sequence[variable.VariableNode],
@@ -393,12 +399,14 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                     if x not in grads:
                         continue
                 else:
-                    if not arrays:
-                        d = gx._data
-                    elif gx.__class__ is _ndarray:
-                        d = gx
+                    # (the table's kind: backward() may return arrays, rules NumPy scalars)
+                    if arrays:
+                        d = gx if gx.__class__ is _ndarray else _as_grad_array(f, gx)
+                        gx = d
                     else:
-                        d = gx = _as_grad_array(f, gx)
+                        if gx.__class__ is not _Variable:
+                            gx = _as_grad_variable(f, gx)
+                        d = gx._data
                     dtype = d.dtype
                     if d.shape != x.shape or (dtype is not x.dtype and dtype != x.dtype):
                         _bad_grad(f, i, x, d)
@@ -457,7 +465,7 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
 def _backward_variables(f: Any, indexes: tuple[int, ...], gys: tuple[Any, ...],
                         grads: dict[Any, Any], arrays: bool, debug: bool) -> tuple[Any, ...]:
     # backward() on Variables, Chainer's API: gradients from an array table are wrapped for
-    # it and its results unwrapped. Function hooks and backward_accumulate run here too.
+    # it (the walk unwraps its results). Function hooks and backward_accumulate run here too.
     if arrays:
         gys = tuple([None if g is None else _new_variable(g, None, False) for g in gys])
     if function_node._hooks_active or f._accumulates:
@@ -466,10 +474,7 @@ def _backward_variables(f: Any, indexes: tuple[int, ...], gys: tuple[Any, ...],
         gxs = f.backward(indexes, gys)
     if gxs.__class__ is not tuple or len(gxs) != len(indexes) or debug:
         gxs = _normalize_grads(f, indexes, gxs, debug)
-    if arrays:
-        return tuple([None if gx is None else _as_grad_variable(f, gx)._data for gx in gxs])
-    return tuple([gx if gx is None or gx.__class__ is _Variable else _as_grad_variable(f, gx)
-                  for gx in gxs])
+    return gxs
 
 
 def _output_grad(n: Any, g: Any, targets: set[Any], found: dict[Any, Any],
@@ -584,12 +589,11 @@ def _as_grad_variable(f: Any, gx: Any) -> variable.Variable:
 
 
 def _as_grad_array(f: Any, gx: Any) -> numpy.ndarray:
-    # _backward_arrays may return NumPy scalars (ufuncs on 0-d arrays do): the table wants
-    # arrays.
+    # For an array table: backward() returns Variables (or arrays), _backward_arrays may
+    # return NumPy scalars (ufuncs on 0-d arrays do).
     if isinstance(gx, (numpy.ndarray, numpy.generic)):
         return numpy.asarray(gx)
-    raise TypeError('%s._backward_arrays must return arrays (or None), got %s'
-                    % (f.label, type(gx).__name__))
+    return _as_grad_variable(f, gx)._data
 
 
 def _bad_grad(f: Any, i: int, x: Any, gx: Any) -> None:

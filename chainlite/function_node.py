@@ -121,8 +121,6 @@ class FunctionNode:
     # double backprop calls it instead of backward(), and so does a replayed static graph.
     # None: backward() on Variables only.
     _backward_arrays: Any = None
-    # For apply_ufunc: the NumPy ufunc that forward applies to its one input (None: none).
-    _ufunc: Any = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -733,9 +731,23 @@ class FunctionNode:
         self._ins = None
 
 
-def apply_ufunc(cls: type[FunctionNode], x: Any) -> _Variable:
-    """``cls()._apply1(x)`` for a one-input op whose ``forward`` is ``cls._ufunc`` on a float
-    array and keeps nothing but its retained input or output.
+class UfuncNode(FunctionNode):
+    """A one-input op on float arrays whose forward is the NumPy ufunc ``_ufunc``.
+
+    Subclasses set ``_ufunc`` (and what they retain, as class attributes) and are applied by
+    :func:`apply_ufunc`, which can then run the ufunc without the node when nothing is
+    recorded: the same arithmetic as this forward, by construction.
+    """
+
+    _float_inputs = True
+    _ufunc: Any  # numpy.sin, numpy.exp, ...
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return self._ufunc(inputs[0]),
+
+
+def apply_ufunc(cls: type[UfuncNode], x: Any) -> _Variable:
+    """``cls()._apply1(x)`` for a :class:`UfuncNode` subclass.
 
     When nothing is recorded (backprop disabled, or an input that needs no gradient), no
     function hook is registered and debug mode was never switched on, the ufunc runs on the

@@ -66,16 +66,48 @@ def test_ufunc_op_takes_arrays():
     numpy.testing.assert_array_equal(y.array, numpy.exp(numpy.array([0.0, 1.0], numpy.float32)))
 
 
-@pytest.mark.parametrize('op', ['add', 'mul'])
+@pytest.mark.parametrize('op', ['add', 'sub', 'mul'])
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64, numpy.int32])
 def test_constant_arithmetic_without_graph_equals_forward(op, dtype):
     x = chainlite.Variable(numpy.arange(6).reshape(2, 3).astype(dtype))
     with chainlite.no_backprop_mode():
-        y = x + 1.5 if op == 'add' else x * 3
-    c = numpy.array(1.5 if op == 'add' else 3, dtype)  # the constant in x's dtype
-    expected = x.array + c if op == 'add' else x.array * c
+        y = {'add': lambda: x + 1.5, 'sub': lambda: x - 2, 'mul': lambda: x * 3}[op]()
+    # The forward of the node that the graph would record, on the same constant.
+    recorded = {'add': lambda: x + 1.5, 'sub': lambda: x - 2, 'mul': lambda: x * 3}[op]()
+    node = recorded.creator
+    assert type(node).__name__ == ('MulConstant' if op == 'mul' else 'AddConstant')
+    expected, = node.forward((x.array,))
     assert y.creator is None and y.dtype == x.dtype
     numpy.testing.assert_array_equal(y.array, expected)
+    numpy.testing.assert_array_equal(
+        y.array, {'add': x.array + dtype(1.5), 'sub': x.array - dtype(2),
+                  'mul': x.array * dtype(3)}[op])
+
+
+def test_a_ufunc_node_of_ones_own():
+    # UfuncNode: set the ufunc and what backward needs; forward and the graph-free path
+    # follow from it.
+    class Square(function_node.UfuncNode):
+        _ufunc = numpy.square
+        _input_indexes_to_retain = (0,)
+
+        def backward(self, indexes, grad_outputs):
+            x, = self.get_retained_inputs()
+            return 2.0 * x * grad_outputs[0],
+
+    x = chainlite.Variable(numpy.array([1.5, -2.0], numpy.float32))
+    y = function_node.apply_ufunc(Square, x)
+    assert isinstance(y.creator, Square)
+    numpy.testing.assert_array_equal(y.array, numpy.array([2.25, 4.0], numpy.float32))
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.array([3.0, -4.0], numpy.float32))
+    with chainlite.no_backprop_mode():
+        z = function_node.apply_ufunc(Square, x)
+    assert z.creator is None
+    numpy.testing.assert_array_equal(z.array, y.array)
+    with pytest.raises(chainlite.utils.type_check.InvalidType, match='Square'):
+        function_node.apply_ufunc(Square, chainlite.Variable(numpy.arange(2)))
 
 
 def test_constant_arithmetic_on_0d_gives_an_array():

@@ -17,9 +17,7 @@ class ReLU(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    # retain_outputs((0,)) in every forward, declared once for the class: one call less per
-    # op on the library's hottest path.
-    _output_indexes_to_retain = (0,)
+    _output_indexes_to_retain = (0,)  # retain_outputs((0,)), declared once for the class
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
@@ -40,8 +38,7 @@ class ReLU(function_node.FunctionNode):
         return tangents[0] * (y > 0),
 
     def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
-        # backward on arrays, for a replayed chainlite.static_graph (_ReLUGrad's arithmetic).
-        return grad_outputs[0] * (outputs[0] > 0),
+        return grad_outputs[0] * (outputs[0] > 0),  # _ReLUGrad's arithmetic
 
 
 

@@ -17,9 +17,7 @@ class Sigmoid(function_node.FunctionNode):
     _float_inputs = True
     _arg_names = ('x',)
 
-    # retain_outputs((0,)) in every forward, declared once for the class: one call less per
-    # op on the library's hottest path.
-    _output_indexes_to_retain = (0,)
+    _output_indexes_to_retain = (0,)  # retain_outputs((0,)), declared once for the class
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs

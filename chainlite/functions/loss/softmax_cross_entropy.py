@@ -223,15 +223,15 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
-        grad = _SoftmaxCrossEntropyGrad(self._labels, self._S, self._coeff,
-                                        getattr(self, '_cache', None))
-        return grad.apply((x, gy))[0], None
+        return self._grad_node().apply((x, gy))[0], None
 
     def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
-        grad = _SoftmaxCrossEntropyGrad(self._labels, self._S, self._coeff,
-                                        getattr(self, '_cache', None))
-        gx, = grad.forward((inputs[0], grad_outputs[0]))
+        gx, = self._grad_node().forward((inputs[0], grad_outputs[0]))
         return tuple([gx if i == 0 else None for i in indexes])
+
+    def _grad_node(self) -> _SoftmaxCrossEntropyGrad:
+        return _SoftmaxCrossEntropyGrad(self._labels, self._S, self._coeff,
+                                        getattr(self, '_cache', None))
 
 
 class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):

@@ -35,6 +35,7 @@ _object_new = object.__new__
 _config = configuration.config
 _plain_variable = _fn._plain_variable
 _AddConstant, _MulConstant = _add.AddConstant, _mul.MulConstant
+_np_add, _np_multiply = numpy.add, numpy.multiply
 
 # The operator nodes, under the module Chainer keeps them in (``chainer.functions.math.
 # basic_math.Add``): code that builds them directly or checks a creator's type finds them.
@@ -89,6 +90,24 @@ def _constant(x, value):
     return c
 
 
+def _constant_op(x: Variable, cls: type, c: numpy.ndarray, ufunc: Any) -> Variable:
+    """``cls(c)._apply1(x)`` for ``x + c``, ``x - c`` and ``x * c`` (``cls`` an AddConstant or
+    a MulConstant, whose forward is ``ufunc(x, c)``).
+
+    When nothing is recorded (no graph, no function hook, debug mode never switched on, see
+    function_node.apply_ufunc), the ufunc runs on the array without the node.
+    """
+    requires_grad = x._requires_grad
+    record = requires_grad and _config.enable_backprop
+    data = x._data
+    if record or _fn._hooks_active or configuration.debug_was_set or \
+            data.__class__ is not _ndarray:
+        f: Any = _object_new(cls)  # cls(c) without its __init__ frame
+        f.value = c
+        return f._apply1(x, record)
+    return _plain_variable(ufunc(data, c), requires_grad)
+
+
 def _bad_operand(value):
     raise TypeError('Value must be a scalar, `numpy.ndarray` or a `Variable`.\nActual: %s'
                     % type(value))
@@ -111,15 +130,7 @@ def add(self: Variable, rhs: Any) -> Variable:
         c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
-    requires_grad = self._requires_grad
-    record = requires_grad and _config.enable_backprop
-    if record or _fn._hooks_active or configuration.debug_was_set or \
-            data.__class__ is not _ndarray:
-        f = _object_new(_AddConstant)  # AddConstant(c) without its __init__ frame
-        f.value = c
-        return f._apply1(self, record)
-    # Nothing to record (see function_node.apply_ufunc): AddConstant's forward, no node.
-    return _plain_variable(data + c, requires_grad)
+    return _constant_op(self, _AddConstant, c, _np_add)
 
 
 def sub(self: Variable, rhs: Any) -> Variable:
@@ -127,7 +138,7 @@ def sub(self: Variable, rhs: Any) -> Variable:
         return _sub.Sub().apply((self, rhs))[0]
     if isinstance(rhs, (_Variable, _ndarray)):
         return _sub.Sub().apply((self, _operand(self, rhs)))[0]
-    return _add.AddConstant(_constant(self, -rhs))._apply1(self)
+    return _constant_op(self, _AddConstant, _constant(self, -rhs), _np_add)
 
 
 def rsub(self: Variable, lhs: Any) -> Variable:
@@ -146,15 +157,7 @@ def mul(self: Variable, rhs: Any) -> Variable:
         c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
         c = _constant(self, rhs)
-    requires_grad = self._requires_grad
-    record = requires_grad and _config.enable_backprop
-    if record or _fn._hooks_active or configuration.debug_was_set or \
-            data.__class__ is not _ndarray:
-        f = _object_new(_MulConstant)  # MulConstant(c) without its __init__ frame
-        f.value = c
-        return f._apply1(self, record)
-    # Nothing to record (see function_node.apply_ufunc): MulConstant's forward, no node.
-    return _plain_variable(data * c, requires_grad)
+    return _constant_op(self, _MulConstant, c, _np_multiply)
 
 
 def div(self: Variable, rhs: Any) -> Variable:

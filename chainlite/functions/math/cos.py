@@ -12,22 +12,14 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 
-class Cos(function_node.FunctionNode):
+class Cos(function_node.UfuncNode):
 
     @property
     def label(self) -> str:
         return 'cos'
 
-    _float_inputs = True
-    _ufunc = numpy.cos  # forward's arithmetic (see function_node.apply_ufunc)
-
-    # retain_inputs((0,)) in every forward, declared once for the class: one call less per
-    # op on the library's hottest path.
-    _input_indexes_to_retain = (0,)
-
-    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
-        x, = inputs
-        return numpy.cos(x),
+    _ufunc = numpy.cos
+    _input_indexes_to_retain = (0,)  # retain_inputs((0,)), declared once for the class
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

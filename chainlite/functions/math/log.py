@@ -12,22 +12,14 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 
-class Log(function_node.FunctionNode):
+class Log(function_node.UfuncNode):
 
     @property
     def label(self) -> str:
         return 'log'
 
-    _float_inputs = True
-    _ufunc = numpy.log  # forward's arithmetic (see function_node.apply_ufunc)
-
-    # retain_inputs((0,)) in every forward, declared once for the class: one call less per
-    # op on the library's hottest path.
-    _input_indexes_to_retain = (0,)
-
-    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
-        x, = inputs
-        return numpy.log(x),
+    _ufunc = numpy.log
+    _input_indexes_to_retain = (0,)  # retain_inputs((0,)), declared once for the class
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
