@@ -15,6 +15,7 @@ import pytest
 import chainlite
 import chainlite.functions as F
 from chainlite import function_node
+from chainlite.functions.rnn import lstm as lstm_function
 
 def _rand(shape, dtype, seed, low=-1.0, high=1.0):
     return numpy.random.RandomState(seed).uniform(low, high, shape).astype(dtype)
@@ -23,6 +24,14 @@ def _rand(shape, dtype, seed, low=-1.0, high=1.0):
 def _dropout(x):
     mask = (numpy.arange(x.size).reshape(x.shape) % 3 != 0) * x.dtype.type(1.5)
     return F.dropout(x, 0.3, mask=mask.astype(x.dtype))
+
+
+_IDS = numpy.array([[3, 0, 3], [1, 4, 3]], numpy.int32)
+
+
+def _lstm_both_outputs(c, x):
+    c_new, h = F.lstm(c, x)
+    return c_new * 2.0 + h
 
 
 # name: (function of the inputs, input shapes, the classes whose rules it runs)
@@ -54,6 +63,14 @@ CASES = {
         lambda a: F.softmax_cross_entropy(a, numpy.array([0, 2, -1, 2], numpy.int32),
                                           reduce='no'),
         [(4, 3)], ['SoftmaxCrossEntropy']),
+    'embed_id': (lambda W: F.embed_id(_IDS, W), [(5, 3)], ['EmbedIDFunction']),
+    'embed_id_ignore_label': (lambda W: F.embed_id(_IDS, W, ignore_label=3), [(5, 3)],
+                              ['EmbedIDFunction']),
+    'lstm': (_lstm_both_outputs, [(3, 2), (3, 8)], ['LSTM']),
+    # h only (no gradient for c) and a batch shorter than the state's
+    'lstm_h_shorter_batch': (lambda c, x: F.lstm(c, x)[1], [(4, 2), (2, 8)], ['LSTM']),
+    'gate_inputs': (lstm_function.gate_inputs, [(3, 2), (3, 4), (16, 2), (16, 4), (16,)],
+                    ['_GateInputs']),
 }
 
 # Rules of the nodes that backward creates, run by differentiating a gradient once more.

@@ -46,6 +46,10 @@ class EmbedIDFunction(function_node.FunctionNode):
         gW, = _EmbedIDGrad(in_nodes[1].shape, self.ignore_label).apply((x, gy))
         return None, gW
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        gW = _embed_grad(inputs[0], grad_outputs[0], self._ins[1].shape, self.ignore_label)
+        return tuple([gW if i == 1 else None for i in indexes])
+
 
 # The largest ids x rows for which _EmbedIDGrad sums by a one-hot product.
 _ONE_HOT_MAX = 1 << 14
@@ -61,33 +65,38 @@ class _EmbedIDGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, gy = inputs
-        xp = backend.get_array_module(gy)
-        ids = x.ravel()
-        rows = gy.reshape(len(ids), self.w_shape[1])
-        if self.ignore_label is not None:
-            kept = ids != self.ignore_label
-            ids, rows = ids[kept], rows[kept]
-        n_ids, n_rows = len(ids), self.w_shape[0]
-        if 0 < n_ids * n_rows <= _ONE_HOT_MAX:
-            # Few ids and rows (a language model's step): a one-hot matrix times the rows sums
-            # each id's rows in one BLAS call, 3x faster than sorting and reduceat.
-            onehot = xp.zeros((n_rows, n_ids), gy.dtype)
-            onehot[ids, xp.arange(n_ids)] = 1
-            return matmul.matmul_arrays(onehot, rows),
-        gW = xp.zeros(self.w_shape, gy.dtype)
-        if n_ids:
-            # Rows with one id are summed together: sort by id, then one reduceat.
-            order = xp.argsort(ids, kind='stable')
-            ids = ids[order]
-            starts = xp.flatnonzero(xp.concatenate(([True], ids[1:] != ids[:-1])))
-            gW[ids[starts]] = xp.add.reduceat(rows[order], starts, axis=0)
-        return gW,
+        return _embed_grad(x, gy, self.w_shape, self.ignore_label),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         ggW, = grad_outputs
         return None, EmbedIDFunction(self.ignore_label).apply((x, ggW))[0]
+
+
+def _embed_grad(x, gy, w_shape, ignore_label):
+    # The gradient of W: each row of gy added into the row its id picked.
+    xp = backend.get_array_module(gy)
+    ids = x.ravel()
+    rows = gy.reshape(len(ids), w_shape[1])
+    if ignore_label is not None:
+        kept = ids != ignore_label
+        ids, rows = ids[kept], rows[kept]
+    n_ids, n_rows = len(ids), w_shape[0]
+    if 0 < n_ids * n_rows <= _ONE_HOT_MAX:
+        # Few ids and rows (a language model's step): a one-hot matrix times the rows sums
+        # each id's rows in one BLAS call, 3x faster than sorting and reduceat.
+        onehot = xp.zeros((n_rows, n_ids), gy.dtype)
+        onehot[ids, xp.arange(n_ids)] = 1
+        return matmul.matmul_arrays(onehot, rows)
+    gW = xp.zeros(w_shape, gy.dtype)
+    if n_ids:
+        # Rows with one id are summed together: sort by id, then one reduceat.
+        order = xp.argsort(ids, kind='stable')
+        ids = ids[order]
+        starts = xp.flatnonzero(xp.concatenate(([True], ids[1:] != ids[:-1])))
+        gW[ids[starts]] = xp.add.reduceat(rows[order], starts, axis=0)
+    return gW
 
 
 def _check_ids(x, n_rows, ignore_label):

@@ -12,6 +12,7 @@ from chainlite.functions.activation import tanh as tanh_module
 from chainlite.functions.array import concat
 from chainlite.functions.array import reshape
 from chainlite.functions.array import stack
+from chainlite.functions.connection import linear
 from chainlite.functions.math import matmul
 from chainlite.functions.math import sum as sum_
 from chainlite.utils import type_check
@@ -30,19 +31,26 @@ def _gates(x):
 
 
 def _activate(x):
-    # The four gates activated into one new (B, N, 4, ...) array ([:, :, k] is gate k):
-    # sigmoid(v) = tanh(v / 2) / 2 + 1/2 (through tanh: no overflow warning for large
-    # negative v) over all of x in four contiguous passes, then tanh of the a gates over
-    # it. Passes over the (B, N, 4) view itself would run NumPy's inner loop 4 elements
-    # at a time, several times slower.
-    shape = (x.shape[0], x.shape[1] // 4, 4) + tuple(x.shape[2:])
-    act = x * 0.5
-    numpy.tanh(act, out=act)
-    act *= 0.5
-    act += 0.5
-    act = act.reshape(shape)
-    act[:, :, 0] = numpy.tanh(x.reshape(shape)[:, :, 0])
+    # The four gates activated, gate-major: a new (4, B, N, ...) array whose [k] is gate k
+    # (a, i, f, o), contiguous, so that the cell's elementwise math runs over contiguous
+    # memory (over the interleaved (B, N, 4) view, NumPy's loops take strided steps). The a
+    # gates are tanh(v), the others sigmoid(v) = tanh(v / 2) / 2 + 1/2 (through tanh: no
+    # overflow warning for large negative v).
+    gates = _gate_major(x)
+    act = numpy.empty(gates.shape, x.dtype)
+    sig = act[1:]
+    numpy.multiply(gates[1:], 0.5, out=sig)
+    numpy.tanh(sig, out=sig)
+    sig *= 0.5
+    sig += 0.5
+    numpy.tanh(gates[0], out=act[0])
     return act
+
+
+def _gate_major(x):
+    # x's (B, 4 N, ...) interleaved gates seen as (4, B, N, ...): a view, no copy.
+    shape = (x.shape[0], x.shape[1] // 4, 4) + tuple(x.shape[2:])
+    return numpy.moveaxis(x.reshape(shape), 2, 0)
 
 
 def _sigmoid_variable(x):
@@ -75,7 +83,7 @@ class LSTM(function_node.FunctionNode):
         c_prev, x = inputs
         batch = len(x)
         act = _activate(x)
-        a, i, f, o = (act[:, :, k] for k in range(4))
+        a, i, f, o = act
         if batch == len(c_prev):
             c = a * i
             c += f * c_prev
@@ -105,6 +113,50 @@ class LSTM(function_node.FunctionNode):
         self._act = self._tc = None
         return _LSTMGrad(self.output_data[0], act, tc).apply((c_prev, x, gc, gh))
 
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        c_prev, x = inputs
+        gc, gh = grad_outputs
+        if gc is None:
+            gc = numpy.zeros_like(c_prev)
+        if gh is None:
+            gh = numpy.zeros_like(c_prev[:len(x)])
+        act, tc = self._act, self._tc
+        self._act = self._tc = None
+        grads = _lstm_grads(c_prev, x, gc, gh, outputs[0], act, tc)
+        return tuple([grads[i] for i in indexes])
+
+
+def _lstm_grads(c_prev, x, gc, gh, c_next, act, tc):
+    # (gc_prev, gx) on arrays: the first-order gradients of lstm, from the activated gates
+    # and tanh(c) that forward kept (recomputed when they are gone, as after a first backward).
+    batch = len(x)
+    if act is None or tc is None:
+        act = _activate(x)
+        tc = numpy.tanh(c_next[:batch])
+    ta, si, sf, so = act
+    gcb = gh * so
+    gcb *= 1 - tc * tc
+    gcb += gc[:batch]
+    blocks = numpy.empty(act.shape, x.dtype)  # gate-major, as act; interleaved at the end
+    ga, gi, gf, go = blocks
+    numpy.multiply(gcb, si, out=ga)
+    ga *= 1 - ta * ta
+    numpy.multiply(gcb, ta, out=gi)
+    gi *= si * (1 - si)
+    numpy.multiply(gcb, c_prev[:batch], out=gf)
+    gf *= sf * (1 - sf)
+    numpy.multiply(gh, tc, out=go)
+    go *= so * (1 - so)
+    gx = numpy.empty(x.shape, x.dtype)
+    numpy.copyto(_gate_major(gx), blocks)
+    if batch == len(c_prev):
+        gc_prev = gcb * sf
+    else:
+        gc_prev = numpy.empty_like(c_prev)
+        gc_prev[:batch] = gcb * sf
+        gc_prev[batch:] = gc[batch:]
+    return gc_prev, gx
+
 
 class _LSTMGrad(function_node.FunctionNode):
     # (c_prev, x, gc, gh) -> (gc_prev, gx) in one node; the new cell state (and, from
@@ -119,34 +171,9 @@ class _LSTMGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2, 3))
         c_prev, x, gc, gh = inputs
-        batch = len(x)
-        xp = backend.get_array_module(x)
         act, tc = self.act, self.tc
         self.act = self.tc = None
-        if act is None or tc is None:
-            act = _activate(x)
-            tc = numpy.tanh(self.c_next[:batch])
-        ta, si, sf, so = (act[:, :, k] for k in range(4))
-        gcb = gh * so
-        gcb *= 1 - tc * tc
-        gcb += gc[:batch]
-        gx = xp.empty(x.shape, x.dtype)  # C order: the gate blocks below are views into it
-        ga, gi, gf, go = _gates(gx)
-        numpy.multiply(gcb, si, out=ga)
-        ga *= 1 - ta * ta
-        numpy.multiply(gcb, ta, out=gi)
-        gi *= si * (1 - si)
-        numpy.multiply(gcb, c_prev[:batch], out=gf)
-        gf *= sf * (1 - sf)
-        numpy.multiply(gh, tc, out=go)
-        go *= so * (1 - so)
-        if batch == len(c_prev):
-            gc_prev = gcb * sf
-        else:
-            gc_prev = xp.empty_like(c_prev)
-            gc_prev[:batch] = gcb * sf
-            gc_prev[batch:] = gc[batch:]
-        return gc_prev, gx
+        return _lstm_grads(c_prev, x, gc, gh, self.c_next, act, tc)
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -279,6 +306,19 @@ class _GateInputs(function_node.FunctionNode):
                  3: lambda: matmul.matmul(gz, h, transa=True),
                  4: lambda: sum_.sum(gz, axis=0)}
         return tuple(grads[i]() for i in indexes)
+
+    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
+        # backward's products, on arrays (each input's gradient is linear's for its pair).
+        x, h, Wu, Wl = inputs[:4]
+        gz = grad_outputs[0]
+        ret = []
+        for i in indexes:
+            if i == 4:
+                ret.append(linear._sum_rows(gz))
+            else:
+                data, W = (x, Wu) if i in (0, 2) else (h, Wl)
+                ret.append(linear._linear_grads((i // 2,), data, W, gz)[0])
+        return tuple(ret)
 
 
 def gate_inputs(x: VariableOrArray, h: VariableOrArray, Wu: VariableOrArray,
