@@ -164,10 +164,12 @@ class Link:
 
     # -- registration --------------------------------------------------------------------------
 
+    _within_init_scope = False  # (a class default: __setattr__ reads it on every assignment)
+
     @property
     def within_init_scope(self) -> bool:
         """True inside ``with self.init_scope():``, where assignments register."""
-        return getattr(self, '_within_init_scope', False)
+        return self._within_init_scope
 
     @contextlib.contextmanager
     def init_scope(self) -> Iterator[None]:
@@ -181,7 +183,7 @@ class Link:
             self._within_init_scope = old
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if self.within_init_scope and isinstance(value, variable.Parameter):
+        if self._within_init_scope and isinstance(value, variable.Parameter):
             self._params.add(name)
             self._persistent.discard(name)
             value.name = name
@@ -611,7 +613,7 @@ class Chain(Link):
             self.add_link(name, link)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if self.within_init_scope and isinstance(value, Link):
+        if self._within_init_scope and isinstance(value, Link):
             if name in self.__dict__ and name not in self._children:
                 raise AttributeError('cannot register a new link %s: attribute exists' % name)
             value.name = name
@@ -685,7 +687,7 @@ class ChainList(Link):
             self.add_link(link)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if self.within_init_scope and isinstance(value, Link):
+        if self._within_init_scope and isinstance(value, Link):
             raise TypeError('cannot register a new link within a "with chainlist.init_scope():" '
                             'block: use append() instead')
         super().__setattr__(name, value)

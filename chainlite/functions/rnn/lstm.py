@@ -50,7 +50,7 @@ def _activate(x):
 def _gate_major(x):
     # x's (B, 4 N, ...) interleaved gates seen as (4, B, N, ...): a view, no copy.
     shape = (x.shape[0], x.shape[1] // 4, 4) + tuple(x.shape[2:])
-    return numpy.moveaxis(x.reshape(shape), 2, 0)
+    return x.reshape(shape).transpose((2, 0, 1) + tuple(range(3, len(shape))))
 
 
 def _sigmoid_variable(x):
