@@ -97,10 +97,12 @@ def recorded_functions():
     replacements.append((argmax_mod, '_select_index', _select_index(argmax_mod._select_index)))
     replacements.append((_outside_graph, 'elementwise',
                          _elementwise(_outside_graph.elementwise)))
-    saved = []
+    # Every original is read before anything is replaced: chainlite.functions resolves a
+    # name on first use from its module, which by then could hold the wrapper (and the
+    # wrapper would then be "restored" into chainlite.functions for good).
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in replacements]
     try:
         for owner, name, value in replacements:
-            saved.append((owner, name, getattr(owner, name)))
             setattr(owner, name, value)
         yield
     finally:
