@@ -83,3 +83,59 @@ def test_runner_reports_a_mismatch():
     assert run._check((numpy.ones(3),), (numpy.ones(3),))['status'] == 'ok'
     assert run._check((numpy.ones(3),), (numpy.zeros(3),))['status'] == 'mismatch'
     assert run._check((numpy.ones(3),), (numpy.ones(3) * 1.01,), (2e-2, 0))['status'] == 'ok'
+
+
+def _instructions():
+    name = '_chainlite_benchmarks_instructions'
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, _BENCH / 'instructions.py')
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def test_instruction_counter_reads_callgrind_and_its_arguments():
+    ins = _instructions()
+    stderr = '==12== Events    : Ir\n==12== Collected : 123456789\n==12==\n'
+    assert ins.collected(stderr) == 123456789
+    with pytest.raises(RuntimeError, match='Collected'):
+        ins.collected('valgrind: no such tool')
+    assert ins.parse_calls('2,7') == (2, 7)
+    for bad in ('7,2', '3', 'a,b', '-1,2'):
+        with pytest.raises(SystemExit):
+            ins.parse_calls(bad)
+    assert ins.rows_of('static_mlp') == ['dynamic_mlp_step', 'static_mlp_step']
+    line = ins.format_row('op_overhead', 35000.0, 10000.0)
+    assert line.split() == ['op_overhead', '35,000', '10,000', '3.50']
+
+
+def test_instruction_counter_child_calls_the_closure(monkeypatch):
+    ins = _instructions()
+    mod = _case('double_backward')
+    calls = []
+    original = mod.chainlite_case
+
+    def counting_case():
+        closures = original()
+        fn = closures['double_backward']
+
+        def counted():
+            calls.append(1)
+            return fn()
+        return {'double_backward': counted}
+
+    monkeypatch.setattr(mod, 'chainlite_case', counting_case)
+    ins.run_closure('double_backward', 'double_backward', 'chainlite', 4)
+    assert len(calls) == 3 + 4  # the warm-up, then the counted calls
+
+
+@pytest.mark.slow
+def test_instruction_counter_under_valgrind():
+    import shutil
+    if shutil.which('valgrind') is None:
+        pytest.skip('valgrind is not installed')
+    ins = _instructions()
+    ours = ins.per_call('double_backward', 'double_backward', 'chainlite', 1, 2)
+    ref = ins.per_call('double_backward', 'double_backward', 'numpy', 1, 2)
+    assert ref > 10000 and ours > ref
