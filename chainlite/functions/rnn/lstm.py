@@ -308,7 +308,9 @@ class _GateInputs(function_node.FunctionNode):
         return tuple(grads[i]() for i in indexes)
 
     def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
-        # backward's products, on arrays (each input's gradient is linear's for its pair).
+        # backward's products, on arrays. z is linear(x, Wu) + linear(h, Wl) + b, so each
+        # gradient is one of linear's: of its data (inputs 0 and 1: linear's index 0) or
+        # of its weight (inputs 2 and 3: linear's index 1).
         x, h, Wu, Wl = inputs[:4]
         gz = grad_outputs[0]
         ret = []
@@ -317,7 +319,7 @@ class _GateInputs(function_node.FunctionNode):
                 ret.append(linear._sum_rows(gz))
             else:
                 data, W = (x, Wu) if i in (0, 2) else (h, Wl)
-                ret.append(linear._linear_grads((i // 2,), data, W, gz)[0])
+                ret.append(linear._linear_grads((0 if i < 2 else 1,), data, W, gz)[0])
         return tuple(ret)
 
 
