@@ -333,12 +333,17 @@ class Link:
         while stack:
             link = stack.pop()
             d = link.__dict__
-            out += [d[name] for name in link._params]
-            children = [child for _, child in link._named_children()]
+            # (the names' own list: iterating the set subclass runs a Python __iter__)
+            out += [d[name] for name in link._params._order]
+            children = link._child_list()
             if children:
                 children.reverse()
                 stack += children
         return out
+
+    def _child_list(self) -> list[Link]:
+        # The child links as a new list, in order (none for a plain Link).
+        return []
 
     def namedparams(self, include_uninit: bool = True
                     ) -> Iterator[tuple[str, variable.Parameter]]:
@@ -372,7 +377,7 @@ class Link:
 
     def cleargrads(self) -> None:
         """Sets every parameter's gradient to None (call before each ``backward``)."""
-        for p in self.params():
+        for p in self._param_list():
             p.cleargrad()
 
     def zerograds(self) -> None:
@@ -648,6 +653,10 @@ class Chain(Link):
         for name in self._children:
             yield name, d[name]
 
+    def _child_list(self) -> list[Link]:
+        d = self.__dict__
+        return [d[name] for name in self._children._order]
+
     def _copy_children(self, mode: str) -> None:
         self._children = _OrderedNames(self._children)
         d = self.__dict__
@@ -800,6 +809,9 @@ class ChainList(Link):
     def _named_children(self) -> Iterator[tuple[str, Link]]:
         for i, child in enumerate(self._children):
             yield str(i), child
+
+    def _child_list(self) -> list[Link]:
+        return list(self._children)
 
     def _copy_children(self, mode: str) -> None:
         children = []

@@ -998,7 +998,10 @@ class Parameter(Variable):
 
     def cleargrad(self) -> None:
         """Sets the gradient to None (also the gradient a lazy parameter will start with)."""
-        self._set_grad_var(None)
+        # _set_grad_var(None), inline: Link.cleargrads runs this for every parameter at
+        # every step.
+        (self._node or self.node).grad_var = None
+        self._grad_never_cleared = False
         if self._data is None:
             self._grad_init = None
 
