@@ -154,7 +154,6 @@ class Link:
     def __init__(self, **params: Any) -> None:
         self._params: _OrderedNames = _OrderedNames()
         self._persistent: _OrderedNames = _OrderedNames()
-        self._within_init_scope = False
         self.name: Optional[str] = None
         self._init_done = True
         for name, value in params.items():

@@ -16,14 +16,19 @@ _BENCH = pathlib.Path(__file__).resolve().parent.parent / 'benchmarks'
 _STATEFUL = ('adam_update', 'static_mlp', 'mlp_step', 'resnet_step', 'lstm_lm_step')
 
 
-def _runner():
-    name = '_chainlite_benchmarks_run'
+def _script(stem):
+    # benchmarks/<stem>.py as a module (loaded once; benchmarks/ is not a package).
+    name = '_chainlite_benchmarks_' + stem
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _BENCH / 'run.py')
+        spec = importlib.util.spec_from_file_location(name, _BENCH / (stem + '.py'))
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+def _runner():
+    return _script('run')
 
 
 def _case(case):
@@ -86,13 +91,7 @@ def test_runner_reports_a_mismatch():
 
 
 def _instructions():
-    name = '_chainlite_benchmarks_instructions'
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _BENCH / 'instructions.py')
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return _script('instructions')
 
 
 def test_instruction_counter_reads_callgrind_and_its_arguments():

@@ -22,10 +22,15 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 
-def _gates(x):
+def _interleaved_shape(x):
     # Chainer interleaves the gates unit by unit: column 4 * j + k is gate k (a, i, f, o) of
-    # unit j. Works on arrays and on Variables (reshape and basic indexing: views).
-    shape = (x.shape[0], x.shape[1] // 4, 4) + tuple(x.shape[2:])
+    # unit j, i.e. x seen as (B, N, 4, ...) has gate k at [:, :, k].
+    return (x.shape[0], x.shape[1] // 4, 4) + tuple(x.shape[2:])
+
+
+def _gates(x):
+    # The four gates of x as views [:, :, k]; on arrays and on Variables.
+    shape = _interleaved_shape(x)
     r = x.reshape(shape) if isinstance(x, numpy.ndarray) else reshape.reshape(x, shape)
     return [r[:, :, k] for k in range(4)]
 
@@ -49,7 +54,7 @@ def _activate(x):
 
 def _gate_major(x):
     # x's (B, 4 N, ...) interleaved gates seen as (4, B, N, ...): a view, no copy.
-    shape = (x.shape[0], x.shape[1] // 4, 4) + tuple(x.shape[2:])
+    shape = _interleaved_shape(x)
     return x.reshape(shape).transpose((2, 0, 1) + tuple(range(3, len(shape))))
 
 
@@ -103,27 +108,31 @@ class LSTM(function_node.FunctionNode):
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         c_prev, x = self.get_retained_inputs()
-        gc, gh = grad_outputs
-        xp = backend.get_array_module(x.array)
-        if gc is None:
-            gc = xp.zeros_like(c_prev.array)
-        if gh is None:
-            gh = xp.zeros_like(c_prev.array[:len(x)])
-        act, tc = self._act, self._tc
-        self._act = self._tc = None
+        gc, gh = _grads_or_zeros(c_prev.array, len(x), *grad_outputs)
+        act, tc = self._take_activations()
         return _LSTMGrad(self.output_data[0], act, tc).apply((c_prev, x, gc, gh))
 
     def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
         c_prev, x = inputs
-        gc, gh = grad_outputs
-        if gc is None:
-            gc = numpy.zeros_like(c_prev)
-        if gh is None:
-            gh = numpy.zeros_like(c_prev[:len(x)])
+        gc, gh = _grads_or_zeros(c_prev, len(x), *grad_outputs)
+        grads = _lstm_grads(c_prev, x, gc, gh, outputs[0], *self._take_activations())
+        return tuple([grads[i] for i in indexes])
+
+    def _take_activations(self):
+        # The activated gates and tanh(c) that forward kept, handed over once (a second
+        # backward recomputes them).
         act, tc = self._act, self._tc
         self._act = self._tc = None
-        grads = _lstm_grads(c_prev, x, gc, gh, outputs[0], act, tc)
-        return tuple([grads[i] for i in indexes])
+        return act, tc
+
+
+def _grads_or_zeros(c_prev, batch, gc, gh):
+    # lstm's output gradients as arrays, zeros for an output that received none.
+    if gc is None:
+        gc = numpy.zeros_like(c_prev)
+    if gh is None:
+        gh = numpy.zeros_like(c_prev[:batch])
+    return gc, gh
 
 
 def _lstm_grads(c_prev, x, gc, gh, c_next, act, tc):
