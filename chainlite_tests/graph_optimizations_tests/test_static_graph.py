@@ -1,4 +1,5 @@
 """static_graph and static_code: a replayed chain computes what define-by-run computes."""
+import contextlib
 import warnings
 
 import numpy as np
@@ -624,3 +625,54 @@ def test_config_change_records_without_warning_and_replays_each_mode():
                 model(x)
     assert len(model.schedule_manager.schedules) == 3
     assert model.python_calls == 3
+
+
+class Unrolled(chainlite.Chain):
+    # One Linear applied at three steps: its weight gets three products per call, which
+    # define-by-run's backward stacks into one (a DeferredGrad, in forward order).
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.cell = L.Linear(7, 7)
+
+    def forward(self, x):
+        h = x
+        for _ in range(3):
+            h = F.tanh(self.cell(h))
+        return h
+
+
+class StaticUnrolled(Unrolled):
+    forward = chainlite.static_graph(Unrolled.forward)
+
+
+@pytest.mark.parametrize('calls', [1, 2])
+@pytest.mark.parametrize('hooked', [False, True])
+def test_weight_shared_inside_the_chain(hooked, calls):
+    # The weight is used three times a call: the replays' gradients (on arrays, or through
+    # backward() on Variables while a function hook is active) are define-by-run's to the
+    # bit. With two calls before one backward the walk meets the six products in another
+    # order than the replays: the weight's are stacked in forward order (DeferredGrad), so
+    # its gradient stays exact; sums added as they come (the bias's, and everything while a
+    # hook makes backward run on Variables) may differ in the last bits.
+    outs = []
+    for cls in (Unrolled, StaticUnrolled):
+        np.random.seed(0)
+        model = cls()
+        for step in range(3):
+            with contextlib.ExitStack() as stack:
+                if hooked:
+                    stack.enter_context(chainlite.function_hooks.TimerHook())
+                loss = F.sum(model(np.full((2, 7), 0.5, np.float32)))
+                if calls == 2:
+                    loss = loss * F.sum(model(np.full((2, 7), -0.25, np.float32)))
+                model.cleargrads()
+                loss.backward()
+        outs.append((model.cell.W.grad.copy(), model.cell.b.grad.copy()))
+    exact = [calls == 1 or not hooked, calls == 1]
+    for a, b, bitwise in zip(outs[0], outs[1], exact):
+        if bitwise:
+            np.testing.assert_array_equal(a, b)
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-5)
