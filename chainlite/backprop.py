@@ -22,10 +22,6 @@ _config = configuration.config
 _new_variable = variable._new_variable
 _Variable = variable.Variable
 _ndarray = numpy.ndarray
-_DeferredGrad = function_node.DeferredGrad
-# The bytes of arguments a walk may hold in DeferredGrads (parameters' gradients left for the
-# end, see function_node.DeferredGrad); past it, gradients are computed as they arrive.
-DEFERRED_BYTES = 1 << 25
 _ZERO = (0,)
 _UNSET = object()
 
@@ -205,13 +201,10 @@ def _check_sequence(seq: Any, name: str) -> None:
                         % (name, type(seq).__name__))
 
 
-def _add(a: Any, b: Any) -> Any:
-    # NumPy returns a scalar for the sum of two 0-d arrays; gradients must stay arrays (or
-    # DeferredGrads, which add up to one).
+def _add(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    # NumPy returns a scalar for the sum of two 0-d arrays; gradients must stay arrays.
     c = a + b
-    if c.__class__ is numpy.ndarray or c.__class__ is _DeferredGrad:
-        return c
-    return numpy.asarray(c)
+    return c if c.__class__ is numpy.ndarray else numpy.asarray(c)
 
 
 def _require_scalar(y: variable.Variable, where: str) -> None:
@@ -274,7 +267,7 @@ def _reaching_functions(out_nodes: Sequence[variable.VariableNode],
 
 def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[Any]],
               retain_grad: bool, double: bool, loss_scale: Optional[float],
-              initial: Optional[list[Any]] = None, store: bool = True) -> dict[Any, Any]:
+              initial: Optional[list[Any]] = None) -> dict[Any, Any]:
     """Backpropagates ``seeds`` from ``out_nodes``.
 
     With ``in_nodes`` None it is ``backward``: every leaf that requires a gradient gets one,
@@ -288,9 +281,6 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
     for its ``backward`` (Chainer's API), and only what leaves the walk (leaf gradients,
     retained ones, ``grad``'s results) becomes a Variable again. With double backprop it
     holds Variables, so that the gradients are recorded in the graph.
-
-    ``store=False`` (for ``backward``) leaves the leaves' gradients in the returned table,
-    as the walk holds them (arrays or DeferredGrads), instead of storing them.
     """
     reaching = None if in_nodes is None else _reaching_functions(out_nodes, in_nodes)
     targets = set() if in_nodes is None else set(in_nodes)
@@ -330,7 +320,6 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
         wrapped = {n: s for n, s in zip(out_nodes, seeds)} if arrays and keep else None
         debug = configuration.debug_was_set and _config.debug
         nxt = None  # the one pending function, kept out of the heap (a chain's common case)
-        room = DEFERRED_BYTES  # for the leaves' DeferredGrads
         while True:
             if nxt is not None:
                 f = nxt
@@ -412,17 +401,8 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                 else:
                     # (the table's kind: backward() may return arrays, rules NumPy scalars)
                     if arrays:
-                        if gx.__class__ is not _ndarray:
-                            if gx.__class__ is _DeferredGrad:
-                                # Kept for a parameter (computed when backward ends), else
-                                # computed now.
-                                if x.creator_node is None and room > 0:
-                                    room -= gx.nbytes()
-                                else:
-                                    gx = gx.array()
-                            else:
-                                gx = _as_grad_array(f, gx)
-                        d = gx
+                        d = gx if gx.__class__ is _ndarray else _as_grad_array(f, gx)
+                        gx = d
                     else:
                         if gx.__class__ is not _Variable:
                             gx = _as_grad_variable(f, gx)
@@ -457,8 +437,7 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                 thread_values['enable_backprop'] = old_mode
     if in_nodes is not None:
         if arrays:
-            grads = {n: _new_variable(g if g.__class__ is _ndarray else g.array(), None, False)
-                     for n, g in grads.items()}
+            grads = {n: _new_variable(g, None, False) for n, g in grads.items()}
         if retain_grad:
             # Chainer also runs the creators of the outputs and of the inputs that lead to
             # no input (this walk skips them), and so keeps those nodes' gradients too.
@@ -479,8 +458,7 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
             if n._grad_hooks and n not in found and grads.get(n) is not None:
                 grads[n] = variable._run_grad_hooks(n, grads[n])
         return grads
-    if store:
-        _store_leaf_grads(grads, seeds, double, loss_scale)
+    _store_leaf_grads(grads, seeds, double, loss_scale)
     return grads
 
 
@@ -535,9 +513,8 @@ def _backward_slow(f: Any, indexes: tuple[int, ...], gys: tuple[Any, ...],
         inputs = f.inputs
         grad_inputs = tuple(grads.pop(inputs[i], None) for i in indexes)
         if arrays:
-            grad_inputs = tuple(None if g is None else _new_variable(
-                g.array() if g.__class__ is _DeferredGrad else g, None, False)
-                for g in grad_inputs)
+            grad_inputs = tuple(None if g is None else _new_variable(g, None, False)
+                                for g in grad_inputs)
         gxs = f.backward_accumulate(indexes, gys, grad_inputs)
     else:
         gxs = f.backward(indexes, gys)
@@ -632,16 +609,11 @@ def _store_leaf_grads(grads: dict[Any, Any], seeds: list[Any], double: bool,
     # What is left in `grads` belongs to nodes without a (walked) creator: the leaves. Their
     # gradients are Variables, or arrays from a walk without double backprop.
     stored = {id(s._data) for s in seeds}
-    concatenated: dict = {}  # shared by the DeferredGrads computed here
     for x, g in grads.items():
         if x.creator_node is not None or not x.requires_grad:
             continue
         # As Chainer: every leaf reached records this pass's scale (None clears an old one).
         x._loss_scale = loss_scale
-        if g.__class__ is _DeferredGrad:
-            parts = g.parts
-            g = g.rule(g.shape, *parts[1]) if parts.__class__ is tuple and g.dense is None \
-                else g.array(concatenated)
         if isinstance(g, numpy.ndarray):
             g = _new_variable(g, None, False)
         if x._grad_hooks:

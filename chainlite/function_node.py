@@ -7,7 +7,6 @@ reference, nothing retained unless :meth:`retain_inputs` / :meth:`retain_outputs
 """
 from __future__ import annotations
 
-import itertools
 import traceback
 import weakref
 from typing import Any, Iterable, Optional, Sequence
@@ -61,122 +60,6 @@ class NonFiniteError(RuntimeError):
                 '' if backward_of is None else ' ' + backward_of.label,
                 ''.join(traceback.format_list(stack[-5:])))
         super().__init__(message)
-
-
-class DeferredGrad:
-    """A gradient that is a sum of products, computed only when backward ends (or needs it).
-
-    A weight used at many time steps (an RNN's, unrolled) receives one product per step:
-    ``gW = gy_1^T x_1 + gy_2^T x_2 + ...``. Computed one by one, each is a small GEMM into a
-    fresh array plus an addition; stacked, they are one GEMM over the concatenated rows,
-    which is what a hand-written NumPy version does. A ``_backward_arrays`` may return one
-    of these for a gradient of the form ``rule(shape, *args)`` whose rule is additive over
-    rows: ``rule(s, concat(a_1, a_2), concat(b_1, b_2)) == rule(s, a_1, b_1) + rule(s, a_2,
-    b_2)`` (the arguments are concatenated along their first axis).
-
-    The backward walk keeps them only for leaves (parameters), within a byte budget per walk
-    (``backprop.DEFERRED_BYTES``); ``+`` merges two with the same rule without computing
-    anything; :meth:`array` computes the value. A single product is computed exactly as it
-    would have been at once. The products are stacked in the order of the forward
-    computations they belong to (``seq``, from :func:`next_seq`), whatever order backward
-    met them in, so that a static graph's replay, whose backward meets them in another
-    order, gets the same bits as define-by-run.
-
-    Attributes:
-        rule: ``rule(shape, *args) -> ndarray``, additive over the rows of ``args``.
-        parts: One part ``(seq, args)``, or a list ``[left, right]`` of two (merges nest;
-            :meth:`array` flattens them without recursion).
-        shape: The gradient's shape.
-        dtype: The gradient's dtype.
-        dense: An array already computed, to be added, or None.
-    """
-
-    __slots__ = ('rule', 'parts', 'shape', 'dtype', 'dense')
-    # ndarray + DeferredGrad must come to __radd__, not make an object array.
-    __array_ufunc__ = None
-
-    def __init__(self, rule: Any, args: tuple[Any, ...], shape: tuple[int, ...], dtype: Any,
-                 seq: int) -> None:
-        self.rule = rule
-        self.parts: Any = (seq, args)
-        self.shape = shape
-        self.dtype = dtype
-        self.dense = None
-
-    def _with(self, parts: Any, dense: Any) -> DeferredGrad:
-        g = _object_new(DeferredGrad)
-        g.rule, g.parts, g.shape, g.dtype, g.dense = self.rule, parts, self.shape, self.dtype, \
-            dense
-        return g
-
-    def __add__(self, other: Any) -> Any:
-        if other.__class__ is not DeferredGrad:
-            return self._with(self.parts, other if self.dense is None else self.dense + other)
-        if other.rule is not self.rule:
-            return self.array() + other.array()
-        dense = self.dense if other.dense is None else (
-            other.dense if self.dense is None else self.dense + other.dense)
-        return self._with([self.parts, other.parts], dense)
-
-    __radd__ = __add__
-
-    def array(self, concatenated: Optional[dict] = None) -> numpy.ndarray:
-        """Computes the gradient: the rule over the concatenated arguments, plus ``dense``.
-
-        Args:
-            concatenated: A dict to share concatenations in (several gradients computed
-                together often stack the same arrays: an LSTM's gate gradients feed both its
-                weights and its bias), or None.
-        """
-        parts = self.parts
-        if parts.__class__ is tuple:
-            g = self.rule(self.shape, *parts[1])
-        else:
-            flat = []
-            stack = [parts]
-            while stack:
-                p = stack.pop()
-                if p.__class__ is list:
-                    stack.extend(p)
-                else:
-                    flat.append(p)
-            flat.sort(key=_seq_of)
-            g = self.rule(self.shape, *[_concatenate(col, concatenated)
-                                        for col in zip(*[p[1] for p in flat])])
-        return g if self.dense is None else g + self.dense
-
-    def nbytes(self) -> int:
-        """The bytes of its first and last arguments (rules take one or two), for one part."""
-        parts = self.parts
-        if parts.__class__ is not tuple:
-            return 0
-        args = parts[1]
-        return args[0].nbytes + args[-1].nbytes
-
-
-def _seq_of(part: tuple) -> int:
-    return part[0]
-
-
-# The order of the forward computations whose gradients may be deferred (see DeferredGrad).
-next_seq = itertools.count().__next__
-
-
-def _concatenate(arrays: tuple[Any, ...], done: Optional[dict]) -> Any:
-    # numpy.concatenate(arrays), shared through `done` (keyed by the arrays' ids, which the
-    # DeferredGrads being computed keep alive).
-    if done is None:
-        return numpy.concatenate(arrays)
-    key = tuple([id(a) for a in arrays])
-    c = done.get(key)
-    if c is None:
-        c = done[key] = numpy.concatenate(arrays)
-    return c
-
-
-def as_array(g: Any) -> Any:
-    """``g`` as an array: a :class:`DeferredGrad` computed, anything else through asarray."""
-    return g.array() if g.__class__ is DeferredGrad else numpy.asarray(g)
 
 
 class FunctionNode:

@@ -11,10 +11,8 @@ function runs its own ``forward`` (and ``_backward_arrays``).
 A forward builder takes ``(fn, ins, outs, values, buffers)``: the function, its input and
 output slots, the arrays seen when recording (by slot) and the output buffers (by slot; a
 slot without one gets a fresh array each call). A backward builder takes ``(fn, ins, outs,
-idx, values, gbufs, leaves)``: ``idx`` are the inputs that need a gradient, ``gbufs`` the
-gradient buffers (by slot) and ``leaves`` the slots of the call's inputs and parameters,
-whose gradients leave the schedule (a weight's may do so as a DeferredGrad, as in
-define-by-run). Either returns None when the recorded arrays are not the simple
+idx, values, gbufs)``: ``idx`` are the inputs that need a gradient and ``gbufs`` the
+gradient buffers (by slot). Either returns None when the recorded arrays are not the simple
 case it handles (mixed dtypes, float16), and the function's own code runs instead.
 """
 from __future__ import annotations
@@ -23,9 +21,6 @@ from typing import Any, Callable, Optional
 
 import numpy
 
-from chainlite import function_node
-
-_DeferredGrad = function_node.DeferredGrad
 _matmul = numpy.matmul
 _add = numpy.add
 _add_reduce = numpy.add.reduce  # what ndarray.sum calls, without its Python wrapper
@@ -46,15 +41,14 @@ def _plain(*arrays: Any) -> bool:
     return dtype in _PLAIN and all(a.dtype == dtype for a in arrays)
 
 
-def accumulate(g: list, s: int, gx: Any) -> None:
-    """Adds ``gx`` (an array or a DeferredGrad) to the gradient of slot ``s``."""
+def accumulate(g: list, s: int, gx: numpy.ndarray) -> None:
+    """Adds ``gx`` to the gradient of slot ``s`` (two summands: the order does not matter)."""
     old = g[s]
     if old is None:
         g[s] = gx
     else:
         c = old + gx
-        g[s] = c if c.__class__ is numpy.ndarray or c.__class__ is _DeferredGrad else \
-            numpy.asarray(c)
+        g[s] = c if c.__class__ is numpy.ndarray else numpy.asarray(c)
 
 
 def _linear_forward(fn: Any, ins: tuple, outs: tuple, values: list,
@@ -65,18 +59,13 @@ def _linear_forward(fn: Any, ins: tuple, outs: tuple, values: list,
         return None
     ix, iW, o = ins[0], ins[1], outs[0]
     Y = buffers.get(o)
-    # As LinearFunction.forward, each call takes its place in the order of the forward
-    # computations (which orders the products of a DeferredGrad).
-    next_seq = function_node.next_seq
     if len(ins) == 2:
         def linear(b: list) -> None:
-            fn._seq = next_seq()
             b[o] = _matmul(b[ix], b[iW].T, out=Y)
         return linear
     ib = ins[2]
 
     def linear_bias(b: list) -> None:
-        fn._seq = next_seq()
         y = _matmul(b[ix], b[iW].T, out=Y)
         _add(y, b[ib], out=y)
         b[o] = y
@@ -84,7 +73,7 @@ def _linear_forward(fn: Any, ins: tuple, outs: tuple, values: list,
 
 
 def _linear_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
-                     gbufs: dict, leaves: frozenset) -> Optional[Step]:
+                     gbufs: dict) -> Optional[Step]:
     # LinearFunction.backward: gx = gy @ W (MatMul), gW = gy^T @ x (MatMul(transa)),
     # gb = gy summed over axis 0 (Sum).
     if values[ins[0]].ndim != 2 or not _plain(*[values[i] for i in ins]):
@@ -94,11 +83,6 @@ def _linear_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
     need_x, need_W, need_b = 0 in idx, 1 in idx, 2 in idx
     GX = gbufs.get(ix)
     acc = accumulate
-    # A weight that leaves the schedule gets LinearFunction._backward_arrays's DeferredGrad.
-    deferred = function_node.DeferredGrad if iW in leaves else None
-    from chainlite.functions.connection import linear
-    weight_grad = linear._weight_grad
-    W_shape, W_dtype = values[iW].shape, values[iW].dtype
 
     def linear_grad(b: list, g: list) -> None:
         gy = g[o]
@@ -107,8 +91,7 @@ def _linear_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
         if need_x:
             acc(g, ix, _matmul(gy, b[iW], out=GX))
         if need_W:
-            acc(g, iW, _matmul(gy.swapaxes(-1, -2), b[ix]) if deferred is None else
-                deferred(weight_grad, (gy, b[ix]), W_shape, W_dtype, fn._seq))
+            acc(g, iW, _matmul(gy.swapaxes(-1, -2), b[ix]))
         if need_b:
             acc(g, ib, _add_reduce(gy, 0))
     return linear_grad
@@ -127,7 +110,7 @@ def _relu_forward(fn: Any, ins: tuple, outs: tuple, values: list,
 
 
 def _relu_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
-                   gbufs: dict, leaves: frozenset) -> Optional[Step]:
+                   gbufs: dict) -> Optional[Step]:
     # _ReLUGrad: gx = gy * (y > 0).
     y = values[outs[0]]
     if not _plain(y):
@@ -157,7 +140,7 @@ def _tanh_forward(fn: Any, ins: tuple, outs: tuple, values: list,
 
 
 def _tanh_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
-                   gbufs: dict, leaves: frozenset) -> Optional[Step]:
+                   gbufs: dict) -> Optional[Step]:
     # _TanhGrad: gx = gy * (1 - y * y).
     y = values[outs[0]]
     if not _plain(y):
@@ -195,7 +178,7 @@ def _sigmoid_forward(fn: Any, ins: tuple, outs: tuple, values: list,
 
 
 def _sigmoid_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
-                      gbufs: dict, leaves: frozenset) -> Optional[Step]:
+                      gbufs: dict) -> Optional[Step]:
     # _SigmoidGrad: gx = gy * y * (1 - y).
     y = values[outs[0]]
     if not _plain(y):
@@ -214,7 +197,7 @@ def _sigmoid_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list
 
 
 def _dropout_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
-                      gbufs: dict, leaves: frozenset) -> Optional[Step]:
+                      gbufs: dict) -> Optional[Step]:
     # Dropout.backward: gx = gy * mask, with the mask this call's forward drew.
     if not _plain(values[ins[0]]):
         return None

@@ -36,7 +36,6 @@ from chainlite.graph_optimizations import _static_ops
 _config = configuration.config
 _Variable = variable.Variable
 _ndarray = numpy.ndarray
-_DeferredGrad = function_node.DeferredGrad
 _new_variable = variable._new_variable
 _object_new = object.__new__
 _ref = weakref.ref
@@ -245,13 +244,11 @@ class _Schedule:
             readers = self.readers
             gbufs = {s: numpy.empty_like(values[s]) for s in buffers if readers.get(s) == 1}
             back_ops = []
-            leaves = frozenset(self.in_slots)
             for fn, ins, outs, idx in self.back_steps:
                 build = _static_ops.builders(fn)[1]
-                op = None if build is None else build(fn, ins, outs, idx, values, gbufs,
-                                                      leaves)
+                op = None if build is None else build(fn, ins, outs, idx, values, gbufs)
                 back_ops.append(op if op is not None else _generic_backward_step(
-                    fn, ins, outs, idx, leaves))
+                    fn, ins, outs, idx))
         return ops, back_ops
 
     def free(self) -> bool:
@@ -320,11 +317,8 @@ def _generic_step(fn: Any, state: Optional[dict], ins: tuple, outs: tuple) -> Ca
     return step
 
 
-def _generic_backward_step(fn: Any, ins: tuple, outs: tuple, idx: tuple,
-                           leaves: frozenset) -> Callable:
-    # The function's own array-level twin of its backward (_backward_arrays). A DeferredGrad
-    # stays one for a gradient that leaves the schedule (as in the walk over a graph, which
-    # keeps them for leaves), and is computed for one that flows on inside it.
+def _generic_backward_step(fn: Any, ins: tuple, outs: tuple, idx: tuple) -> Callable:
+    # The function's own array-level twin of its backward (_backward_arrays).
     acc = _static_ops.accumulate
 
     def back(b: list, g: list) -> None:
@@ -334,11 +328,7 @@ def _generic_backward_step(fn: Any, ins: tuple, outs: tuple, idx: tuple,
         gxs = fn._backward_arrays(idx, gys, [b[i] for i in ins], [b[o] for o in outs])
         for i, gx in zip(idx, gxs):
             if gx is not None:
-                s = ins[i]
-                if gx.__class__ is not _ndarray and not (
-                        gx.__class__ is _DeferredGrad and s in leaves):
-                    gx = function_node.as_array(gx)
-                acc(g, s, gx)
+                acc(g, ins[i], gx if gx.__class__ is _ndarray else numpy.asarray(gx))
     return back
 
 
@@ -385,24 +375,12 @@ class StaticScheduleFunction(function_node.FunctionNode):
         return outputs
 
     def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        sched = self.schedule
         if _config.enable_backprop:
             raise RuntimeError(
                 'static_graph: a static chain cannot be differentiated twice (double '
                 'backprop); decorate its forward with static_graph(enable_double_backprop='
                 'True) to run it define-by-run instead')
-        gxs = self._gradients(indexes, tuple([None if g is None else g._data
-                                              for g in grad_outputs]))
-        return tuple([None if g is None else _new_variable(
-            g if g.__class__ is _ndarray else g.array(), None, False) for g in gxs])
-
-    def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
-        # The walk over arrays calls this: the parameters' gradients may stay DeferredGrads,
-        # merged with their other uses' as define-by-run's would be.
-        return self._gradients(indexes, grad_outputs)
-
-    def _gradients(self, indexes: tuple, grad_outputs: tuple) -> tuple:
-        # The inputs' gradients as arrays (or DeferredGrads), from the output gradients'.
-        sched = self.schedule
         if self.generation != sched.generation:
             raise RuntimeError(
                 'static_graph: the static chain was called again (and its schedule replayed) '
@@ -415,12 +393,19 @@ class StaticScheduleFunction(function_node.FunctionNode):
         for n, g in zip(sched.out_nodes, grad_outputs):
             if n is not None and g is not None:
                 out_nodes.append(n)
-                seeds.append(_new_variable(g, None, False))
-        grads = backprop._backprop(out_nodes, seeds, None, False, False, None,
-                                   store=False) if out_nodes else {}
+                seeds.append(g)
         leaves = sched.leaves
+        for i in indexes:
+            leaves[i].grad_var = None
+        if out_nodes:
+            backprop._backprop(out_nodes, seeds, None, False, False, None)
+        ret = []
+        for i in indexes:
+            n = leaves[i]
+            ret.append(n.grad_var)
+            n.grad_var = None
         sched.owner = None  # backward is done: the next call may replay this schedule
-        return tuple([grads.get(leaves[i]) for i in indexes])
+        return tuple(ret)
 
     def _backward_on_arrays(self, indexes: tuple, grad_outputs: tuple) -> tuple:
         sched = self.schedule
@@ -428,8 +413,9 @@ class StaticScheduleFunction(function_node.FunctionNode):
         self._bufs = None
         g = [None] * len(b)
         seeds = set()
-        for s, d in zip(sched.out_slots, grad_outputs):
-            if d is not None:
+        for s, gy in zip(sched.out_slots, grad_outputs):
+            if gy is not None:
+                d = gy._data
                 seeds.add(id(d))
                 _static_ops.accumulate(g, s, d)
         for op in sched.back_ops or ():
@@ -438,11 +424,12 @@ class StaticScheduleFunction(function_node.FunctionNode):
         in_slots = sched.in_slots
         for i in indexes:
             gx = g[in_slots[i]]
-            if gx is not None and gx.__class__ is _ndarray:
+            if gx is not None:
                 # As the walk over the graph: a leaf gets its own writeable array.
                 if id(gx) in seeds or not gx.flags.writeable:
                     gx = gx.copy()
                 seeds.add(id(gx))
+                gx = _new_variable(gx, None, False)
             ret.append(gx)
         sched.owner = None
         return tuple(ret)

@@ -17,8 +17,6 @@ if TYPE_CHECKING:
 
 class EmbedIDFunction(function_node.FunctionNode):
 
-    _seq = 0  # this call's place among the forward computations (see DeferredGrad)
-
     def __init__(self, ignore_label: int | None = None) -> None:
         self.ignore_label = ignore_label
 
@@ -30,7 +28,6 @@ class EmbedIDFunction(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
-        self._seq = function_node.next_seq()
         x, W = inputs
         ignored = _check_ids(x, len(W), self.ignore_label)
         if ignored is None:
@@ -50,13 +47,7 @@ class EmbedIDFunction(function_node.FunctionNode):
         return None, gW
 
     def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
-        # Left to the end of backward: an embedding used at every time step is summed into
-        # once, over all the steps' ids.
-        gy = grad_outputs[0]
-        shape = self._ins[1].shape
-        gW = function_node.DeferredGrad(
-            _sum_rows_by_id, _ids_and_rows(inputs[0], gy, shape, self.ignore_label), shape,
-            gy.dtype, self._seq)
+        gW = _embed_grad(inputs[0], grad_outputs[0], self._ins[1].shape, self.ignore_label)
         return tuple([gW if i == 1 else None for i in indexes])
 
 
@@ -85,31 +76,20 @@ class _EmbedIDGrad(function_node.FunctionNode):
 
 def _embed_grad(x, gy, w_shape, ignore_label):
     # The gradient of W: each row of gy added into the row its id picked.
-    return _sum_rows_by_id(w_shape, *_ids_and_rows(x, gy, w_shape, ignore_label))
-
-
-def _ids_and_rows(x, gy, w_shape, ignore_label):
-    # The ids as a vector and gy's rows beside them, without those of ignore_label.
+    xp = backend.get_array_module(gy)
     ids = x.ravel()
     rows = gy.reshape(len(ids), w_shape[1])
     if ignore_label is not None:
         kept = ids != ignore_label
         ids, rows = ids[kept], rows[kept]
-    return ids, rows
-
-
-def _sum_rows_by_id(w_shape, ids, rows):
-    # Each row added into the row of a w_shape zero array its id picks (a DeferredGrad's rule:
-    # the rows of several batches are summed in one go).
-    xp = backend.get_array_module(rows)
     n_ids, n_rows = len(ids), w_shape[0]
     if 0 < n_ids * n_rows <= _ONE_HOT_MAX:
         # Few ids and rows (a language model's step): a one-hot matrix times the rows sums
         # each id's rows in one BLAS call, 3x faster than sorting and reduceat.
-        onehot = xp.zeros((n_rows, n_ids), rows.dtype)
+        onehot = xp.zeros((n_rows, n_ids), gy.dtype)
         onehot[ids, xp.arange(n_ids)] = 1
         return matmul.matmul_arrays(onehot, rows)
-    gW = xp.zeros(w_shape, rows.dtype)
+    gW = xp.zeros(w_shape, gy.dtype)
     if n_ids:
         # Rows with one id are summed together: sort by id, then one reduceat.
         order = xp.argsort(ids, kind='stable')

@@ -18,9 +18,6 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
 
-_DeferredGrad = function_node.DeferredGrad
-_next_seq = function_node.next_seq
-
 
 class LinearFunction(function_node.FunctionNode):
 
@@ -47,11 +44,8 @@ class LinearFunction(function_node.FunctionNode):
                 return
         super()._check_data_type_forward(in_data)
 
-    _seq = 0  # this call's place among the forward computations (see DeferredGrad)
-
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))  # b is not needed by backward
-        self._seq = _next_seq()
         x, W = inputs[:2]
         if x.dtype is W.dtype and x.dtype.char != 'e':
             y = numpy.matmul(x, W.T)  # BLAS reads the transposed W in place
@@ -85,8 +79,7 @@ class LinearFunction(function_node.FunctionNode):
         return t,
 
     def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
-        return _linear_grads_deferred(indexes, inputs[0], inputs[1], grad_outputs[0],
-                                      self._seq)
+        return _linear_grads(indexes, inputs[0], inputs[1], grad_outputs[0])
 
 
 
@@ -115,37 +108,6 @@ def _linear_grads(indexes: tuple[int, ...], x: numpy.ndarray, W: numpy.ndarray,
                        matmul.matmul_arrays(gy.T, x).astype(W.dtype, copy=False))
         else:
             ret.append(_sum_rows(gy))
-    return tuple(ret)
-
-
-def _weight_grad(shape: tuple[int, ...], gy: numpy.ndarray, x: numpy.ndarray) -> numpy.ndarray:
-    # gy^T x, a DeferredGrad's rule: a weight used k times gets one product over k stacked
-    # batches.
-    return numpy.matmul(gy.T, x)
-
-
-def _bias_grad(shape: tuple[int, ...], gy: numpy.ndarray) -> numpy.ndarray:
-    return numpy.add.reduce(gy, 0)
-
-
-def _linear_grads_deferred(indexes: tuple[int, ...], x: numpy.ndarray, W: numpy.ndarray,
-                           gy: numpy.ndarray, seq: int, bias: bool = False) -> tuple[Any, ...]:
-    # _linear_grads for backward on arrays, with W's gradient (index 1) left to the end of
-    # backward as a DeferredGrad when no cast is involved: one product when the weight is
-    # used once, one over all its uses when it is shared across time steps. The bias
-    # gradient (index 2) is deferred too when `bias`: its sum over the batch is cheap, so
-    # deferring it pays only where it is shared.
-    if not (x.dtype is W.dtype and gy.dtype is W.dtype and W.dtype.char != 'e'):
-        return _linear_grads(indexes, x, W, gy)
-    ret = []
-    for i in indexes:
-        if i == 0:
-            ret.append(numpy.matmul(gy, W))
-        elif i == 1:
-            ret.append(_DeferredGrad(_weight_grad, (gy, x), W.shape, W.dtype, seq))
-        else:
-            ret.append(_DeferredGrad(_bias_grad, (gy,), W.shape[:1], W.dtype, seq) if bias else
-                       numpy.add.reduce(gy, 0))
     return tuple(ret)
 
 

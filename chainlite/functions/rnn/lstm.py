@@ -307,11 +307,8 @@ class _GateInputs(function_node.FunctionNode):
     # x @ Wu.T + h @ Wl.T + b: an LSTM layer's gate pre-activations in one node (two
     # products into one array) rather than two linear nodes and an addition.
 
-    _seq = 0  # this call's place among the forward computations (see DeferredGrad)
-
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 2, 3))
-        self._seq = function_node.next_seq()
         x, h, Wu, Wl, b = inputs
         z = x @ Wu.T
         z += h @ Wl.T
@@ -337,12 +334,10 @@ class _GateInputs(function_node.FunctionNode):
         ret = []
         for i in indexes:
             if i == 4:
-                ret.append(linear._linear_grads_deferred((2,), x, Wu, gz, self._seq,
-                                                         bias=True)[0])
+                ret.append(linear._sum_rows(gz))
             else:
                 data, W = (x, Wu) if i in (0, 2) else (h, Wl)
-                ret.append(linear._linear_grads_deferred((0 if i < 2 else 1,), data, W, gz,
-                                                         self._seq)[0])
+                ret.append(linear._linear_grads((0 if i < 2 else 1,), data, W, gz)[0])
         return tuple(ret)
 
 
