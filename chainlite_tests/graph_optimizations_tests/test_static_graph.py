@@ -658,7 +658,7 @@ def test_weight_shared_inside_the_chain(hooked, calls):
     for cls in (Unrolled, StaticUnrolled):
         np.random.seed(0)
         model = cls()
-        for step in range(3):
+        for _ in range(3):
             with contextlib.ExitStack() as stack:
                 if hooked:
                     stack.enter_context(chainlite.function_hooks.TimerHook())
