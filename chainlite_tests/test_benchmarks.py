@@ -79,6 +79,8 @@ def test_runner_measures_one_round(monkeypatch):
     record = records[0]
     assert record['status'] == 'ok', record
     assert record['ratio'] > 0 and 'torch' not in record
+    assert record['ratio_best'] == (min(record['chainlite_samples'])
+                                    / min(record['numpy_samples']))
     assert run._row(record).startswith('conv2d')
 
 
