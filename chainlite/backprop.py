@@ -286,7 +286,8 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
     targets = set() if in_nodes is None else set(in_nodes)
     arrays = not double
     grads: dict[Any, Any] = {}
-    for n, g in list(zip(out_nodes, seeds)) + list(initial or ()):
+    for n, g in (zip(out_nodes, seeds) if initial is None else
+                 list(zip(out_nodes, seeds)) + initial):
         if arrays:
             g = g._data
         old = grads.get(n)
@@ -306,10 +307,18 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
         push = heapq.heappush
         pop = heapq.heappop
         count = 0
+        nxt = None  # the one pending function, kept out of the heap (a chain's common case)
         for n in out_nodes:
             f = n.creator_node
             if f is not None and f not in seen and (reaching is None or id(f) in reaching):
                 seen.add(f)
+                if nxt is None and not heap:
+                    nxt = f
+                    continue
+                if nxt is not None:
+                    count -= 1
+                    push(heap, (-nxt.rank, count, nxt))
+                    nxt = None
                 count -= 1
                 push(heap, (-f.rank, count, f))
         found: dict[Any, Any] = {}
@@ -319,7 +328,6 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
         # own Variables (a retained output gradient stays the object it was), else new ones.
         wrapped = {n: s for n, s in zip(out_nodes, seeds)} if arrays and keep else None
         debug = configuration.debug_was_set and _config.debug
-        nxt = None  # the one pending function, kept out of the heap (a chain's common case)
         while True:
             if nxt is not None:
                 f = nxt
