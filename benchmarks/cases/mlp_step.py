@@ -88,6 +88,7 @@ def _numpy_step(mixed16):
     params = [p.astype(dtype) for p in master] if mixed16 else master
     ms = [np.zeros_like(p) for p in master]
     vs = [np.zeros_like(p) for p in master]
+    tmps = [np.empty_like(p) for p in master]  # the update's scratch, one per parameter
     x = x.astype(dtype)
     rows = np.arange(BATCH)
     state = {'t': 0}
@@ -105,7 +106,7 @@ def _numpy_step(mixed16):
             W, b = params[2 * k], params[2 * k + 1]
             y = mm(hs[-1], W.T)
             y += b
-            hs.append(np.maximum(y, 0) if k < 2 else y)
+            hs.append(np.maximum(y, 0, out=y) if k < 2 else y)
         y = hs[-1].astype(np.float32)
         m = y.max(axis=1, keepdims=True)
         e = np.exp(y - m)
@@ -119,7 +120,7 @@ def _numpy_step(mixed16):
         for k in reversed(range(3)):
             W = params[2 * k]
             grads[2 * k] = mm(g.T, hs[k])
-            grads[2 * k + 1] = g.sum(axis=0, dtype=np.float32).astype(dtype)
+            grads[2 * k + 1] = g.sum(axis=0, dtype=np.float32).astype(dtype, copy=False)
             if k:
                 g = mm(g, W)
                 g *= hs[k] > 0
@@ -128,11 +129,24 @@ def _numpy_step(mixed16):
         state['t'] += 1
         n = state['t']
         lr = ALPHA * np.sqrt(1 - BETA2 ** n) / (1 - BETA1 ** n)
-        for p, p32, mo, v, gp in zip(params, master, ms, vs, grads):
-            gp = gp.astype(np.float32) / scale if mixed16 else gp
-            mo += (1 - BETA1) * (gp - mo)
-            v += (1 - BETA2) * (gp * gp - v)
-            p32 -= lr * mo / (np.sqrt(v) + ADAM_EPS)
+        for p, p32, mo, v, tmp, gp in zip(params, master, ms, vs, tmps, grads):
+            if mixed16:
+                gp = gp.astype(np.float32)
+                gp /= scale
+            # In place, through one scratch array: m += (1 - beta1) (g - m),
+            # v += (1 - beta2) (g g - v), p -= lr m / (sqrt(v) + eps).
+            np.subtract(gp, mo, out=tmp)
+            tmp *= 1 - BETA1
+            mo += tmp
+            np.multiply(gp, gp, out=tmp)
+            tmp -= v
+            tmp *= 1 - BETA2
+            v += tmp
+            np.sqrt(v, out=tmp)
+            tmp += ADAM_EPS
+            np.divide(mo, tmp, out=tmp)
+            tmp *= lr
+            p32 -= tmp
             if mixed16:
                 p[...] = p32
         return result
