@@ -3,7 +3,10 @@
 ``softmax_cross_entropy(x, t)`` (mean over the batch) on float32 logits x of (100, 10) (a
 small MNIST-like batch, where per-call overhead dominates) and (1000, 1000) (where the
 exponentials dominate), then ``backward`` to x. The NumPy version computes the same
-log-sum-exp loss and the gradient ``(softmax(x) - onehot(t)) / N`` by hand.
+log-sum-exp loss and the gradient ``(softmax(x) - onehot(t)) / N`` by hand, with chainlite's
+tricks: the exponentials in place, the row sums as a product with a vector of ones (several
+times faster than a reduction over a short last axis) and ``1 / N`` folded into the softmax's
+per-row factor.
 """
 import numpy as np
 
@@ -44,16 +47,17 @@ def numpy_case():
     for row, shape in SHAPES.items():
         x, t = _data(shape)
         rows = np.arange(len(t))
+        ones = np.ones((shape[1], 1), np.float32)
 
-        def forward_backward(x=x, t=t, rows=rows):
+        def forward_backward(x=x, t=t, rows=rows, ones=ones):
             m = x.max(axis=1, keepdims=True)
-            e = np.exp(x - m)
-            s = e.sum(axis=1, keepdims=True)
+            e = x - m
+            np.exp(e, out=e)
+            s = e @ ones
             loss = (np.log(s) + m)[:, 0] - x[rows, t]
             loss = loss.mean()
-            gx = e / s
-            gx[rows, t] -= 1
-            gx /= len(t)
+            gx = e * ((1 / len(t)) / s)  # 1/N folded into the per-row factor: one pass
+            gx[rows, t] -= 1 / len(t)
             return loss, gx
 
         cases[row] = forward_backward
