@@ -174,8 +174,8 @@ def _time(fns: list, rounds: int, scale: float) -> dict:
     out = {'chainlite': statistics.median(times[0]), 'numpy': statistics.median(times[1]),
            'ratio': statistics.median(ratios), 'ratio_min': min(ratios),
            'ratio_max': max(ratios),
-           # The fastest sample of each side: what descheduling and a neighbour's cache
-           # traffic cannot inflate, so it moves less from run to run than the medians.
+           # The fastest sample of each side: what descheduling cannot inflate (a
+           # neighbour's cache traffic still can).
            'ratio_best': min(times[0]) / min(times[1]), 'chainlite_samples': times[0],
            'numpy_samples': times[1], 'calls_per_sample': counts}
     if len(fns) == 3:
