@@ -275,6 +275,32 @@ class _PackedAdam:
                 return False
         return True
 
+    def holds_all(self, params: list[variable.Parameter], hp: optimizer.Hyperparameter
+                  ) -> bool:
+        # Whether `params` are exactly these parameters, in order, each of which _packable
+        # would pack again into these buffers: the common step, checked in one pass
+        # without building the packable dict (any doubt falls back to _packable and holds).
+        if len(params) != len(self.params) or hp.amsgrad or hp.adabound:
+            return False
+        t = self.rules[0].t
+        dtype = self.m.dtype
+        for param, p, rule, shape, m, v in zip(params, self.params, self.rules, self.shapes,
+                                                self.m_views, self.v_views):
+            if param is not p or param.update_rule is not rule or not rule.enabled or \
+                    rule.t != t:
+                return False
+            data, state, node = param._data, rule._state, param._node
+            if data is None or data.shape != shape or data.dtype != dtype or \
+                    state is None or state['m'] is not m or state['v'] is not v:
+                return False
+            rhp = rule.hyperparam.__dict__
+            hooks = rule._hooks
+            if len(rhp) != 2 or rhp['_parent'] is not hp or hooks.pre or hooks.post or \
+                    node is None or node.grad_var is None or node._loss_scale is not None or \
+                    getattr(param, '_grad_never_cleared', False):
+                return False
+        return True
+
     def update(self, hp: optimizer.Hyperparameter) -> None:
         rules = self.rules
         for rule in rules:
@@ -395,6 +421,10 @@ class Adam(optimizer.GradientMethod):
     def _update_params(self, params: list[variable.Parameter]) -> None:
         # Small parameters whose rules are plain (no hooks, overrides or variants) share
         # each NumPy call of the update through packed state; the rest update one by one.
+        packed = self._packed
+        if packed is not None and packed.holds_all(params, self.hyperparam):
+            packed.update(self.hyperparam)
+            return
         packable = _packable(params, self.hyperparam)
         if not packable:
             super()._update_params(params)

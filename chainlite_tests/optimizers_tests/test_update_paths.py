@@ -181,6 +181,90 @@ def test_adam_with_hooks_and_overrides_matches_the_per_parameter_update(setup):
     _assert_same(got, want)
 
 
+SMALL = SHAPES[:-1]  # every parameter packed: the step that checks them in one pass
+
+
+def _run_small(opt, change=None, change_at=2, noop_hooks=False):
+    # STEPS updates of the small parameters; `change(opt, params)` before step `change_at`.
+    # With noop_hooks every parameter is updated on its own (a per-rule hook that does
+    # nothing keeps it out of the packed update).
+    m = _model(numpy.float32, SMALL)
+    opt.setup(m)
+    params = list(m.params())
+    if noop_hooks:
+        for i, p in enumerate(params):
+            p.update_rule.add_hook(lambda rule, param: None, name='noop%d' % i, timing='post')
+    for k in range(STEPS):
+        if change is not None and k == change_at:
+            change(opt, params)
+        for p, g in zip(params, _grads(k, numpy.float32, SMALL)):
+            p.grad = g
+        opt.update()
+    return [p.array for p in params], opt
+
+
+def _change_hook(opt, params):
+    params[1].update_rule.add_hook(_hook_rule, name='half')
+
+
+def _change_override(opt, params):
+    params[2].update_rule.hyperparam.alpha = 0.2
+
+
+def _change_disabled(opt, params):
+    params[0].update_rule.enabled = False
+
+
+def _change_state(opt, params):
+    # A rule's state replaced (as a load does): its moments leave the shared buffers.
+    rule = params[3].update_rule
+    rule.state['m'] = rule.state['m'].copy()
+
+
+def _change_optimizer(opt, params):
+    # The optimizer's own hyperparameters: the parameters stay packed.
+    opt.alpha = 0.01
+    opt.eps = 1e-4
+
+
+@pytest.mark.parametrize('change', [_change_hook, _change_override, _change_disabled,
+                                    _change_state, _change_optimizer])
+def test_adam_changes_after_packing_match_the_per_parameter_update(change):
+    # Two steps (the second packed), then a change that takes a parameter out of the packed
+    # update or changes them all: bit for bit the per-parameter update with the same change
+    # at the same step.
+    got, opt = _run_small(optimizers.Adam(alpha=0.05), change)
+    want, ref_opt = _run_small(optimizers.Adam(alpha=0.05), change, noop_hooks=True)
+    assert ref_opt._packed is None
+    _assert_same(got, want)
+    # The moments each rule holds too (a replaced state must be the one updated).
+    for key in ('m', 'v'):
+        _assert_same([p.update_rule.state[key] for p in opt.target.params()],
+                     [p.update_rule.state[key] for p in ref_opt.target.params()])
+
+
+def test_adam_reuses_its_buffers_with_one_check_when_nothing_changed(monkeypatch):
+    packable = adam._packable
+    calls = []
+
+    def counted(*args):
+        calls.append(1)
+        return packable(*args)
+
+    monkeypatch.setattr(adam, '_packable', counted)
+    got, opt = _run_small(optimizers.Adam(alpha=0.05))
+    # The first step creates each rule's state, the second packs it; the other three reuse
+    # the buffers after the one-pass check.
+    assert len(calls) == 2
+    assert [p is q for p, q in zip(opt._packed.params, opt.target.params())] == [True] * 4
+    want = [p.array.copy() for p in _model(numpy.float32, SMALL).params()]
+    states = [{} for _ in want]
+    for k in range(STEPS):
+        for p, g, st in zip(want, _grads(k, numpy.float32, SMALL), states):
+            _adam_ref(p, g, st, k + 1, alpha=0.05)
+    _assert_same(got, want)
+
+
 def test_adam_packed_update_survives_a_snapshot_load(tmp_path):
     # Saved after three steps and loaded into a fresh optimizer and model, two more steps
     # give exactly what five uninterrupted steps give.
