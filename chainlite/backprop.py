@@ -639,7 +639,8 @@ def _store_leaf_grads(grads: dict[Any, Any], seeds: list[Any], double: bool,
             g = _new_variable(a.copy(), g._node, g._requires_grad)
         stored.add(id(g._data))
         x.grad_var = g
-        _run_post_hooks(x)
+        if x._post_hooks:
+            _run_post_hooks(x)
 
 
 def _run_post_hooks(x: Any) -> None:

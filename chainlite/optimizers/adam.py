@@ -313,9 +313,9 @@ class _PackedAdam:
             rule._set_coefficients(key)
         c1, c2, c_eps = rule._coefficients
         alpha_t = _learning_rate(hp, rule.t)
-        copyto = numpy.copyto
         for g, param in zip(self.g_views, self.params):
-            copyto(g, param._node.grad_var._data)  # type: ignore[union-attr]
+            # (copyto's effect without the Python frame of its dispatcher)
+            g[...] = param._node.grad_var._data  # type: ignore[union-attr]
         g, m, v, s = self.g, self.m, self.v, self.s
         _update_moments(g, m, v, s, c1, c2)
         numpy.sqrt(v, out=s)
