@@ -307,18 +307,16 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
         push = heapq.heappush
         pop = heapq.heappop
         count = 0
-        nxt = None  # the one pending function, kept out of the heap (a chain's common case)
+        first = []
         for n in out_nodes:
             f = n.creator_node
             if f is not None and f not in seen and (reaching is None or id(f) in reaching):
                 seen.add(f)
-                if nxt is None and not heap:
-                    nxt = f
-                    continue
-                if nxt is not None:
-                    count -= 1
-                    push(heap, (-nxt.rank, count, nxt))
-                    nxt = None
+                first.append(f)
+        # The one pending function is kept out of the heap (a chain's common case).
+        nxt = first[0] if len(first) == 1 else None
+        if nxt is None:
+            for f in first:
                 count -= 1
                 push(heap, (-f.rank, count, f))
         found: dict[Any, Any] = {}

@@ -7,12 +7,12 @@ the same arithmetic written by hand, in place, with one preallocated scratch arr
 parameter. Both keep the moments m and v between iterations. The optimizer's share of an MLP
 training step is this update: the target is 1.10.
 """
-import math
-
 import numpy as np
 
 import chainlite
 from chainlite import optimizers
+
+from cases import _numpy_adam
 
 SHAPES = ((1000, 784), (1000,), (1000, 1000), (1000,), (10, 1000), (10,))
 ALPHA, BETA1, BETA2, EPS = 0.001, 0.9, 0.999, 1e-8
@@ -52,27 +52,10 @@ def chainlite_case():
 
 def numpy_case():
     params, grads = _arrays()
-    ms = [np.zeros_like(p) for p in params]
-    vs = [np.zeros_like(p) for p in params]
-    work = [np.empty_like(p) for p in params]
-    t = [0]
+    adam = _numpy_adam.Adam(params, ALPHA, BETA1, BETA2, EPS)
 
     def step():
-        t[0] += 1
-        alpha_t = ALPHA * math.sqrt(1 - BETA2 ** t[0]) / (1 - BETA1 ** t[0])
-        for p, g, m, v, s in zip(params, grads, ms, vs, work):
-            np.subtract(g, m, out=s)            # m += (1 - beta1) * (g - m)
-            s *= 1 - BETA1
-            m += s
-            np.multiply(g, g, out=s)            # v += (1 - beta2) * (g * g - v)
-            s -= v
-            s *= 1 - BETA2
-            v += s
-            np.sqrt(v, out=s)                   # p -= alpha_t * m / (sqrt(v) + eps)
-            s += EPS
-            np.divide(m, s, out=s)
-            s *= alpha_t
-            p -= s
+        adam.update(grads)
         return tuple(params)
 
     return {'adam_update': step}

@@ -9,7 +9,8 @@ the first call's loss and the norms of the four weight gradients.
 The NumPy version is the same math written by hand the way a NumPy programmer would: the
 gates in four contiguous blocks, the embedding lookup and the input-to-gate product for all
 35 steps at once, one lateral product per step, the output layer and the loss over all steps
-in one product, and the weight gradients as one product each over all steps.
+in one product, the weight gradients as one product each over all steps, and Adam in place
+(``_numpy_adam``, shared by the cases' NumPy versions).
 
 The PyTorch twin (timed when torch is importable) is written like the chainlite code, step
 by step in eager mode: ``nn.Embedding``, ``nn.LSTMCell`` called 35 times (not the fused
@@ -21,6 +22,8 @@ import chainlite
 import chainlite.functions as F
 import chainlite.links as L
 from chainlite import optimizers
+
+from cases import _numpy_adam
 
 UNIT = 'ms/step'
 SCALE = 1e3
@@ -94,10 +97,9 @@ def numpy_case():
     xs, ts, arrays = _arrays()
     E, Wu, bu, Wl, Wo, bo = arrays
     params = [E.copy(), _blocks(Wu), _blocks(bu), _blocks(Wl), Wo.copy(), bo.copy()]
-    ms = [np.zeros_like(p) for p in params]
-    vs = [np.zeros_like(p) for p in params]
+    adam = _numpy_adam.Adam(params, ALPHA, BETA1, BETA2, ADAM_EPS)
     state = {'h': np.zeros((BATCH, HIDDEN), np.float32),
-             'c': np.zeros((BATCH, HIDDEN), np.float32), 't': 0}
+             'c': np.zeros((BATCH, HIDDEN), np.float32)}
     flat_t = ts.ravel()
     rows = np.arange(flat_t.size)
     n = HIDDEN
@@ -161,13 +163,7 @@ def numpy_case():
         grads = [gE, gWu, gbu, gWl, gWo, gbo]
         state['h'], state['c'] = hs[-1].copy(), cs[-1].copy()
         result = (np.float32(loss),) + tuple(np.linalg.norm(grads[k]) for k in (0, 1, 3, 4))
-        state['t'] += 1
-        k = state['t']
-        lr = ALPHA * np.sqrt(1 - BETA2 ** k) / (1 - BETA1 ** k)
-        for p, mo, v, gp in zip(params, ms, vs, grads):
-            mo += (1 - BETA1) * (gp - mo)
-            v += (1 - BETA2) * (gp * gp - v)
-            p -= lr * mo / (np.sqrt(v) + ADAM_EPS)
+        adam.update(grads)
         return result
 
     return {'lstm_lm_step': step}

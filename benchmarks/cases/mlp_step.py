@@ -21,6 +21,8 @@ import chainlite.functions as F
 import chainlite.links as L
 from chainlite import optimizers
 
+from cases import _numpy_adam
+
 UNIT = 'ms/step'
 SCALE = 1e3
 TARGETS = {'mlp_step': None, 'mlp_step_mixed16': None}
@@ -86,12 +88,9 @@ def _numpy_step(mixed16):
     dtype = np.float16 if mixed16 else np.float32
     # float32: the master weights are the weights.
     params = [p.astype(dtype) for p in master] if mixed16 else master
-    ms = [np.zeros_like(p) for p in master]
-    vs = [np.zeros_like(p) for p in master]
-    tmps = [np.empty_like(p) for p in master]  # the update's scratch, one per parameter
+    adam = _numpy_adam.Adam(master, ALPHA, BETA1, BETA2, ADAM_EPS)
     x = x.astype(dtype)
     rows = np.arange(BATCH)
-    state = {'t': 0}
     scale = LOSS_SCALE if mixed16 else 1.0
 
     def mm(a, b):
@@ -126,29 +125,14 @@ def _numpy_step(mixed16):
                 g *= hs[k] > 0
         result = (np.float32(loss),) + tuple(
             np.linalg.norm(grads[2 * k].astype(np.float32)) / scale for k in range(3))
-        state['t'] += 1
-        n = state['t']
-        lr = ALPHA * np.sqrt(1 - BETA2 ** n) / (1 - BETA1 ** n)
-        for p, p32, mo, v, tmp, gp in zip(params, master, ms, vs, tmps, grads):
-            if mixed16:
-                gp = gp.astype(np.float32)
-                gp /= scale
-            # In place, through one scratch array: m += (1 - beta1) (g - m),
-            # v += (1 - beta2) (g g - v), p -= lr m / (sqrt(v) + eps).
-            np.subtract(gp, mo, out=tmp)
-            tmp *= 1 - BETA1
-            mo += tmp
-            np.multiply(gp, gp, out=tmp)
-            tmp -= v
-            tmp *= 1 - BETA2
-            v += tmp
-            np.sqrt(v, out=tmp)
-            tmp += ADAM_EPS
-            np.divide(mo, tmp, out=tmp)
-            tmp *= lr
-            p32 -= tmp
-            if mixed16:
+        if mixed16:
+            # The float32 master weights take the unscaled gradients; the float16 weights
+            # are their copies.
+            adam.update([g.astype(np.float32) / scale for g in grads])
+            for p, p32 in zip(params, master):
                 p[...] = p32
+        else:
+            adam.update(grads)
         return result
 
     return step

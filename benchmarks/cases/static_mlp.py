@@ -18,6 +18,8 @@ import chainlite.functions as F
 import chainlite.links as L
 from chainlite import optimizers
 
+from cases import _numpy_adam
+
 SIZES = (64, 100, 100, 10)
 BATCH = 32
 ALPHA, BETA1, BETA2, EPS = 0.001, 0.9, 0.999, 1e-8
@@ -80,10 +82,7 @@ def chainlite_case():
 
 def _numpy_step():
     params, x, t = _data()
-    ms = [np.zeros_like(p) for p in params]
-    vs = [np.zeros_like(p) for p in params]
-    work = [np.empty_like(p) for p in params]
-    count = [0]
+    adam = _numpy_adam.Adam(params, ALPHA, BETA1, BETA2, EPS)
     idx = np.arange(BATCH)
 
     def step():
@@ -108,21 +107,7 @@ def _numpy_step():
         gh1 *= h1 > 0
         grads = [gh1.T @ x, gh1.sum(axis=0), gh2.T @ h1, gh2.sum(axis=0), gz.T @ h2,
                  gz.sum(axis=0)]
-        count[0] += 1
-        alpha_t = ALPHA * math.sqrt(1 - BETA2 ** count[0]) / (1 - BETA1 ** count[0])
-        for p, g, m, v, s in zip(params, grads, ms, vs, work):
-            np.subtract(g, m, out=s)
-            s *= 1 - BETA1
-            m += s
-            np.multiply(g, g, out=s)
-            s -= v
-            s *= 1 - BETA2
-            v += s
-            np.sqrt(v, out=s)
-            s += EPS
-            np.divide(m, s, out=s)
-            s *= alpha_t
-            p -= s
+        adam.update(grads)
         return tuple(params)
 
     return step

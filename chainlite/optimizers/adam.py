@@ -262,24 +262,11 @@ class _PackedAdam:
         self.m_views = [rule._state['m'] for rule in self.rules]  # type: ignore[index]
         self.v_views = [rule._state['v'] for rule in self.rules]  # type: ignore[index]
 
-    def holds(self, packable: dict[int, tuple[variable.Parameter, AdamRule]]) -> bool:
-        # Whether the buffers are still these parameters' state.
-        if len(packable) != len(self.params):
-            return False
-        for (param, r), p, rule, shape, m, v in zip(packable.values(), self.params, self.rules,
-                                                    self.shapes, self.m_views, self.v_views):
-            state = rule._state
-            if param is not p or r is not rule or \
-                    param._data.shape != shape or state is None or \
-                    state['m'] is not m or state['v'] is not v:
-                return False
-        return True
-
-    def holds_all(self, params: list[variable.Parameter], hp: optimizer.Hyperparameter
-                  ) -> bool:
+    def holds(self, params: list[variable.Parameter], hp: optimizer.Hyperparameter) -> bool:
         # Whether `params` are exactly these parameters, in order, each of which _packable
-        # would pack again into these buffers: the common step, checked in one pass
-        # without building the packable dict (any doubt falls back to _packable and holds).
+        # would pack again into these buffers (their state still the buffers' views). The
+        # common step asks it of all the parameters, in one pass without building the
+        # packable dict; on any doubt the update asks it of what _packable found.
         if len(params) != len(self.params) or hp.amsgrad or hp.adabound:
             return False
         t = self.rules[0].t
@@ -422,7 +409,7 @@ class Adam(optimizer.GradientMethod):
         # Small parameters whose rules are plain (no hooks, overrides or variants) share
         # each NumPy call of the update through packed state; the rest update one by one.
         packed = self._packed
-        if packed is not None and packed.holds_all(params, self.hyperparam):
+        if packed is not None and packed.holds(params, self.hyperparam):
             packed.update(self.hyperparam)
             return
         packable = _packable(params, self.hyperparam)
@@ -435,7 +422,8 @@ class Adam(optimizer.GradientMethod):
                 if rule is not None:
                     rule.update(param)
         packed = self._packed
-        if packed is None or not packed.holds(packable):
+        if packed is None or not packed.holds([param for param, _ in packable.values()],
+                                              self.hyperparam):
             packed = self._packed = _PackedAdam(packable)
         packed.update(self.hyperparam)
 
