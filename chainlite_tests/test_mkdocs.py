@@ -1,5 +1,5 @@
 """The documentation site: ``mkdocs.yml``'s nav and the pages under ``docs/`` agree, and the
-site builds with ``mkdocs build --strict`` when MkDocs is installed (``pip install .[docs]``).
+site builds with ``mkdocs build --strict`` when MkDocs is installed (``pip install -e ".[docs]"``).
 
 The nav check needs nothing beyond the standard library, so a page left out of the nav (or a
 nav entry whose page was renamed) fails the suite even where MkDocs is not installed.

@@ -2,7 +2,8 @@
 
 Objects describe their state in ``serialize(serializer)``; :func:`save_npz` and
 :func:`load_npz` move it to and from NPZ files that Chainer reads and writes too. HDF5
-(:func:`save_hdf5`, :func:`load_hdf5`) needs h5py (``pip install chainlite[hdf5]``).
+(:func:`save_hdf5`, :func:`load_hdf5`) needs h5py
+(``pip install h5py``, or the extra ``pip install "chainlite-dl[hdf5]"``).
 
 Example:
     >>> import io, numpy as np

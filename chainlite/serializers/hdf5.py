@@ -1,4 +1,5 @@
-"""HDF5 serialization through h5py (optional: ``pip install chainlite[hdf5]``).
+"""HDF5 serialization through h5py (optional: ``pip install h5py``, or the extra
+``pip install "chainlite-dl[hdf5]"``).
 
 The hierarchy maps onto HDF5 groups (``/predictor/l1/W``); None is stored as an empty
 dataset, as in Chainer. Without h5py, this module still imports, and its classes and
@@ -28,7 +29,8 @@ def _h5py():
     except ImportError as e:
         raise RuntimeError(
             'HDF5 serialization needs h5py, which is not installed: install h5py '
-            '(pip install chainlite[hdf5]), or use save_npz/load_npz') from e
+            '(pip install h5py, or the extra: pip install "chainlite-dl[hdf5]"), or use '
+            'save_npz/load_npz') from e
     return h5py
 
 
@@ -164,7 +166,7 @@ def save_hdf5(filename: str | os.PathLike[str], obj: Any, compression: int = 4) 
         ...     try:
         ...         serializers.save_hdf5(os.path.join(d, 'w.h5'), {'l1/W': np.ones(2)})
         ...     except RuntimeError as e:  # h5py is not installed
-        ...         assert 'pip install chainlite[hdf5]' in str(e)
+        ...         assert 'pip install h5py' in str(e)
     """
     h5py = _h5py()
     with _atomic.replacing(os.fspath(filename)) as tmp:
@@ -204,7 +206,7 @@ def load_hdf5(filename: str | os.PathLike[str], obj: Any) -> None:
         ...         serializers.load_hdf5(os.path.join(d, 'w.h5'), a)
         ...         assert (a.W == 1).all()
         ...     except RuntimeError as e:  # h5py is not installed
-        ...         assert 'pip install chainlite[hdf5]' in str(e)
+        ...         assert 'pip install h5py' in str(e)
     """
     h5py = _h5py()
     with h5py.File(os.fspath(filename), 'r') as f:

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 _MISSING_MATPLOTLIB = ('%s: matplotlib is not installed, so no plot will be drawn '
                        '(training is not affected); to get plots, install matplotlib '
-                       '(pip install chainlite[plot])')
+                       '(pip install matplotlib, or the extra: '
+                       'pip install "chainlite-dl[plot]")')
 _noted: set = set()  # the extensions that said so already
 
 
@@ -52,7 +53,8 @@ class PlotReport(extension.Extension):
     figure into ``trainer.out/filename`` (written under a temporary name, then renamed). It
     draws with matplotlib's object API (no ``pyplot`` state, no display needed).
 
-    Without matplotlib (``pip install chainlite[plot]``) it prints a note to standard error
+    Without matplotlib (``pip install matplotlib``, or the extra
+    ``pip install "chainlite-dl[plot]"``) it prints a note to standard error
     once per process (not a warning, so ``python -W error`` still runs) and does nothing.
 
     Args:

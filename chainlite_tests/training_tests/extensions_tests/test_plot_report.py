@@ -36,7 +36,8 @@ def test_without_matplotlib_says_so_once_and_does_nothing(tmp_path, no_matplotli
         note = capsys.readouterr().err
         again = extensions.PlotReport(['main/loss'])  # no second note
         assert not again.available()
-    assert 'install matplotlib (pip install chainlite[plot])' in note
+    assert 'install matplotlib (pip install matplotlib, or the extra: ' in note
+    assert 'pip install "chainlite-dl[plot]"' in note
     assert note.count('\n') == 1 and capsys.readouterr().err == ''
     trainer = _fake_trainer(tmp_path)
     _run(ext, trainer, [1.0, 2.0])
