@@ -1,8 +1,11 @@
 """Runs scripts written for Chainer unchanged: ``chainer`` and ``chainerx`` resolve to chainlite.
 
 ``python -m chainlite.compat SCRIPT.py [ARGS...]`` installs an import hook, then runs the
-script. While the hook is installed, ``import chainer`` gives the ``chainlite`` module itself,
-``import chainermn`` gives :mod:`chainlite.distributed` (ChainerMN's API),
+script. While the hook is installed, ``import chainer`` gives the ``chainlite`` package under
+Chainer's name and version (``chainer.__version__`` is ``'7.8.1'``, the release whose API
+chainlite implements, so version checks in old code take Chainer 7's branch; every other
+attribute is chainlite's own, read and written through), ``import chainermn`` gives
+:mod:`chainlite.distributed` (ChainerMN's API) the same way,
 every ``chainer.X.Y`` gives ``chainlite.X.Y`` (the same module objects, so
 ``chainer.Variable is chainlite.Variable``), ``chainer.cuda`` gives
 ``chainlite.backends.cuda`` as in Chainer, and ``chainerx`` gives
@@ -36,7 +39,15 @@ import sys
 import types
 from typing import Any
 
-__all__ = ['install', 'uninstall', 'is_installed', 'chainer_name', 'chainlite_name']
+__all__ = ['install', 'uninstall', 'is_installed', 'chainer_name', 'chainlite_name',
+           'CHAINER_VERSION']
+
+#: What ``chainer.__version__`` and ``chainermn.__version__`` say under the hook, and what
+#: ``chainer.testing.with_requires('chainer>=7')`` compares with: the Chainer release whose
+#: API chainlite implements. ``chainlite.__version__`` stays chainlite's own.
+CHAINER_VERSION = '7.8.1'
+# The packages that are chainlite's under Chainer's name and version (see _VersionedAlias).
+_VERSIONED = ('chainer', 'chainermn')
 
 # Chainer modules whose chainlite counterpart lives under another name.
 _RENAMED = {
@@ -203,6 +214,42 @@ def _unpatch_all() -> None:
     _patched.clear()
 
 
+class _VersionedAlias(types.ModuleType):
+    """A chainlite package under a Chainer name (``chainer``, ``chainermn``) and version.
+
+    Its own namespace holds only the module's dunders (``__name__``, ``__spec__``, ``__path__``,
+    ``__version__``, ...). Every other attribute is read from, written to and deleted from the
+    chainlite package, so ``chainer.Variable is chainlite.Variable`` and a test that patches
+    ``chainer.config`` patches chainlite's.
+    """
+
+    def __init__(self, name: str, target: types.ModuleType) -> None:
+        super().__init__(name, target.__doc__)
+        vars(self)['__wrapped_module__'] = target
+        for attr in ('__file__', '__path__'):
+            if attr in vars(target):
+                vars(self)[attr] = vars(target)[attr]
+        vars(self)['__version__'] = CHAINER_VERSION
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(vars(self)['__wrapped_module__'], attr)
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        if attr.startswith('__') and attr.endswith('__'):
+            super().__setattr__(attr, value)
+        else:
+            setattr(vars(self)['__wrapped_module__'], attr, value)
+
+    def __delattr__(self, attr: str) -> None:
+        if attr.startswith('__') and attr.endswith('__'):
+            super().__delattr__(attr)
+        else:
+            delattr(vars(self)['__wrapped_module__'], attr)
+
+    def __dir__(self) -> list:
+        return sorted(set(dir(vars(self)['__wrapped_module__'])) | set(vars(self)))
+
+
 class _AliasLoader(importlib.abc.Loader):
     """Loads a ``chainer.*`` name by handing out the already imported chainlite module."""
 
@@ -217,6 +264,8 @@ class _AliasLoader(importlib.abc.Loader):
         # spec (no origin, no loader of files); keep the module's own, so that
         # ``importlib.resources``, ``pickle`` and ``inspect`` still find its files.
         self._own_spec = module.__spec__
+        if spec.name in _VERSIONED:
+            return _VersionedAlias(spec.name, module)
         return module
 
     def exec_module(self, module: types.ModuleType) -> None:

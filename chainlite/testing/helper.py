@@ -16,13 +16,25 @@ import warnings
 from typing import Any, Iterator
 
 
+def _installed_version(name: str) -> str | None:
+    # Under chainlite.compat's hook, ``chainer`` and ``chainermn`` are chainlite standing in
+    # for Chainer 7.8.1, whatever (if any) Chainer distribution is installed.
+    from packaging.utils import canonicalize_name
+    from chainlite import compat
+    if compat.is_installed() and canonicalize_name(name) in ('chainer', 'chainermn'):
+        return compat.CHAINER_VERSION
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 def _satisfied(requirements: tuple) -> bool:
     from packaging.requirements import Requirement  # only the decorators need it
     for text in requirements:
         req = Requirement(text)
-        try:
-            version = importlib.metadata.version(req.name)
-        except importlib.metadata.PackageNotFoundError:
+        version = _installed_version(req.name)
+        if version is None:
             return False
         if req.specifier and not req.specifier.contains(version, prereleases=True):
             return False
@@ -31,6 +43,10 @@ def _satisfied(requirements: tuple) -> bool:
 
 def with_requires(*requirements: str) -> Any:
     """Skips a test unless every requirement (``'numpy>=2'``, ``'scipy'``) is installed.
+
+    Under :mod:`chainlite.compat`'s hook, ``chainer`` and ``chainermn`` count as installed at
+    version :data:`chainlite.compat.CHAINER_VERSION` (7.8.1), since chainlite stands in for
+    them, so a library's ``with_requires('chainer>=7')`` test runs.
 
     Args:
         *requirements: Requirement strings (PEP 508).

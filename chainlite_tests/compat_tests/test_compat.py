@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 import types
+import unittest
 
 import numpy as np
 import pytest
@@ -33,9 +34,76 @@ def _run(*args):
 def test_chainer_is_chainlite(hook):
     import chainer
     import chainer.functions
-    assert chainer is chainlite
+    assert chainer.__name__ == 'chainer' and chainer.__path__ == chainlite.__path__
     assert chainer.Variable is chainlite.Variable
+    assert chainer.functions is chainlite.functions
     assert chainer.functions.relu is chainlite.functions.relu
+    assert chainer.config is chainlite.config
+    assert 'Variable' in dir(chainer) and chainer.__all__ == chainlite.__all__
+
+
+def test_chainer_reports_chainer_version_and_chainlite_its_own(hook):
+    import chainer
+    import chainermn
+    from chainer import testing
+    assert chainer.__version__ == chainermn.__version__ == compat.CHAINER_VERSION == '7.8.1'
+    assert chainlite.__version__ == chainlite._version.__version__ != '7.8.1'
+    assert chainlite.distributed.__version__ == chainlite.__version__
+    # Old code gated on the version takes Chainer 7's branch.
+    assert int(chainer.__version__.split('.')[0]) >= 7
+
+    class T(unittest.TestCase):
+        @testing.with_requires('chainer>=7')
+        def test_new(self):
+            pass
+
+        @testing.with_requires('chainer<7')
+        def test_old(self):
+            pass
+
+        @testing.with_requires('chainermn>=7.8')
+        def test_mn(self):
+            pass
+
+    result = unittest.TestResult()
+    unittest.defaultTestLoader.loadTestsFromTestCase(T).run(result)
+    assert [t.id().rsplit('.', 1)[1] for t, _ in result.skipped] == ['test_old']
+    assert result.testsRun == 3 and not result.errors and not result.failures
+
+
+def test_with_requires_chainer_skips_without_the_hook():
+    from chainlite import testing
+
+    class T(unittest.TestCase):
+        @testing.with_requires('chainer>=7')
+        def test_new(self):
+            pass
+
+    result = unittest.TestResult()
+    unittest.defaultTestLoader.loadTestsFromTestCase(T).run(result)
+    import importlib.metadata
+    try:
+        importlib.metadata.version('chainer')
+    except importlib.metadata.PackageNotFoundError:
+        assert len(result.skipped) == 1  # no Chainer distribution and no hook
+
+
+def test_writes_through_chainer_reach_chainlite(hook):
+    import chainer
+    from unittest import mock
+    marker = object()
+    with mock.patch.object(chainer, 'Variable', marker):
+        assert chainlite.Variable is marker
+    assert chainer.Variable is chainlite.Variable is not marker
+    with mock.patch('chainer.config', marker):
+        assert chainlite.config is marker
+    assert chainer.config is chainlite.config is not marker
+    chainer.some_user_attribute = 3
+    try:
+        assert chainlite.some_user_attribute == 3
+    finally:
+        del chainer.some_user_attribute
+    assert not hasattr(chainlite, 'some_user_attribute')
 
 
 def test_from_imports_give_the_chainlite_modules(hook):
@@ -146,7 +214,7 @@ def test_uninstall_restores_sys_modules_and_modules():
         from chainer import cuda  # noqa: F401
         import chainer.sequential  # noqa: F401
         import chainerx  # noqa: F401
-        assert chainer is chainlite
+        assert chainer.Link is chainlite.Link and chainer.cuda is chainlite.backends.cuda
         compat.uninstall()
         compat.uninstall()                     # twice: no effect
         assert not compat.is_installed()

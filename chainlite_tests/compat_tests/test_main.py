@@ -17,7 +17,7 @@ def test_script_sees_its_argv_name_and_folder(tmp_path):
     (tmp_path / 'helper_mod.py').write_text('VALUE = 42\n')
     script = tmp_path / 'show.py'
     script.write_text('import sys\nimport chainer, chainlite\nimport helper_mod\n'
-                      'print(__name__, sys.argv, chainer is chainlite, helper_mod.VALUE)\n')
+                      'print(__name__, sys.argv, chainer.Link is chainlite.Link, helper_mod.VALUE)\n')
     proc = _compat(str(script), 'a', '--b')
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
@@ -38,11 +38,11 @@ def test_code_and_module_options(tmp_path):
     proc = _compat('-c', 'import sys, chainer, chainerx\n'
                          'print(chainer.__name__, chainerx.is_available(), sys.argv)', 'x')
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "chainlite False ['-c', 'x']"
+    assert proc.stdout.strip() == "chainer False ['-c', 'x']"
     (tmp_path / 'as_module.py').write_text('import chainer\nprint(__name__, chainer.__name__)\n')
     proc = _compat('-m', 'as_module', cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == '__main__ chainlite'
+    assert proc.stdout.strip() == '__main__ chainer'
 
 
 def test_usage():
