@@ -28,11 +28,11 @@ N, C, H, BLOCKS, EPS, DECAY = 32, 32, 16, 4, 2e-5, 0.9
 LR, MOMENTUM = 0.01, 0.9
 
 
-def _arrays():
+def _arrays(dtype=np.float32):
     rs = np.random.default_rng(0)
-    x = rs.standard_normal((N, C, H, H)).astype(np.float32)
-    r = rs.standard_normal((N, C, H, H)).astype(np.float32)
-    Ws = [(rs.standard_normal((C, C, 3, 3)) / np.sqrt(C * 9)).astype(np.float32)
+    x = rs.standard_normal((N, C, H, H)).astype(dtype)
+    r = rs.standard_normal((N, C, H, H)).astype(dtype)
+    Ws = [(rs.standard_normal((C, C, 3, 3)) / np.sqrt(C * 9)).astype(dtype)
           for _ in range(2 * BLOCKS)]
     return x, r, Ws
 
@@ -52,9 +52,13 @@ class _Block(chainlite.Chain):
         return F.relu(self.bn2(self.conv2(h)) + x)
 
 
-def chainlite_case():
-    x, r, Ws = _arrays()
-    model = chainlite.ChainList(*[_Block(Ws[2 * i], Ws[2 * i + 1]) for i in range(BLOCKS)])
+def chainlite_case(dtype=np.float32):
+    # dtype: float32 is what is timed; the tests also run float64, where two steps of the
+    # twins agree on any CPU (float32 rounding, which differs with the BLAS kernel, grows
+    # along this trajectory).
+    x, r, Ws = _arrays(dtype)
+    with chainlite.using_config('dtype', np.dtype(dtype)):  # the parameters' dtype
+        model = chainlite.ChainList(*[_Block(Ws[2 * i], Ws[2 * i + 1]) for i in range(BLOCKS)])
     opt = optimizers.MomentumSGD(lr=LR, momentum=MOMENTUM)
     opt.setup(model)
 
@@ -77,7 +81,7 @@ def chainlite_case():
 def _conv(x, W):
     # x: (c, h, w, n) batch-last; a 3x3 convolution with pad 1. Returns y and the patches.
     c, h, w, n = x.shape
-    xp = np.zeros((c, h + 2, w + 2, n), np.float32)
+    xp = np.zeros((c, h + 2, w + 2, n), x.dtype)
     xp[:, 1:-1, 1:-1] = x
     win = np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(1, 2))
     col = win.transpose(0, 4, 5, 1, 2, 3).reshape(c * 9, h * w * n)
@@ -91,7 +95,7 @@ def _conv_backward(gy, col, W):
     gy_mat = gy.reshape(o, -1)
     gW = (gy_mat @ col.T).reshape(W.shape)
     gcol = (W.reshape(o, -1).T @ gy_mat).reshape(c, 3, 3, h, w, n)
-    gxp = np.zeros((c, h + 2, w + 2, n), np.float32)
+    gxp = np.zeros((c, h + 2, w + 2, n), gy.dtype)
     for i in range(3):
         for j in range(3):
             gxp[:, i:i + h, j:j + w] += gcol[:, i, j]
@@ -122,15 +126,15 @@ def _bn_backward(gy, xhat, inv_std, gamma):
     return gx, ggamma, gbeta
 
 
-def numpy_case():
-    x, r, Ws = _arrays()
+def numpy_case(dtype=np.float32):
+    x, r, Ws = _arrays(dtype)
     xb = np.ascontiguousarray(x.transpose(1, 2, 3, 0))
     rb = np.ascontiguousarray(r.transpose(1, 2, 3, 0))
     params = []
     for W in Ws:
-        params += [W.copy(), np.ones(C, np.float32), np.zeros(C, np.float32)]
+        params += [W.copy(), np.ones(C, dtype), np.zeros(C, dtype)]
     velocities = [np.zeros_like(p) for p in params]
-    running = [[np.zeros(C, np.float32), np.ones(C, np.float32)] for _ in Ws]
+    running = [[np.zeros(C, dtype), np.ones(C, dtype)] for _ in Ws]
 
     def step():
         h, tape = xb, []
@@ -158,7 +162,7 @@ def numpy_case():
             g, grads[3 * i] = _conv_backward(g, col, W)
             if i % 2 == 0:
                 g = g + g_skip
-        result = (np.float32(loss), np.linalg.norm(grads[0]), np.linalg.norm(grads[1]))
+        result = (dtype(loss), np.linalg.norm(grads[0]), np.linalg.norm(grads[1]))
         for p, v, gp in zip(params, velocities, grads):
             v *= MOMENTUM
             v -= LR * gp
