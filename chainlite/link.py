@@ -587,6 +587,11 @@ class Link:
         text = ', '.join('%s=%s' % (k, v) for k, v in specs)
         return '%s(%s)' % (type(self).__name__, text)
 
+    def __repr__(self) -> str:
+        # The layer tree of str(), so that a model shown at the interactive prompt or in a
+        # notebook says what it is made of (Chainer's repr was object.__repr__).
+        return str(self)
+
 
 class Chain(Link):
     """A link made of child links (and possibly parameters of its own).

@@ -353,6 +353,13 @@ def test_str_shows_the_tree():
     assert '(l1): Affine()' in str(MLP())
 
 
+def test_repr_shows_the_tree_too():
+    model = chainlite.Sequential(Affine(2, 2), F.relu)
+    assert repr(model) == str(model) and repr(model).splitlines()[0] == 'Sequential('
+    assert repr(MLP()) == str(MLP()) and '(l1): Affine()' in repr(MLP())
+    assert repr([Affine(2, 2)]) == '[Affine()]'
+
+
 def test_to_device_and_to_cpu_keep_arrays_on_numpy():
     link = WithPersistent()
     with pytest.warns(DeprecationWarning, match=r"to_cpu is deprecated.*to_device\('@numpy'\)"):

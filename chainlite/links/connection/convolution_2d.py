@@ -105,8 +105,10 @@ class Convolution2D(link.Link):
                    dilate=dilate, groups=groups)
 
     def printable_specs(self) -> Iterator:
-        """The constructor's arguments, shown by ``str(layer)``."""
-        yield 'in_channels', self.in_channels
+        """The constructor's arguments, shown by ``str(layer)`` (an inferred
+        ``in_channels`` once it is known)."""
+        W = self.W.array
+        yield 'in_channels', self.in_channels if W is None else W.shape[1] * self.groups
         yield 'out_channels', self.out_channels
         yield 'ksize', self.ksize
         yield 'stride', self.stride

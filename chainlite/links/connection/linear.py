@@ -84,8 +84,13 @@ class Linear(link.Link):
                    initial_bias=None if b is None else variable.as_array(b))
 
     def printable_specs(self) -> Iterator:
-        """``in_size``, ``out_size`` and ``nobias``, shown by ``str(layer)``."""
-        yield 'in_size', self.in_size
+        """``in_size``, ``out_size`` and ``nobias``, shown by ``str(layer)``.
+
+        A size inferred at the first call is shown once it is known (``in_size`` itself
+        keeps the None it was given, as in Chainer).
+        """
+        W = self.W.array
+        yield 'in_size', self.in_size if W is None else W.shape[1]
         yield 'out_size', self.out_size
         yield 'nobias', self.b is None
 

@@ -128,3 +128,10 @@ def test_npz_round_trip_initializes_a_lazy_layer(tmp_path):
     np.testing.assert_array_equal(target.W.array, source.W.array)
     x = np.ones((1, 3, 3, 3), np.float32)
     np.testing.assert_array_equal(target(x).array, source(x).array)
+
+
+def test_str_shows_inferred_in_channels_after_the_first_call():
+    conv = L.Convolution2D(None, 4, 3, groups=2)
+    assert 'in_channels=None' in str(conv)
+    conv(np.ones((1, 6, 5, 5), np.float32))
+    assert str(conv).startswith('Convolution2D(in_channels=6, out_channels=4, ksize=3')

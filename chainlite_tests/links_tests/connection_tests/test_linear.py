@@ -33,6 +33,13 @@ def test_str_matches_chainer():
     assert str(L.Linear(4, nobias=True)) == 'Linear(in_size=None, out_size=4, nobias=True)'
 
 
+def test_str_shows_the_inferred_size_after_the_first_call():
+    layer = L.Linear(None, 4)
+    layer(np.ones((2, 3, 2), np.float32))
+    assert str(layer) == repr(layer) == 'Linear(in_size=6, out_size=4, nobias=False)'
+    assert layer.in_size is None  # the argument, as Chainer keeps it
+
+
 @pytest.mark.parametrize('make', [lambda: L.Linear(None, 2), lambda: L.Linear(2)])
 def test_lazy_initialization(make):
     layer = make()
