@@ -24,8 +24,9 @@ class ndarray:
 
 def check_cuda_available() -> NoReturn:
     """Raises RuntimeError: CUDA (CuPy) is not available to chainlite."""
-    raise RuntimeError('CUDA is not available: install cupy (chainlite runs on NumPy; a CuPy '
-                       'backend is not supported yet)')
+    raise RuntimeError('CUDA is not available: chainlite runs on NumPy on the CPU and has no '
+                       'CuPy backend yet, so installing CuPy does not change this; use the CPU '
+                       "(device -1 or '@numpy')")
 
 
 def to_cpu(array: Any, stream: Any = None) -> Any:
