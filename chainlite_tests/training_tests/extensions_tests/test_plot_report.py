@@ -65,6 +65,7 @@ def test_draws_a_png_with_matplotlib(tmp_path):
 
     ext = extensions.PlotReport(['main/loss', 'missing'], 'epoch', trigger=(2, 'iteration'),
                                 postprocess=postprocess, filename='loss.png')
+    ext.time_share = 1.0  # redraw at every firing of the trigger
     trainer = _fake_trainer(tmp_path)
     _run(ext, trainer, [4.0, 2.0, 1.0, 0.5])
     assert ext._data == {'main/loss': [(1, 3.0), (2, 0.75)], 'missing': []}
@@ -85,3 +86,43 @@ def test_nothing_to_plot_writes_no_file(tmp_path):
     ext = extensions.PlotReport(['absent'], trigger=(1, 'iteration'))
     _run(ext, _fake_trainer(tmp_path), [1.0])
     assert os.listdir(tmp_path) == []
+
+
+def test_redraws_are_throttled_and_finalize_draws_what_is_pending(tmp_path, monkeypatch):
+    pytest.importorskip('matplotlib')
+    clock = [100.0]
+    monkeypatch.setattr(plot_report.time, 'perf_counter', lambda: clock[0])
+    drawn = []
+    ext = extensions.PlotReport(['main/loss'], 'iteration', trigger=(1, 'iteration'))
+
+    def draw(out):
+        drawn.append(list(ext._data['main/loss']))
+        clock[0] += 0.5                     # each redraw takes half a second
+    monkeypatch.setattr(ext, '_draw', draw)
+    trainer = _fake_trainer(tmp_path)
+    _run(ext, trainer, [4.0])               # the first point is drawn at once
+    assert drawn == [[(1, 4.0)]]
+    clock[0] += 9.0                         # 9.5 s after a 0.5 s redraw: less than 19 x 0.5
+    _run(ext, trainer, [3.0])
+    assert len(drawn) == 1 and len(ext._data['main/loss']) == 2   # kept, not drawn
+    clock[0] += 0.5                         # 10 s after it: the share is back under 5%
+    _run(ext, trainer, [2.0])
+    assert drawn[-1] == [(1, 4.0), (2, 3.0), (3, 2.0)]
+    _run(ext, trainer, [1.0])
+    assert len(drawn) == 2
+    ext.finalize()                          # the end of training draws what is pending
+    assert drawn[-1] == [(1, 4.0), (2, 3.0), (3, 2.0), (4, 1.0)]
+    ext.finalize()                          # nothing pending: no redraw
+    assert len(drawn) == 3
+
+
+def test_finalize_writes_the_last_points_to_the_file(tmp_path):
+    pytest.importorskip('matplotlib')
+    ext = extensions.PlotReport(['main/loss'], 'iteration', trigger=(1, 'iteration'),
+                                filename='loss.png')
+    ext.time_share = 1e-6                   # only the first point is drawn during training
+    trainer = _fake_trainer(tmp_path)
+    _run(ext, trainer, [4.0, 3.0, 2.0])
+    first = (tmp_path / 'loss.png').read_bytes()
+    ext.finalize()
+    assert (tmp_path / 'loss.png').read_bytes() != first
