@@ -1,0 +1,41 @@
+"""The ``numerics`` marker: tests whose float results depend on the BLAS kernel and threads.
+
+These tests compare two computations of the same values that can reach OpenBLAS by different
+paths: chainlite against the benchmarks' hand-written NumPy twins, several MPI ranks against
+one process, a static-graph replay against define-by-run, a resumed run against an
+uninterrupted one, the packed optimizer update against the per-parameter one, a model
+exported to ONNX against ONNX Runtime, examples trained to an accuracy. Their rounding
+differs with the CPU's OpenBLAS kernel (Haswell, SkylakeX, Zen, ...) and with the number of
+BLAS threads, which changes the order of summation much as another CPU does; so ``.ci/run``
+runs them a second time with another thread count (``pytest -m numerics``), and none of them
+may compare the end of a float32 trajectory that amplifies rounding.
+"""
+import pathlib
+
+import pytest
+
+_HERE = pathlib.Path(__file__).resolve().parent
+# Paths under chainlite_tests/ (a folder ends with '/').
+NUMERICS = (
+    'test_benchmarks.py',
+    'test_examples.py',
+    'test_mixed_precision.py',
+    'distributed_tests/',
+    'graph_optimizations_tests/',
+    'training_tests/test_resume.py',
+    'training_tests/updaters_tests/',
+    'optimizers_tests/test_update_paths.py',
+    'onnx_tests/',
+    'functions_tests/connection_tests/',
+    'functions_tests/rnn_tests/',
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        try:
+            path = pathlib.Path(item.path).resolve().relative_to(_HERE).as_posix()
+        except ValueError:
+            continue  # a docs/ page or a module's docstring
+        if path.startswith(NUMERICS):
+            item.add_marker(pytest.mark.numerics)
