@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import numbers
 import os
 import warnings
 from typing import IO, Any, Mapping, Optional, Sequence
@@ -149,6 +150,61 @@ def _names(given: Any, keys: list, prefix: str, what: str) -> list:
     return given
 
 
+def _declared_shapes(input_shapes: Any, inputs: collections.OrderedDict) -> list:
+    # The shapes the graph declares for its inputs: the examples', or input_shapes in
+    # onnx_chainer's forms (a tuple for a single input; else a list in the inputs' order, or
+    # a dict keyed like the inputs). A size is an int (the example's), a string (a symbolic
+    # size: ONNX's dim_param, one size wherever the same string is used) or None (unknown).
+    keys = list(inputs)
+    if input_shapes is None:
+        return [tuple(v.shape) for v in inputs.values()]
+    if isinstance(input_shapes, tuple):
+        if len(keys) != 1:
+            raise ValueError('export: input_shapes is one shape (a tuple) but there are %d '
+                             'inputs; give a list or a dict of %d shapes'
+                             % (len(keys), len(keys)))
+        given = [input_shapes]
+    elif isinstance(input_shapes, list):
+        for i, shape in enumerate(input_shapes):
+            if not isinstance(shape, (tuple, list)):
+                raise ValueError('export: input_shapes[%d] must be a shape (a tuple or list of '
+                                 'sizes), got %r; the shape of a single input is a tuple'
+                                 % (i, shape))
+        if len(input_shapes) != len(keys):
+            raise ValueError('export: %d input_shapes given for %d inputs'
+                             % (len(input_shapes), len(keys)))
+        given = list(input_shapes)
+    elif isinstance(input_shapes, dict):
+        if set(input_shapes) != set(keys):
+            raise ValueError('export: input_shapes must have the keys of the inputs, %r; '
+                             'got %r' % (keys, list(input_shapes)))
+        given = [input_shapes[k] for k in keys]
+    else:
+        raise ValueError('export: input_shapes must be a tuple (the shape of the single '
+                         'input), a list or a dict of shapes; got %s'
+                         % type(input_shapes).__name__)
+    shapes = []
+    for key, shape, var in zip(keys, given, inputs.values()):
+        if not isinstance(shape, (tuple, list)):
+            raise ValueError('export: input_shapes[%r] must be a shape (a tuple or list of '
+                             'sizes), got %r' % (key, shape))
+        if len(shape) != var.ndim:
+            raise ValueError('export: input_shapes[%r] has %d axes, the input has %d'
+                             % (key, len(shape), var.ndim))
+        for axis, (size, actual) in enumerate(zip(shape, var.shape)):
+            if size is None or (isinstance(size, str) and size):
+                continue
+            if not isinstance(size, numbers.Integral) or isinstance(size, bool):
+                raise ValueError('export: input_shapes[%r] axis %d is %r; a size is an int, '
+                                 'a name (a symbolic size) or None' % (key, axis, size))
+            if int(size) != actual:
+                raise ValueError('export: input_shapes[%r] fixes axis %d to %d but the '
+                                 'example input has %d there (a symbolic size is a string '
+                                 'or None)' % (key, axis, size, actual))
+        shapes.append(tuple(s if s is None or isinstance(s, str) else int(s) for s in shape))
+    return shapes
+
+
 def _flatten_outputs(outputs: Any) -> collections.OrderedDict:
     if isinstance(outputs, variable.Variable):
         flat = collections.OrderedDict([(0, outputs)])
@@ -227,6 +283,7 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
 
     call, inputs = _flatten_args(args)
     in_names = _names(input_names, list(inputs), 'Input', 'input')
+    shapes = _declared_shapes(input_shapes, inputs)
     hook = _RetainInputs()
     with configuration.using_config('train', bool(train)), \
             configuration.using_config('enable_backprop', True), \
@@ -242,15 +299,6 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
     for (key, var), name in zip(inputs.items(), in_names):
         context.set_name(var.node, name, pinned=True)
         stop.add(id(var.node))
-    if input_shapes is not None:
-        shapes = _names(input_shapes, list(inputs), '', 'input') if not isinstance(
-            input_shapes, tuple) else [input_shapes]
-        for s, (key, var) in zip(shapes, inputs.items()):
-            if len(s) != var.ndim:
-                raise ValueError('export: input_shapes[%r] has %d axes, the input has %d'
-                                 % (key, len(s), var.ndim))
-    else:
-        shapes = [v.shape for v in inputs.values()]
 
     params = {}  # id(node) -> (name, Parameter)
     persistents = {}  # id(array) -> name
@@ -454,7 +502,8 @@ def export(model: Any, args: Any,
         model: A :class:`~chainlite.Link` or any callable returning a Variable, or a list,
             tuple or dict of Variables.
         args: The example inputs: a numpy.ndarray or Variable, or a list, tuple or dict of
-            them. The exported graph is specialised to their shapes.
+            them. The graph's inputs have their shapes unless ``input_shapes`` says
+            otherwise.
         filename: A path or a writable binary file to save the model to (None: don't save).
         export_params: Store the parameters in the model. If False, they become graph
             inputs instead.
@@ -474,8 +523,12 @@ def export(model: Any, args: Any,
             nodes.
         external_opset_imports: ``{domain: version}`` for the custom operators that
             ``external_converters`` emit.
-        input_shapes: Shapes to declare for the inputs instead of theirs (a tuple for one
-            input, else a list or dict), e.g. with a symbolic batch axis ``('N', 3)``.
+        input_shapes: Shapes to declare for the inputs instead of the examples': a tuple
+            for a single input, else a list in the inputs' order or a dict keyed like
+            ``args``. A size is an int (the example's own), a string (a symbolic size,
+            ONNX's ``dim_param``: ``('N', 3)`` runs on any batch size) or None (unknown).
+            Reshapes, LSTM states and the other shapes the converters write follow a
+            symbolic batch axis (docs/onnx.md, "Dynamic batch size").
         no_testcase: Accepted for onnx_chainer compatibility; it changes nothing.
 
     Returns:

@@ -129,6 +129,25 @@ def test_model(ox, name, build, make_inputs, opset):
         assert 'param' + path.replace('/', '_') in names
 
 
+# The models whose batch is axis 0 of their input, and their inputs for a batch of b.
+DYNAMIC_BATCH = [
+    ('mlp', MLP, lambda b: [_rand(b, 12, seed=b)]),
+    ('lenet_bn_dropout', LeNet, lambda b: [_rand(b, 1, 16, 16, seed=b)]),
+    ('residual_deconvolution', ResidualUp, lambda b: [_rand(b, 4, 5, 5, seed=b)]),
+    ('embed_matmul', EmbedMatmul, lambda b: [_ids((b, 6), 20, seed=b)]),
+]
+
+
+@pytest.mark.parametrize('name,build,make_inputs', DYNAMIC_BATCH,
+                         ids=[m[0] for m in DYNAMIC_BATCH])
+def test_model_with_symbolic_batch(ox, name, build, make_inputs):
+    # Exported on a batch of 2 with input_shapes=('N', ...), run on batches of 1, 3 and 7.
+    numpy.random.seed(0)
+    model = build()
+    _train_a_little(model, make_inputs(2))
+    ox.check_dynamic_batch(model, make_inputs)
+
+
 def test_lstm_language_model_uses_onnx_lstm(ox):
     model = LSTMLanguageModel()
     proto = ox.check_export(model, [_ids((3, 5), 15)])

@@ -52,6 +52,8 @@ def _categorised():
             pairs.update([('math', 'argmax'), ('math', 'argmin')])
         elif cls is _recorded.ElementwiseNode:
             pairs.update(('math', n) for n in ('sign', 'floor', 'ceil', 'fix'))
+        elif cls is _recorded.ZeroStateNode:
+            continue  # a part of the LSTM links, not a function of its own
         else:
             parts = cls.__module__.split('.')
             pairs.add((parts[-2], parts[-1]))

@@ -125,6 +125,64 @@ def reshape(gb: onnx_helper.GraphBuilder, x: str, shape: Sequence[int],
     return _emit(gb, 'Reshape', [x, ints(gb, shape)], out)
 
 
+def reshape_like(gb: onnx_helper.GraphBuilder, x: str, in_shape: Sequence[int],
+                 out_shape: Sequence[int], requested: Optional[Sequence[int]] = None,
+                 out: Optional[list] = None) -> Any:
+    """Reshape from ``in_shape`` to ``out_shape`` in a form that follows a symbolic batch.
+
+    The recorded shapes say what the example did; the Reshape's shape is written so that
+    the same node also fits other sizes of the input's leading (batch) axis:
+
+    - leading sizes that equal the input's become 0 (ONNX: "copy that axis");
+    - a -1 of ``requested`` (the shape the model asked for) stays;
+    - without one, if a single size is left between those leading sizes and the trailing
+      sizes equal to the input's, it becomes -1 (a flatten such as ``(N, C, H, W)`` to
+      ``(N, C * H * W)`` is written ``[0, -1]``).
+
+    For the recorded shapes the result is the same as a Reshape to ``out_shape``. A zero
+    size anywhere leaves ``out_shape`` as it is (0 and -1 would be ambiguous).
+
+    Example:
+        >>> from onnx import numpy_helper
+        >>> from chainlite.onnx import onnx_helper
+        >>> onnx_helper.set_func_name('Reshape_0')
+        >>> gb = onnx_helper.GraphBuilder()
+        >>> _ = reshape_like(gb, 'x', (2, 8, 4, 4), (2, 128))
+        >>> numpy_helper.to_array(gb.nodes()[0].attribute[0].t).tolist()
+        [0, -1]
+    """
+    in_shape = [int(d) for d in in_shape]
+    target = [int(d) for d in (out_shape if requested is None else requested)]
+    if 0 in in_shape or 0 in [int(d) for d in out_shape]:
+        return reshape(gb, x, out_shape, out)
+    n = min(len(in_shape), len(target))
+    lead = 0
+    while lead < n and target[lead] == in_shape[lead]:
+        lead += 1
+    if -1 not in target:
+        tail = 0
+        while tail < n - lead and target[-1 - tail] == in_shape[-1 - tail]:
+            tail += 1
+        if len(target) - lead - tail == 1:
+            target[lead] = -1
+    target[:lead] = [0] * lead
+    return reshape(gb, x, target, out)
+
+
+def shape_head(gb: onnx_helper.GraphBuilder, opset: int, x: str, n: int) -> str:
+    """The sizes of ``x``'s first ``n`` axes, computed in the graph (an int64 vector)."""
+    return slice_(gb, opset, gb.op('Shape', [x]), [0], [n], [0])
+
+
+def shape_with_head(gb: onnx_helper.GraphBuilder, opset: int, x: str, n: int,
+                    rest: Sequence[int]) -> str:
+    """An int64 shape: the sizes of ``x``'s first ``n`` axes (from the graph), then ``rest``.
+
+    A shape built this way follows a symbolic batch axis where a constant would fix it.
+    """
+    return gb.op('Concat', [shape_head(gb, opset, x, n), ints(gb, rest)], axis=0)
+
+
 def scalar(gb: onnx_helper.GraphBuilder, value: Any, dtype: DTypeSpec) -> str:
     """A 0-d Constant of ``dtype``."""
     return gb.const(numpy.asarray(value, dtype=dtype))

@@ -5,8 +5,10 @@ relatives are compositions, and ``argmax``, ``argmin``, ``sign``, ``floor``, ``c
 ``fix`` compute outside the graph. While :func:`~chainlite.onnx.export` runs the model,
 :func:`recorded_functions` replaces them (in their modules and in
 :mod:`chainlite.functions`) with wrappers that record one node, which a converter here or
-in :mod:`~chainlite.onnx.functions.rnn` turns into ONNX's own operator. Outside an export
-nothing changes.
+in :mod:`~chainlite.onnx.functions.rnn` turns into ONNX's own operator. Likewise the zero
+state that :class:`~chainlite.links.LSTM` and :class:`~chainlite.links.StatelessLSTM`
+start from becomes a node computed from the input, so that its batch size follows the
+input's rather than being a constant. Outside an export nothing changes.
 """
 from __future__ import annotations
 
@@ -78,6 +80,32 @@ def _elementwise(original):
     return wrapper
 
 
+class ZeroStateNode(function_node.FunctionNode):
+    """Zeros of shape ``(len(x), size)`` in ``x``'s dtype, recorded in the graph.
+
+    Only while exporting: an LSTM link's initial state, which then follows the batch size
+    of the exported model's input.
+    """
+
+    custom_function_node_name = 'ZeroState'
+
+    def __init__(self, size):
+        self.size = size
+
+    def forward(self, inputs):
+        x, = inputs
+        return numpy.zeros((x.shape[0], self.size), dtype=x.dtype),
+
+
+def _zero_state(original):
+    # LSTMBase._zero_state(self, x).
+    def wrapper(self, x):
+        if _in_graph(x):
+            return ZeroStateNode(self.state_size).apply((x,))[0]
+        return original(self, x)
+    return wrapper
+
+
 @contextlib.contextmanager
 def recorded_functions():
     """Inside the block, the functions above record one node each."""
@@ -87,7 +115,8 @@ def recorded_functions():
     from chainlite.functions.rnn import n_step_gru
     from chainlite.functions.rnn import n_step_lstm
     from chainlite.functions.rnn import n_step_rnn
-    replacements = []
+    from chainlite.links.rnn import lstm as lstm_links
+    replacements: list[tuple[Any, str, Any]] = []  # (owner, attribute name, value)
     for module, name, kind, directions in (
             (n_step_lstm, 'n_step_lstm', 'lstm', 1), (n_step_lstm, 'n_step_bilstm', 'lstm', 2),
             (n_step_gru, 'n_step_gru', 'gru', 1), (n_step_gru, 'n_step_bigru', 'gru', 2),
@@ -97,6 +126,8 @@ def recorded_functions():
     replacements.append((argmax_mod, '_select_index', _select_index(argmax_mod._select_index)))
     replacements.append((_outside_graph, 'elementwise',
                          _elementwise(_outside_graph.elementwise)))
+    replacements.append((lstm_links.LSTMBase, '_zero_state',
+                         _zero_state(lstm_links.LSTMBase._zero_state)))
     # Every original is read before anything is replaced: chainlite.functions resolves a
     # name on first use from its module, which by then could hold the wrapper (and the
     # wrapper would then be "restored" into chainlite.functions for good).
@@ -137,7 +168,18 @@ def convert_Elementwise(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+def convert_ZeroState(p: FunctionConverterParams) -> tuple[Any, ...]:
+    # ConstantOfShape of [len(x), size]: the batch size read from x in the graph.
+    onnx = _deps.onnx()
+    gb = onnx_helper.GraphBuilder()
+    shape = _ops.shape_with_head(gb, p.opset_version, p.input_names[0], 1, [p.func.size])
+    zero = onnx.numpy_helper.from_array(numpy.zeros(1, p.output_dtypes[0]), 'zero')
+    gb.op_output_named('ConstantOfShape', [shape], p.output_names, value=zero)
+    return gb.nodes()
+
+
 CONVERTERS = {
     ArgIndexNode: convert_ArgIndex,
     ElementwiseNode: convert_Elementwise,
+    ZeroStateNode: convert_ZeroState,
 }

@@ -1,7 +1,10 @@
 """Converters of the array functions.
 
-Shapes are static in an exported graph, so functions that only move data around (reshape,
-squeeze, broadcast_to...) take the shape of their recorded output.
+Functions that only move data around (reshape, squeeze, broadcast_to...) know the shapes
+of their recorded inputs and outputs. Where the ONNX operator takes a shape, the
+converters write it so that it also fits other sizes of a symbolic batch axis (see
+:func:`~chainlite.onnx.functions._ops.reshape_like`); the recorded shapes give the same
+result.
 """
 from __future__ import annotations
 
@@ -50,8 +53,14 @@ if TYPE_CHECKING:
 
 
 def convert_Reshape(p: FunctionConverterParams) -> tuple[Any, ...]:
+    # The shape as the model asked for it: a -1 stays -1, so that (-1, 128) follows the
+    # batch; leading sizes equal to the input's (len(x) in (len(x), -1), or Linear's
+    # flatten of (N, C, H, W) into (N, C * H * W)) are copied from the input.
     gb = onnx_helper.GraphBuilder()
-    _ops.reshape(gb, p.input_names[0], p.output_shapes[0], p.output_names)
+    requested = getattr(p.func, 'shape', None)  # (a replace_func node may have none)
+    requested = tuple(requested) if isinstance(requested, (tuple, list)) else ()
+    _ops.reshape_like(gb, p.input_names[0], p.input_shapes[0], p.output_shapes[0],
+                      requested if -1 in requested else None, p.output_names)
     return gb.nodes()
 
 
@@ -86,24 +95,19 @@ def convert_Join(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     names = []
     for name, shape in zip(p.input_names, p.input_shapes):
-        target = _join_shape(p.func._name, tuple(shape))
-        names.append(name if target == tuple(shape) else _ops.reshape(gb, name, target))
+        axes = _join_axes(p.func._name, len(shape))
+        names.append(_ops.unsqueeze(gb, p.opset_version, name, axes) if axes else name)
     gb.op_output_named('Concat', names, p.output_names, axis=axis)
     return gb.nodes()
 
 
-def _join_shape(kind, shape):
+def _join_axes(kind, ndim):
+    # The unit axes NumPy adds to an input of ndim axes (axes of the promoted input).
     if kind == 'hstack':
-        return shape if len(shape) else (1,)
+        return [] if ndim else [0]
     if kind == 'vstack':
-        return shape if len(shape) >= 2 else (1,) + ((shape[0],) if shape else (1,))
-    if len(shape) == 0:
-        return (1, 1, 1)
-    if len(shape) == 1:
-        return (1, shape[0], 1)
-    if len(shape) == 2:
-        return shape + (1,)
-    return shape
+        return [[0, 1], [0]][ndim] if ndim < 2 else []
+    return [[0, 1, 2], [0, 2], [2]][ndim] if ndim < 3 else []
 
 
 def convert_SplitAxis(p: FunctionConverterParams) -> tuple[Any, ...]:
@@ -156,17 +160,36 @@ def convert_Squeeze(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+def _expand_shape(in_shape, out_shape):
+    # Expand broadcasts both ways: 1 where the input already has the output's size keeps
+    # the input's (perhaps symbolic) size there.
+    in_shape = (1,) * (len(out_shape) - len(in_shape)) + tuple(in_shape)
+    return [1 if i == o else int(o) for i, o in zip(in_shape, out_shape)]
+
+
 def convert_BroadcastTo(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
-    gb.op_output_named('Expand', [p.input_names[0], _ops.ints(gb, p.output_shapes[0])],
-                       p.output_names)
+    shape = _expand_shape(p.input_shapes[0], p.output_shapes[0])
+    gb.op_output_named('Expand', [p.input_names[0], _ops.ints(gb, shape)], p.output_names)
     return gb.nodes()
 
 
 def convert_Broadcast(p: FunctionConverterParams) -> tuple[Any, ...]:
+    # Each input expanded by the shapes of the inputs that differ from it: their common
+    # shape, computed in the graph.
     gb = onnx_helper.GraphBuilder()
-    for name, shape, out in zip(p.input_names, p.output_shapes, p.output_names):
-        gb.op_output_named('Expand', [name, _ops.ints(gb, shape)], [out])
+    shapes = [tuple(s) for s in p.input_shapes]
+    for i, (name, out) in enumerate(zip(p.input_names, p.output_names)):
+        others = [n for n, s in zip(p.input_names, shapes) if s != shapes[i]]
+        if tuple(p.output_shapes[i]) == shapes[i] or not others:
+            gb.op_output_named('Identity', [name], [out])
+            continue
+        for k, other in enumerate(others):
+            shape = gb.op('Shape', [other])
+            if k == len(others) - 1:
+                gb.op_output_named('Expand', [name, shape], [out])
+            else:
+                name = gb.op('Expand', [name, shape])
     return gb.nodes()
 
 
@@ -179,8 +202,12 @@ def convert_SumTo(p: FunctionConverterParams) -> tuple[Any, ...]:
     if not axes:
         gb.op_output_named('Identity', p.input_names, p.output_names)
         return gb.nodes()
+    if not lead:
+        _ops.reduce(gb, p.opset_version, 'ReduceSum', p.input_names[0], axes, True,
+                    p.output_names)
+        return gb.nodes()
     s = _ops.reduce(gb, p.opset_version, 'ReduceSum', p.input_names[0], axes, True)
-    _ops.reshape(gb, s, out_shape, p.output_names)
+    _ops.squeeze(gb, p.opset_version, s, range(lead), p.output_names)
     return gb.nodes()
 
 
@@ -218,7 +245,7 @@ def convert_Tile(p: FunctionConverterParams) -> tuple[Any, ...]:
     ndim = max(len(shape), len(reps))
     x = p.input_names[0]
     if len(shape) < ndim:
-        x = _ops.reshape(gb, x, (1,) * (ndim - len(shape)) + shape)
+        x = _ops.unsqueeze(gb, p.opset_version, x, range(ndim - len(shape)))
     reps = (1,) * (ndim - len(reps)) + reps
     gb.op_output_named('Tile', [x, _ops.ints(gb, reps)], p.output_names)
     return gb.nodes()
@@ -241,7 +268,8 @@ def convert_Repeat(p: FunctionConverterParams) -> tuple[Any, ...]:
         reps = [1] * (len(shape) + 1)
         reps[axis + 1] = k
         t = gb.op('Tile', [u, _ops.ints(gb, reps)])
-        _ops.reshape(gb, t, p.output_shapes[0], p.output_names)
+        tiled = shape[:axis + 1] + (k,) + shape[axis + 1:]
+        _ops.reshape_like(gb, t, tiled, p.output_shapes[0], out=p.output_names)
         return gb.nodes()
     # One count per element: gather each index as often as it is repeated.
     index = numpy.repeat(numpy.arange(shape[axis]), repeats).astype(numpy.int64)
@@ -335,10 +363,10 @@ def convert_GetItem(p: FunctionConverterParams) -> tuple[Any, ...]:
             dim = shape[in_axis]
             start, stop, step = item.indices(dim)
             if (start, stop, step) != (0, dim, 1):
-                if step < 0 and stop < 0:
-                    stop = -dim - 1  # past the first element, however ONNX clamps
-                starts.append(start)
-                ends.append(stop)
+                # The bounds as written: ONNX reads negative ones from the end and clamps
+                # as Python does, so x[1:] and x[:-1] follow a symbolic axis.
+                starts.append(_bound(item.start, step, True))
+                ends.append(_bound(item.stop, step, False))
                 axes.append(in_axis)
                 steps.append(step)
         if kind != 'new':
@@ -371,6 +399,18 @@ def convert_GetItem(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+_INT64_MAX = 2 ** 63 - 1
+
+
+def _bound(value, step, is_start):
+    # A slice bound for ONNX Slice; None is the end the step walks from (or to).
+    if value is not None:
+        return int(value)
+    if is_start:
+        return 0 if step > 0 else -1
+    return _INT64_MAX if step > 0 else -_INT64_MAX - 1
+
+
 def _gather_nd(gb, p, x, items, kinds, shape):
     # Several integer arrays (and ints) index together, as NumPy pairs them: bring their
     # axes first, GatherND with the broadcast index tuples, then put the result's index
@@ -399,10 +439,10 @@ def convert_Flip(p: FunctionConverterParams) -> tuple[Any, ...]:
 
 
 def _flip(p, axis):
+    # From the last element down past the first, whatever the axis' size.
     gb = onnx_helper.GraphBuilder()
     _ops.requires(p, 10)
-    dim = p.input_shapes[0][axis]
-    _ops.slice_(gb, p.opset_version, p.input_names[0], [dim - 1], [-dim - 1], [axis], [-1],
+    _ops.slice_(gb, p.opset_version, p.input_names[0], [-1], [-_INT64_MAX - 1], [axis], [-1],
                 p.output_names)
     return gb.nodes()
 
@@ -463,7 +503,8 @@ def convert_ResizeImages(p: FunctionConverterParams) -> tuple[Any, ...]:
     if mode == 'nearest':
         # Pixel min(floor(i * h / h_O), h - 1): ONNX's asymmetric, floor nearest.
         if p.opset_version >= 11:
-            gb.op_output_named('Resize', [x, '', '', _ops.ints(gb, out_shape)], p.output_names,
+            sizes = _ops.shape_with_head(gb, p.opset_version, x, 2, out_shape[2:])
+            gb.op_output_named('Resize', [x, '', '', sizes], p.output_names,
                                mode='nearest', coordinate_transformation_mode='asymmetric',
                                nearest_mode='floor')
             return gb.nodes()
@@ -477,7 +518,8 @@ def convert_ResizeImages(p: FunctionConverterParams) -> tuple[Any, ...]:
         return gb.nodes()
     _ops.requires(p, 11, " with mode='bilinear'")
     ct = 'align_corners' if p.func.align_corners else 'half_pixel'
-    gb.op_output_named('Resize', [x, '', '', _ops.ints(gb, out_shape)], p.output_names,
+    sizes = _ops.shape_with_head(gb, p.opset_version, x, 2, out_shape[2:])
+    gb.op_output_named('Resize', [x, '', '', sizes], p.output_names,
                        mode='linear', coordinate_transformation_mode=ct)
     return gb.nodes()
 

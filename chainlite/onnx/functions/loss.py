@@ -41,7 +41,7 @@ def convert_SoftmaxCrossEntropy(p: FunctionConverterParams) -> tuple[Any, ...]:
     if f.normalize:
         # Chainer divides by the number of labels that are not ignored (at least 1).
         if f.ignore_label is None:
-            count = _ops.scalar(gb, max(int(numpy.prod(p.input_shapes[1])), 1), dtype)
+            count = _at_least_one(gb, gb.op('Size', [t]), dtype)
         else:
             keep = gb.op('Not', [gb.op('Equal', [t64, gb.const(
                 numpy.asarray(f.ignore_label, numpy.int64))])])
@@ -50,9 +50,17 @@ def convert_SoftmaxCrossEntropy(p: FunctionConverterParams) -> tuple[Any, ...]:
                             None, False)
             count = gb.op('Max', [n, _ops.scalar(gb, 1, dtype)])
     else:
-        count = _ops.scalar(gb, max(int(p.input_shapes[0][0]), 1), dtype)
+        batch = gb.op('Gather', [gb.op('Shape', [x]), gb.const(numpy.asarray(0, numpy.int64))],
+                      axis=0)
+        count = _at_least_one(gb, batch, dtype)
     gb.op_output_named('Div', [total, count], p.output_names)
     return gb.nodes()
+
+
+def _at_least_one(gb, n, dtype):
+    # max(n, 1) in dtype, for a count computed in the graph (it follows a symbolic batch).
+    to = _deps.onnx().helper.np_dtype_to_tensor_dtype(numpy.dtype(dtype))
+    return gb.op('Max', [gb.op('Cast', [n], to=to), _ops.scalar(gb, 1, dtype)])
 
 
 def _error(op_type, mean):

@@ -177,9 +177,11 @@ def convert_BatchMatMul(p: FunctionConverterParams) -> tuple[Any, ...]:
 
 
 def _aligned(gb, p, y, y_shape, axis, x_ndim):
-    # The second operand of bias/scale lines up with x's axes from `axis` on.
-    shape = (1,) * axis + tuple(y_shape) + (1,) * (x_ndim - axis - len(y_shape))
-    return _ops.reshape(gb, y, shape)
+    # The second operand of bias/scale lines up with x's axes from `axis` on: unit axes
+    # before and after it (its own sizes stay whatever they are in the graph).
+    ndim = len(y_shape)
+    axes = list(range(axis)) + list(range(axis + ndim, x_ndim))
+    return _ops.unsqueeze(gb, p.opset_version, y, axes) if axes else y
 
 
 def _caffe(op_type):

@@ -87,9 +87,10 @@ def convert_GroupNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = tuple(p.input_shapes[0])
     g = int(p.func.groups)
-    x = _ops.reshape(gb, p.input_names[0], (shape[0], g, -1))
+    grouped = (shape[0], g, int(numpy.prod(shape[1:])) // g)
+    x = _ops.reshape_like(gb, p.input_names[0], shape, grouped, (shape[0], g, -1))
     xhat = _standardize(gb, p, x, [2], p.func.eps, p.input_dtypes[0])
-    xhat = _ops.reshape(gb, xhat, shape)
+    xhat = _ops.reshape_like(gb, xhat, grouped, shape)
     _affine(gb, p, xhat, [a for a in range(len(shape)) if a != 1], p.output_names)
     return gb.nodes()
 

@@ -64,7 +64,8 @@ def convert_Unpooling2D(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x = p.input_names[0]
     if p.opset_version >= 11:
-        gb.op_output_named('Resize', [x, '', '', _ops.ints(gb, out_shape)], p.output_names,
+        sizes = _ops.shape_with_head(gb, p.opset_version, x, 2, out_shape[2:])
+        gb.op_output_named('Resize', [x, '', '', sizes], p.output_names,
                            mode='nearest', coordinate_transformation_mode='asymmetric',
                            nearest_mode='floor')
     else:

@@ -131,14 +131,16 @@ def convert_NStepRNN(p: FunctionConverterParams) -> tuple[Any, ...]:
     hidden = int(p.output_shapes[0][2])
     batch = int(p.input_shapes[-1][0])
     dirs = f.directions
+    # (T, dirs, B, H) transposed to (T, B, dirs, H), then (T, B, dirs * H): copying T and B
+    # from the input keeps a symbolic batch.
+    merged = ((len(xs), batch, dirs, hidden), (len(xs), batch, dirs * hidden))
     x = gb.op('Concat', [_ops.unsqueeze(gb, p.opset_version, n, [0]) for n in xs], axis=0)
     hys, cys = [], []
     y: Any = None
     for layer in range(f.n_layers):
         if layer:
             # (T, dirs, B, H) -> (T, B, dirs * H): the next layer's input.
-            x = _ops.reshape(gb, gb.op('Transpose', [y], perm=[0, 2, 1, 3]),
-                             (len(xs), batch, dirs * hidden))
+            x = _ops.reshape_like(gb, gb.op('Transpose', [y], perm=[0, 2, 1, 3]), *merged)
         W, R, B = _layer_params(gb, p, {'ws': ws, 'bs': bs}, per, order, layer, dirs, 0, op)
         inputs = [x, W, R, B, '']
         rows = [layer * dirs, (layer + 1) * dirs]
@@ -166,8 +168,7 @@ def convert_NStepRNN(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb.op_output_named('Concat', hys, [state_outs[0]], axis=0)
     if f.kind == 'lstm':
         gb.op_output_named('Concat', cys, [state_outs[1]], axis=0)
-    y = _ops.reshape(gb, gb.op('Transpose', [y], perm=[0, 2, 1, 3]),
-                     (len(xs), batch, dirs * hidden))
+    y = _ops.reshape_like(gb, gb.op('Transpose', [y], perm=[0, 2, 1, 3]), *merged)
     pieces = _ops.split(gb, p.opset_version, y, [1] * len(xs), 0)
     for piece, out in zip(pieces, p.output_names[n_states:]):
         _ops.squeeze(gb, p.opset_version, piece, [0], [out])
@@ -181,7 +182,7 @@ def convert_LSTM(p: FunctionConverterParams) -> tuple[Any, ...]:
     c_shape, x_shape = p.input_shapes[:2]
     batch, units = int(x_shape[0]), int(x_shape[1]) // 4
     rest = tuple(int(d) for d in x_shape[2:])
-    g = _ops.reshape(gb, x, (batch, units, 4) + rest)
+    g = _ops.reshape_like(gb, x, x_shape, (batch, units, 4) + rest)
     a, i, f, o = _ops.split(gb, p.opset_version, g, [1, 1, 1, 1], 2)
     a, i, f, o = [_ops.squeeze(gb, p.opset_version, t, [2]) for t in (a, i, f, o)]
     a = gb.op('Tanh', [a])
@@ -200,7 +201,18 @@ def convert_LSTM(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+def convert_GateInputs(p: FunctionConverterParams) -> tuple[Any, ...]:
+    # x @ Wu.T + b + h @ Wl.T (L.LSTM's gate inputs from the second step on): two Gemms,
+    # the second adding the first.
+    gb = onnx_helper.GraphBuilder()
+    x, h, Wu, Wl, b = p.input_names[:5]
+    z = gb.op('Gemm', [x, Wu, b], transB=1)
+    gb.op_output_named('Gemm', [h, Wl, z], p.output_names, transB=1)
+    return gb.nodes()
+
+
 CONVERTERS = {
     lstm.LSTM: convert_LSTM,
+    lstm._GateInputs: convert_GateInputs,
     NStepRNNNode: convert_NStepRNN,
 }
