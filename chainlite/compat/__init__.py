@@ -39,8 +39,11 @@ import sys
 import types
 from typing import Any
 
+from chainlite.compat import numpy_legacy as numpy_legacy_module
+from chainlite.compat.numpy_legacy import install_numpy_legacy, uninstall_numpy_legacy
+
 __all__ = ['install', 'uninstall', 'is_installed', 'chainer_name', 'chainlite_name',
-           'CHAINER_VERSION']
+           'CHAINER_VERSION', 'install_numpy_legacy', 'uninstall_numpy_legacy']
 
 #: What ``chainer.__version__`` and ``chainermn.__version__`` say under the hook, and what
 #: ``chainer.testing.with_requires('chainer>=7')`` compares with: the Chainer release whose
@@ -95,6 +98,7 @@ _saved_modules: dict[str, types.ModuleType] = {}
 # Modules given a __getattr__ by the hook, each with the __getattr__ it had before (or None).
 _patched: dict[str, tuple[types.ModuleType, Any]] = {}
 _attributes_before: set[str] = set()
+_legacy_by_install = False  # install(numpy_legacy=True) turned the legacy mode on
 
 
 def _is_chainer_name(name: str) -> bool:
@@ -330,13 +334,18 @@ def is_installed() -> bool:
     return _finder is not None
 
 
-def install() -> None:
+def install(numpy_legacy: bool = False) -> None:
     """Makes ``import chainer`` (and ``chainer.*``, ``chainerx``) import chainlite.
 
     Puts a finder at the front of ``sys.meta_path``, so an installed Chainer cannot be mixed
     in: any ``chainer``/``chainerx`` modules already in ``sys.modules`` are set aside until
     :func:`uninstall`. The chainlite modules get a module ``__getattr__`` whose error says
     which Chainer name chainlite lacks. Installing twice does nothing.
+
+    Args:
+        numpy_legacy: Also put back the names NumPy 2 removed (``numpy.float``,
+            ``numpy.asscalar``, ...) for code written for NumPy 1:
+            :func:`install_numpy_legacy`, off by default; :func:`uninstall` removes them.
 
     Example:
         >>> from chainlite import compat
@@ -347,7 +356,10 @@ def install() -> None:
         True
         >>> compat.uninstall()
     """
-    global _finder
+    global _finder, _legacy_by_install
+    if numpy_legacy and not numpy_legacy_module.is_numpy_legacy_installed():
+        numpy_legacy_module.install_numpy_legacy()
+        _legacy_by_install = True
     if _finder is not None:
         return
     import chainlite  # the chainlite modules a script sees first
@@ -376,7 +388,10 @@ def uninstall() -> None:
         >>> 'chainer' in sys.modules
         False
     """
-    global _finder
+    global _finder, _legacy_by_install
+    if _legacy_by_install:
+        numpy_legacy_module.uninstall_numpy_legacy()
+        _legacy_by_install = False
     if _finder is None:
         return
     sys.meta_path[:] = [f for f in sys.meta_path if f is not _finder]
