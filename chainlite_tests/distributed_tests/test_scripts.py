@@ -75,10 +75,11 @@ def test_chainers_own_chainermn_mnist_example(mpirun, tmp_path):
 
 
 def _mpi_blocks(page):
-    # The ```python no-run mpi blocks of a docs page.
+    # The ```python {.no-run .mpi} blocks of a docs page (markers as in test_docs.py).
     blocks, body, inside = [], [], False
     for line in page.read_text(encoding='utf-8').splitlines():
-        if not inside and line.startswith('```python') and 'mpi' in line.split()[1:]:
+        markers = line.partition('{')[2].rstrip().rstrip('}').split()
+        if not inside and line.startswith('```python') and '.mpi' in markers:
             inside, body = True, []
         elif inside and line.strip() == '```':
             inside = False
