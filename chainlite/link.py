@@ -244,6 +244,11 @@ class Link:
         # one raises the TypeError below), so this declaration is for type checkers only.
         def forward(self, *args: Any, **kwargs: Any) -> Any: ...
 
+        # Children and parameters are attributes set at run time (init_scope, add_link,
+        # add_param), which a type checker cannot follow through a variable typed as a base
+        # class (`classifier.predictor.conv1`): they are Any, as torch.nn.Module's are.
+        def __getattr__(self, name: str) -> Any: ...
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         forward = getattr(self, 'forward', None)
         if forward is None or not self._init_done:

@@ -930,7 +930,7 @@ class Parameter(Variable):
             'model.cleargrads() before loss.backward(), or let the optimizer do it with '
             'optimizer.update(lossfun, *args).' % (name or self.name or '(unnamed)'))
 
-    def register_post_accumulate_grad_hook(self, hook: Callable[[Parameter], Any]
+    def register_post_accumulate_grad_hook(self, hook: Callable[[_ParameterWithGrad], Any]
                                            ) -> _HookHandle:
         """Calls ``hook(param)`` after backward has accumulated a gradient into ``grad``.
 
@@ -1043,3 +1043,19 @@ class Parameter(Variable):
         copies.append(weakref.ref(p))
         p._copies = copies
         return p
+
+
+if TYPE_CHECKING:
+    class _ParameterWithGrad(Parameter):
+        """A Parameter as a post-accumulate-grad hook gets it: its gradient is an array.
+
+        For type checkers only (at run time the hook gets the Parameter itself), so that
+        ``p.register_post_accumulate_grad_hook(lambda q: q.grad.clip(-1, 1, out=q.grad))``
+        needs no None test: backward has just stored a gradient.
+        """
+
+        @property
+        def grad(self) -> numpy.ndarray: ...
+
+        @grad.setter
+        def grad(self, g: Optional[numpy.ndarray]) -> None: ...
