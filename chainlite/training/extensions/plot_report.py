@@ -140,9 +140,11 @@ class PlotReport(extension.Extension):
             self._redraw()
 
     def _redraw(self) -> None:
+        out, self._out = self._out, None
+        if out is None:
+            return
         start = time.perf_counter()
-        self._draw(self._out)
-        self._out = None
+        self._draw(out)
         took = time.perf_counter() - start
         self._next_draw = start + took / min(max(self.time_share, 1e-6), 1.0)
 
