@@ -824,6 +824,11 @@ def _generate_array(initializer: Any, shape: tuple[int, ...]) -> numpy.ndarray:
     return initializers.generate_array(initializer, shape, numpy)
 
 
+# Variable's own array setter, which Parameter's extends to the copies sharing its slot.
+_set_array: Callable[[Variable, Optional[numpy.ndarray]], None] = \
+    vars(Variable)['array'].fset
+
+
 class Parameter(Variable):
     """A learnable Variable, initialised eagerly or lazily (when its shape is first known).
 
@@ -984,17 +989,30 @@ class Parameter(Variable):
             shape: The shape of the parameter.
         """
         dims = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
-        old = self._data
-        self.array = data = _generate_array(self.initializer, dims)
+        self.array = _generate_array(self.initializer, dims)  # copies get it too
         self._init_grad()
+
+    @property
+    def array(self) -> numpy.ndarray:
+        """The underlying array (also available as ``data``).
+
+        Copies made by ``copy.copy`` (and so by ``Link.copy()``'s share mode) hold one array
+        slot with the original, as in Chainer: assigning the array of one of them, or
+        initialising it, assigns it in all (their gradients stay their own).
+        """
+        return self._data
+
+    @array.setter
+    def array(self, d: Optional[numpy.ndarray]) -> None:
+        _set_array(self, d)
         copies = self.__dict__.get('_copies')
         if copies is not None:
-            # Copies (Link.copy's share mode) share the array, as in Chainer: those still
-            # sharing the old one (or uninitialised with this one) get the new one too.
             for ref in copies:
                 p = ref()
-                if p is not None and p is not self and p._data is old:
-                    p.array = data
+                if p is not None and p is not self:
+                    _set_array(p, d)
+
+    data = array
 
     def cleargrad(self) -> None:
         """Sets the gradient to None (also the gradient a lazy parameter will start with)."""

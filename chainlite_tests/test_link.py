@@ -572,3 +572,19 @@ def test_chainlist_is_a_mutable_sequence():
     params = chainlite.ChainList(Affine(2, 3), Affine(3, 1))
     params[0] = Affine(2, 3)
     assert [p for p, _ in params.namedparams()] == ['/0/W', '/0/b', '/1/W', '/1/b']
+
+
+def test_share_mode_copies_hold_one_array_slot_as_in_chainer():
+    # ChainerRL's shared-memory A3C assigns the array of one copy and reads it in another.
+    import chainlite.links as L
+    original = L.Linear(2, 2)
+    a, b = original.copy(), original.copy()
+    a.W.array = numpy.zeros((2, 2), numpy.float32)
+    assert b.W.array is a.W.array is original.W.array
+    original.b.data = numpy.ones(2, numpy.float32)
+    assert a.b.array is b.b.array is original.b.array
+    a.W.grad = numpy.ones((2, 2), numpy.float32)
+    assert b.W.grad is None or b.W.grad is not a.W.grad  # gradients stay their own
+    deep = original.copy(mode='copy')
+    deep.W.array = numpy.full((2, 2), 5, numpy.float32)
+    assert original.W.array is a.W.array and not (original.W.array == 5).any()

@@ -946,9 +946,10 @@ def test_copy_of_an_uninitialised_parameter_shares_the_array_once_initialised():
     r = copy.deepcopy(p)                     # a deep copy shares nothing
     r.initialize((3,))
     assert r.array is not p.array and q.array is p.array
-    q.array = _f32(5)                        # a copy given its own array leaves the group
+    q.array = _f32(5)                        # one slot, as in Chainer: assigning one
+    assert p.array is q.array                # array assigns it in every copy
     p.initialize((2,))
-    assert q.shape == (1,)
+    assert q.shape == (2,) and r.shape == (3,)
 
 
 def test_dtype_of_an_uninitialised_parameter():
