@@ -6,6 +6,10 @@ from chainlite.datasets.image_dataset import LabeledImageDataset  # noqa: F401
 from chainlite.datasets.image_dataset import LabeledZippedImageDataset  # noqa: F401
 from chainlite.datasets.image_dataset import MultiZippedImageDataset  # noqa: F401
 from chainlite.datasets.image_dataset import ZippedImageDataset  # noqa: F401
+from chainlite.datasets.pickle_dataset import open_pickle_dataset  # noqa: F401
+from chainlite.datasets.pickle_dataset import open_pickle_dataset_writer  # noqa: F401
+from chainlite.datasets.pickle_dataset import PickleDataset  # noqa: F401
+from chainlite.datasets.pickle_dataset import PickleDatasetWriter  # noqa: F401
 from chainlite.datasets.sub_dataset import get_cross_validation_datasets  # noqa: F401
 from chainlite.datasets.sub_dataset import get_cross_validation_datasets_random  # noqa: F401
 from chainlite.datasets.sub_dataset import split_dataset  # noqa: F401
