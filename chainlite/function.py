@@ -4,6 +4,9 @@ For users' code written for Chainer 1/2, such as the classic Legendre-polynomial
 The library's own ops are all :class:`~chainlite.FunctionNode`; an old-style function is run
 through an adapter node. Its backward works on arrays, so it can be differentiated once;
 differentiating its gradient again raises a clear error.
+
+As in Chainer, ``no_backprop_mode``, ``force_backprop_mode`` (from
+:mod:`chainlite.configuration`) and :class:`~chainlite.FunctionHook` can be imported from here.
 """
 from __future__ import annotations
 
@@ -13,6 +16,10 @@ import numpy
 
 from chainlite import configuration
 from chainlite import function_node
+# Chainer kept these in chainer.function too (old code imports them from there).
+from chainlite.configuration import force_backprop_mode as force_backprop_mode
+from chainlite.configuration import no_backprop_mode as no_backprop_mode
+from chainlite.function_hook import FunctionHook as FunctionHook
 
 
 class Function:

@@ -10,6 +10,7 @@ computes first-order gradients, so it tests the backward of the backward.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Callable, Optional, Sequence
 
 import numpy
@@ -379,6 +380,34 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
                   'gradients (backward): %s' % gx_backward, '',
                   'x: numeric gradient, y: backward gradient', str(e)]
         raise AssertionError('\n'.join(lines)) from None
+
+
+def assert_allclose(x: Any, y: Any, atol: float = 1e-5, rtol: float = 1e-4,
+                    verbose: bool = True) -> None:
+    """Deprecated as in Chainer (warns): :func:`chainlite.testing.assert_allclose`.
+
+    Old test code (ChainerRL's, for one) imports it from here.
+
+    Args:
+        x: The actual value: an array, a Variable or a scalar.
+        y: The expected value.
+        atol: Absolute tolerance.
+        rtol: Relative tolerance (relative to ``|y|``).
+        verbose: Also print both arrays in the message.
+
+    Raises:
+        AssertionError: If some element of ``x`` and ``y`` differs by more than
+            ``atol + rtol * |y|``.
+
+    Example:
+        >>> import warnings, numpy as np
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter('ignore')
+        ...     assert_allclose(np.array([1.0]), np.array([1.0 + 1e-7]))
+    """
+    warnings.warn('chainer.gradient_check.assert_allclose is deprecated; use '
+                  'chainer.testing.assert_allclose instead.', DeprecationWarning, stacklevel=2)
+    testing_array.assert_allclose(x, y, atol=atol, rtol=rtol, verbose=verbose)
 
 
 def _cast(v, dtype):

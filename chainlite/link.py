@@ -511,6 +511,25 @@ class Link:
         """
         return self.__dict__.get('_device') or backend.get_device('@numpy')
 
+    @property
+    def _device_id(self) -> Optional[int]:
+        """Deprecated as in Chainer (warns): the CUDA device id, None on the CPU.
+
+        Chainer kept it for old code (ChainerRL's ``NoisyLinear`` reads it); chainlite's
+        parameters are NumPy arrays, so it is always None. Use :attr:`device` instead.
+
+        Example:
+            >>> import warnings, chainlite.links as L
+            >>> with warnings.catch_warnings():
+            ...     warnings.simplefilter('ignore')
+            ...     print(L.Linear(2, 3)._device_id)
+            None
+        """
+        warnings.warn('Link._device_id is deprecated and kept for old code; use Link.device '
+                      'instead.', DeprecationWarning, stacklevel=2)
+        device = self.device
+        return getattr(device, 'id', None) if device.xp is not numpy else None
+
     def to_cpu(self) -> Self:
         """Deprecated as in Chainer 7 (warns): ``to_device('@numpy')``. Returns self."""
         warnings.warn("to_cpu is deprecated. Please use to_device('@numpy') instead.",

@@ -14,6 +14,59 @@ from typing import Any, Callable
 
 from chainlite.testing import _bundle
 
+_checked = False
+_error: ImportError | None = None
+
+
+def get_error() -> ImportError | None:
+    """Returns why pytest, which the markers need, cannot be imported, or None if it can.
+
+    Example:
+        >>> get_error() is None  # pytest is installed where these doctests run
+        True
+    """
+    global _checked, _error
+    if not _checked:
+        try:
+            import pytest  # noqa: F401
+        except ImportError as e:
+            _error = e
+        _checked = True
+    return _error
+
+
+def is_available() -> bool:
+    """Returns whether the markers can be used: whether pytest can be imported.
+
+    Example:
+        >>> is_available()
+        True
+    """
+    return get_error() is None
+
+
+def check_available() -> None:
+    """Raises RuntimeError, with the reason, if pytest cannot be imported; else does nothing.
+
+    Libraries' own marker modules (ChainerCV's ``utils/testing/attr.py``) call it first.
+
+    Raises:
+        RuntimeError: pytest cannot be imported; the message gives the ImportError.
+
+    Example:
+        >>> check_available()
+    """
+    error = get_error()
+    if error is not None:
+        raise RuntimeError('%s is not available.\n\nReason: %s: %s'
+                           % (__name__, type(error).__name__, error))
+
+
+def _dummy_callable(*args: Any, **kwargs: Any) -> Any:
+    # What Chainer gives for a marker when pytest is missing: calling it raises why.
+    check_available()
+    raise AssertionError('pytest is available: use the marker itself')
+
 
 def _mark(name: str, *args: Any, **kwargs: Any) -> Any:
     import pytest  # only test code needs pytest

@@ -7,6 +7,20 @@ from unittest import mock
 from chainlite import training
 
 
+def is_available() -> bool:
+    """Returns True: the mock updater needs only :mod:`unittest.mock` (Chainer needed ``mock``)."""
+    return True
+
+
+def get_error() -> None:
+    """Returns None: nothing this module needs can be missing (see :func:`is_available`)."""
+    return None
+
+
+def check_available() -> None:
+    """Does nothing: this module is always available (see :func:`is_available`)."""
+
+
 def get_trainer_with_mock_updater(stop_trigger: Any = (10, 'iteration'),
                                   iter_per_epoch: int = 10,
                                   extensions: Optional[Iterable[Any]] = None

@@ -34,6 +34,35 @@ def _cell(w, b):
     return Wx, bx, step
 
 
+def _lstm(x, h, c, w, b):
+    """One LSTM step from the eight weights and biases of :func:`n_step_lstm`.
+
+    Chainer's helper of the same name, which ChainerRL imports to step a stateless LSTM.
+
+    Args:
+        x: The input, ``(B, I)``.
+        h: The hidden state, ``(B, N)``.
+        c: The cell state, ``(B, N)``.
+        w: Eight weights: ``w[0..3]`` ``(N, I)`` act on ``x``, ``w[4..7]`` ``(N, N)`` on
+            ``h``, for the input, forget, cell-candidate and output gates.
+        b: Eight biases ``(N,)``, in the order of ``w``.
+
+    Returns:
+        ``(h, c)``: the new hidden and cell states, Variables of shape ``(B, N)``.
+
+    Example:
+        >>> import numpy as np
+        >>> w = [np.full((2, 3), 0.1, np.float32)] * 4 + [np.zeros((2, 2), np.float32)] * 4
+        >>> b = [np.zeros(2, np.float32)] * 8
+        >>> h, c = _lstm(np.ones((1, 3), np.float32), np.zeros((1, 2), np.float32),
+        ...              np.zeros((1, 2), np.float32), w, b)
+        >>> h.shape, c.shape
+        ((1, 2), (1, 2))
+    """
+    Wx, bx, step = _cell(w, b)
+    return step(matmul.matmul(x, Wx, transb=True) + bx, h, c)
+
+
 def _n_step_lstm(name, n_layers, dropout_ratio, hx, cx, ws, bs, xs, directions):
     return _n_step.run(name, _cell, 8, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
                        directions, use_cell=True)
