@@ -22,7 +22,7 @@ import multiprocessing.util
 import os
 import pickle
 import threading
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from chainlite.dataset import dataset_mixin
 from chainlite.serializers import _atomic
@@ -231,7 +231,7 @@ def open_pickle_dataset(path: str | os.PathLike) -> PickleDataset:
     Returns:
         The dataset, reading ``path`` (reopened in forked worker processes).
     """
-    return PickleDataset(_FileReader(os.fspath(path)))
+    return PickleDataset(cast(IO[bytes], _FileReader(os.fspath(path))))
 
 
 def open_pickle_dataset_writer(path: str | os.PathLike,
