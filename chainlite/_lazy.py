@@ -41,8 +41,9 @@ def attach(package: str, exports: dict[str, str]) -> tuple[Callable[[str], Any],
         if target is None:
             # A subpackage or module not imported yet (``chainlite.functions.math``): import
             # it, as the eager imports of old did.
-            if name.startswith('__') or importlib.util.find_spec(
-                    '%s.%s' % (package, name)) is None:
+            # (A plain module using attach for a few names has no submodules.)
+            if name.startswith('__') or '__path__' not in vars(sys.modules[package]) or \
+                    importlib.util.find_spec('%s.%s' % (package, name)) is None:
                 raise AttributeError('module %r has no attribute %r' % (package, name))
             return importlib.import_module('%s.%s' % (package, name))
         module = importlib.import_module(target, package)

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import configuration
 from chainlite import variable
 from chainlite.utils import type_check
@@ -807,3 +808,8 @@ class _InstanceCheckTypeForward:
 
 FunctionNode.check_type_forward = _InstanceCheckTypeForward(  # type: ignore[assignment]
     FunctionNode.__dict__['check_type_forward'])
+
+
+# Chainer defines grad in this module; chainlite keeps it in chainlite.backprop (which imports
+# this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(__name__, {'grad': 'chainlite.backprop'})[:2]

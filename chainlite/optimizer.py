@@ -793,3 +793,23 @@ def __getattr__(name: str) -> Any:
         from chainlite import optimizer_hooks
         return getattr(optimizer_hooks, name)
     raise AttributeError('module %r has no attribute %r' % (__name__, name))
+
+
+def make_deprecation_message(module_name: str) -> str:
+    """Returns the warning Chainer gave for an optimizer hook reached through ``optimizer``.
+
+    Chainer 4 moved ``chainer.optimizer.WeightDecay`` (and the other hooks) to
+    ``chainer.optimizer_hooks``; old hooks of libraries build their warning with this.
+
+    Args:
+        module_name: The hook's name, such as ``'WeightDecay'``.
+
+    Returns:
+        The message.
+
+    Example:
+        >>> make_deprecation_message('Lasso')
+        'chainer.optimizer.Lasso is deprecated from v4. Use chainer.optimizer_hooks.Lasso instead.'
+    """
+    return ('chainer.optimizer.{0} is deprecated from v4. Use chainer.optimizer_hooks.{0} '
+            'instead.'.format(module_name))

@@ -74,5 +74,9 @@ InitializerSpec = Union['initializer.Initializer', Callable[[numpy.ndarray], Non
 DeviceSpec = Union['backend.Device', str, int, numpy.integer, None]
 """A device: a Device, ``'@numpy'``, ``-1`` or ``'-1'`` (the CPU)."""
 
-__all__ = ['AbstractInitializer', 'DTypeSpec', 'DeviceSpec', 'InitializerSpec', 'NdArray',
-           'ScalarValue', 'Shape', 'ShapeSpec', 'VariableOrArray', 'Xp']
+CudaDeviceSpec = Union['backend.GpuDevice', int, numpy.integer]
+"""A CUDA device as Chainer's functions taking one accept it: a GpuDevice or an id (chainlite
+has no CUDA device; the name is kept for annotations in libraries' code)."""
+
+__all__ = ['AbstractInitializer', 'CudaDeviceSpec', 'DTypeSpec', 'DeviceSpec', 'InitializerSpec',
+           'NdArray', 'ScalarValue', 'Shape', 'ShapeSpec', 'VariableOrArray', 'Xp']

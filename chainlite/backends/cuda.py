@@ -184,3 +184,135 @@ def should_use_cudnn_tensor_core(dtype: Any) -> bool:
 
 
 from chainlite.backend import GpuDevice  # noqa: E402,F401  (Chainer's cuda.GpuDevice)
+
+
+# -- the rest of Chainer's names, as Chainer defines them when CuPy does not import ---------------
+
+class Device:
+    """Stands in for ``cupy.cuda.Device`` as in Chainer without CuPy: a no-op context manager.
+
+    Chainer defines it for annotations and ``isinstance`` checks; no chainlite device is one.
+
+    Example:
+        >>> with Device(None):
+        ...     pass
+    """
+
+    def __init__(self, device: Any = None) -> None:
+        pass
+
+    def __enter__(self) -> Device:
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        pass
+
+
+class Event:
+    """Stands in for ``cupy.cuda.Event`` (for annotations; nothing creates one)."""
+
+
+class Stream:
+    """Stands in for ``cupy.cuda.Stream`` (for annotations; nothing creates one)."""
+
+
+class _PerformanceWarning(Warning):
+    # CuPy's PerformanceWarning where CuPy imports; a placeholder for warning filters here.
+    pass
+
+
+def get_device(*args: Any) -> Any:
+    """Deprecated as in Chainer (warns): the CUDA device of the first id or GPU array.
+
+    Use :func:`get_device_from_id` or :func:`get_device_from_array` instead.
+
+    Returns:
+        :data:`DummyDevice` (the CPU) when no argument is an integer id, as in Chainer.
+
+    Raises:
+        RuntimeError: An argument is an integer device id (CUDA is not available).
+
+    Example:
+        >>> import warnings, numpy
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter('ignore')
+        ...     get_device(numpy.zeros(2)) is DummyDevice
+        True
+    """
+    import warnings
+    warnings.warn('get_device is deprecated. Please use get_device_from_id or '
+                  'get_device_from_array instead.', DeprecationWarning, stacklevel=2)
+    return _get_cuda_device(*args)
+
+
+def _get_cuda_device(*args: Any) -> Any:
+    # The first integer id selects a CUDA device (which raises here); otherwise the CPU.
+    for arg in args:
+        if type(arg) is not bool and isinstance(arg, (int, numpy.integer)):
+            check_cuda_available()
+    return DummyDevice
+
+
+def _get_device_or_current(device: Any) -> NoReturn:
+    # Chainer returns a cupy.cuda.Device (the current one for None); there is none.
+    if device is not None and not (isinstance(device, (int, numpy.integer)) and device >= 0):
+        raise ValueError('Invalid CUDA device specifier: {}'.format(device))
+    check_cuda_available()
+
+
+def _array_to_cpu(array: Any, stream: Any) -> Any:
+    # One array (not a list) to NumPy; None stays None.
+    return None if array is None else to_cpu(array)
+
+
+def _array_to_gpu(array: Any, device: Any, stream: Any) -> NoReturn:
+    check_cuda_available()
+
+
+def copy(array: Any, out: Any = None, out_device: Any = None, stream: Any = None) -> NoReturn:
+    """Copies a CuPy array between devices in Chainer; raises RuntimeError (no CUDA) here."""
+    check_cuda_available()
+
+
+def elementwise(in_params: str, out_params: str, operation: str, name: str,
+                **kwargs: Any) -> NoReturn:
+    """Creates a CuPy elementwise kernel in Chainer; raises RuntimeError (no CUDA) here."""
+    check_cuda_available()
+
+
+def reduce(in_params: str, out_params: str, map_expr: str, reduce_expr: str,
+           post_map_expr: str, identity: Any, name: str, **kwargs: Any) -> NoReturn:
+    """Creates a CuPy reduction kernel in Chainer; raises RuntimeError (no CUDA) here."""
+    check_cuda_available()
+
+
+def raw(code: str, name: str, *args: Any, **kwargs: Any) -> NoReturn:
+    """Creates a CuPy raw kernel in Chainer; raises RuntimeError (no CUDA) here."""
+    check_cuda_available()
+
+
+def get_max_workspace_size() -> int:
+    """Returns cuDNN's workspace size: 0, as Chainer does where cuDNN is not enabled."""
+    return 0
+
+
+def set_max_workspace_size(size: int) -> None:
+    """Sets cuDNN's workspace size; does nothing, as Chainer where cuDNN is not enabled."""
+
+
+def get_cudnn_dropout_states() -> NoReturn:
+    """Raises RuntimeError, as Chainer does where cuDNN is not enabled."""
+    raise RuntimeError('cuDNN is not enabled.')
+
+
+def get_cudnn_dropout_states_core(thread_id: Any) -> NoReturn:
+    """Raises RuntimeError: cuDNN's dropout states need CUDA."""
+    check_cuda_available()
+
+
+def _get_cudnn_tensor_layout_x(x_layout: Any) -> NoReturn:
+    check_cuda_available()
+
+
+def _get_cudnn_tensor_layout_w(w_layout: Any) -> NoReturn:
+    check_cuda_available()

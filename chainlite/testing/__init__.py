@@ -14,6 +14,7 @@ from chainlite.testing.serializer import save_and_load  # noqa: F401
 from chainlite.testing.serializer import save_and_load_hdf5  # noqa: F401
 from chainlite.testing.serializer import save_and_load_npz  # noqa: F401
 from chainlite.testing.training import get_trainer_with_mock_updater  # noqa: F401
+from chainlite.testing.backend import BackendConfig  # noqa: F401
 from chainlite.testing.backend import inject_backend_tests  # noqa: F401
 from chainlite.testing.function_link import FunctionTestCase  # noqa: F401
 from chainlite.testing.function_link import FunctionTestError  # noqa: F401

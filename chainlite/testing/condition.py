@@ -7,6 +7,26 @@ import unittest
 from typing import Any, Callable
 
 
+class QuietTestRunner:
+    """Runs a unittest suite into a fresh ``unittest.TestResult``, printing nothing.
+
+    Example:
+        >>> import unittest
+        >>> class T(unittest.TestCase):
+        ...     def test_fails(self):
+        ...         self.fail('no')
+        >>> result = QuietTestRunner().run(unittest.TestSuite([T('test_fails')]))
+        >>> result.testsRun, len(result.failures)
+        (1, 1)
+    """
+
+    def run(self, suite: Any) -> unittest.TestResult:
+        """Runs ``suite`` and returns its result."""
+        result = unittest.TestResult()
+        suite(result)
+        return result
+
+
 def _is_skip(e: BaseException) -> bool:
     # pytest.skip() raises a class named Skipped; importing pytest here is not needed.
     return isinstance(e, unittest.SkipTest) or type(e).__name__ == 'Skipped'

@@ -37,6 +37,53 @@ class _Seeded:
             _Seeded.saved = None
 
 
+_saved_by_do_setup: Any = None
+
+
+def _numpy_do_setup(deterministic: bool = True) -> None:
+    global _saved_by_do_setup
+    _saved_by_do_setup = (random.getstate(), numpy.random.get_state())
+    numpy.random.seed(100 if deterministic else None)
+
+
+def _numpy_do_teardown() -> None:
+    global _saved_by_do_setup
+    if _saved_by_do_setup is None:
+        raise RuntimeError('do_teardown called without do_setup')
+    python_state, numpy_state = _saved_by_do_setup
+    random.setstate(python_state)
+    numpy.random.set_state(numpy_state)
+    _saved_by_do_setup = None
+
+
+def do_setup(deterministic: bool = True) -> None:
+    """Saves the global random states and seeds ``numpy.random`` (with 100 if deterministic).
+
+    Undone by :func:`do_teardown`. (Chainer also seeds CuPy's generator; there is none.)
+
+    Args:
+        deterministic: Seed with 100; False reseeds from the OS's entropy.
+
+    Example:
+        >>> do_setup()
+        >>> first = numpy.random.rand()
+        >>> do_teardown(); do_setup()
+        >>> numpy.random.rand() == first
+        True
+        >>> do_teardown()
+    """
+    _numpy_do_setup(deterministic)
+
+
+def do_teardown() -> None:
+    """Restores the random states :func:`do_setup` saved (``numpy.random`` and ``random``).
+
+    Raises:
+        RuntimeError: :func:`do_setup` was not called first.
+    """
+    _numpy_do_teardown()
+
+
 def generate_seed() -> int:
     """Draws a seed from ``numpy.random``, for a test that seeds a generator of its own.
 

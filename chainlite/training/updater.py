@@ -78,3 +78,15 @@ class Updater:
     def serialize(self, serializer: Any) -> None:
         """Saves or loads the updater's state."""
         raise NotImplementedError
+
+
+def __getattr__(name: str) -> Any:
+    # Chainer's old chainer.training.updater also offered the two updaters; they import this
+    # module, so they are imported on first use.
+    if name == 'StandardUpdater':
+        from chainlite.training.updaters.standard_updater import StandardUpdater
+        return StandardUpdater
+    if name == 'ParallelUpdater':
+        from chainlite.training.updaters.parallel_updater import ParallelUpdater
+        return ParallelUpdater
+    raise AttributeError('module %r has no attribute %r' % (__name__, name))

@@ -26,6 +26,9 @@ from chainlite.utils.array import sum_to  # noqa: F401,E402
 from chainlite.utils.conv import get_conv_outsize  # noqa: F401,E402
 from chainlite.utils.conv import get_deconv_outsize  # noqa: F401,E402
 from chainlite.utils.experimental import experimental  # noqa: F401,E402
+from chainlite.utils.meta import enable_final  # noqa: F401,E402
+from chainlite.utils.meta import final  # noqa: F401,E402
+from chainlite.utils.nondeterministic import nondeterministic  # noqa: F401,E402
 
 if TYPE_CHECKING:
     from chainlite.types import DTypeSpec

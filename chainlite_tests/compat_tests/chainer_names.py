@@ -63,7 +63,7 @@ def _git(git_dir, *args):
 
 
 def module_name(path):
-    """Returns the module name of a ``.py`` path: ``chainer/links/__init__.py`` -> ``chainer.links``."""
+    """Returns the module name of a path: ``chainer/links/__init__.py`` is ``chainer.links``."""
     parts = path[:-3].split('/')
     if parts[-1] == '__init__':
         parts = parts[:-1]

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import function_node
 
 if TYPE_CHECKING:
@@ -67,3 +68,9 @@ def clipped_relu(x: VariableOrArray, z: float = 20.0) -> Variable:
         array([0. , 0.5, 2. ])
     """
     return ClippedReLU(z).apply((x,))[0]
+
+
+# Chainer's module also has relu6; chainlite keeps it in its own module (which may import
+# this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(
+    __name__, {'relu6': 'chainlite.functions.activation.relu6'})[:2]

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.math import exp
@@ -60,3 +61,9 @@ def log_softmax(x: VariableOrArray, axis: int = 1) -> Variable:
         array([[0.25, 0.75]])
     """
     return LogSoftmax(axis).apply((x,))[0]
+
+
+# Chainer's module also has logsumexp; chainlite keeps it in its own module (which may import
+# this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(
+    __name__, {'logsumexp': 'chainlite.functions.math.logsumexp'})[:2]

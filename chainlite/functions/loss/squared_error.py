@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import function_node
 from chainlite.utils import type_check
 
@@ -52,3 +53,9 @@ def squared_error(x0: VariableOrArray, x1: VariableOrArray) -> Variable:
         array([1., 4.])
     """
     return SquaredError().apply((x0, x1))[0]
+
+
+# Chainer's module also has squared_difference; chainlite keeps it in its own module (which
+# may import this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(
+    __name__, {'squared_difference': 'chainlite.functions.math.squared_difference'})[:2]

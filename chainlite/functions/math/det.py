@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.functions.array import transpose
@@ -60,3 +61,9 @@ def det(a: VariableOrArray) -> Variable:
         array(5.)
     """
     return Det().apply((a,))[0]
+
+
+# Chainer's module also has batch_det; chainlite keeps it in its own module (which may import
+# this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(
+    __name__, {'batch_det': 'chainlite.functions.math.batch_det'})[:2]

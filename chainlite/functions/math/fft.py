@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import backend
 from chainlite import function_node
 from chainlite.utils import type_check
@@ -73,3 +74,9 @@ def fft(x: tuple[VariableOrArray, VariableOrArray]) -> tuple[Variable, Variable]
     real, imag = x
     yr, yi = FFT('fft').apply((real, imag))
     return yr, yi
+
+
+# Chainer's module also has ifft; chainlite keeps it in its own module (which may import
+# this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(
+    __name__, {'ifft': 'chainlite.functions.math.ifft'})[:2]

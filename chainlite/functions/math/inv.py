@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import function_node
 from chainlite.functions.math import _square_matrix
 from chainlite.functions.math import matmul
@@ -58,3 +59,9 @@ def inv(a: VariableOrArray) -> Variable:
                [0.  , 0.25]])
     """
     return Inv().apply((a,))[0]
+
+
+# Chainer's module also has batch_inv; chainlite keeps it in its own module (which may import
+# this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(
+    __name__, {'batch_inv': 'chainlite.functions.math.batch_inv'})[:2]

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import function_node
 
 if TYPE_CHECKING:
@@ -50,3 +51,9 @@ def sqrt(x: VariableOrArray) -> Variable:
         array([2., 3.])
     """
     return Sqrt().apply((x,))[0]
+
+
+# Chainer's module also has rsqrt; chainlite keeps it in its own module (which may import
+# this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(
+    __name__, {'rsqrt': 'chainlite.functions.math.rsqrt'})[:2]

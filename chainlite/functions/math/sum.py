@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
@@ -69,3 +70,9 @@ def sum(x: VariableOrArray, axis: int | Sequence[int] | None = None,
     """
     _axis.check_type(axis, 'sum')
     return Sum(axis, keepdims).apply((x,))[0]
+
+
+# Chainer's module also has sum_to; chainlite keeps it in its own module (which may import
+# this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(
+    __name__, {'sum_to': 'chainlite.functions.array.sum_to'})[:2]

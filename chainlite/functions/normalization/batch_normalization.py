@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
@@ -260,3 +261,9 @@ def batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: Variab
     running_var = variable.as_array(running_var)
     node = BatchNormalization(eps, running_mean, running_var, decay, axes)
     return node.apply((x, gamma, beta))[0]
+
+
+# Chainer's module also has fixed_batch_normalization; chainlite keeps it in its own module
+# (which may import this one), imported on first use.
+_FIXED = 'chainlite.functions.normalization.fixed_batch_normalization'
+__getattr__, __dir__ = _lazy.attach(__name__, {'fixed_batch_normalization': _FIXED})[:2]

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy
 
+from chainlite import _lazy
 from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.pooling import _pooling
@@ -246,3 +247,9 @@ def max_pooling_3d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | Non
     """
     _check_ndim('max_pooling_3d', x, 3)
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
+
+
+# Chainer's module also has max_pooling_2d; chainlite keeps it in its own module (which may import
+# this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(
+    __name__, {'max_pooling_2d': 'chainlite.functions.pooling.max_pooling_2d'})[:2]

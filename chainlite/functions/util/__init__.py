@@ -1,0 +1,1 @@
+"""Chainer's ``chainer.functions.util`` package: :mod:`.forget`."""
