@@ -200,6 +200,24 @@ def _make_getattr(module: types.ModuleType, previous: Any) -> Any:
     return __getattr__
 
 
+class _KeepsBoundNames(types.ModuleType):
+    """A chainlite package under the hook: a submodule's import does not unbind a name.
+
+    The first ``import chainer.dataset.tabular.from_data`` loads an alias, and the import
+    system then sets the package's attribute ``from_data`` to that module, replacing the
+    function the package bound under the same name (Chainer imports the submodule in its
+    ``__init__`` first, so there the function stays). This class keeps the bound object.
+    """
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        if (isinstance(value, types.ModuleType)
+                and value.__name__ == '%s.%s' % (self.__name__, attr)):
+            current = vars(self).get(attr)
+            if current is not None and not isinstance(current, types.ModuleType):
+                return
+        super().__setattr__(attr, value)
+
+
 def _patch(module: types.ModuleType) -> None:
     name = module.__name__
     if name in _patched or name.startswith('chainlite.compat'):
@@ -207,6 +225,8 @@ def _patch(module: types.ModuleType) -> None:
     previous = vars(module).get('__getattr__')
     _patched[name] = (module, previous)
     setattr(module, '__getattr__', _make_getattr(module, previous))
+    if type(module) is types.ModuleType:
+        module.__class__ = _KeepsBoundNames
 
 
 def _unpatch_all() -> None:
@@ -215,6 +235,8 @@ def _unpatch_all() -> None:
             vars(module).pop('__getattr__', None)
         else:
             setattr(module, '__getattr__', previous)
+        if type(module) is _KeepsBoundNames:
+            module.__class__ = types.ModuleType
     _patched.clear()
 
 

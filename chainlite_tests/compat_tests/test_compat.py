@@ -269,3 +269,23 @@ def test_import_chainlite_never_installs_the_hook():
                       '    print("real chainer")\n')
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() in ('no chainer', 'real chainer')
+
+
+def test_importing_a_submodule_keeps_the_function_of_the_same_name(hook):
+    import chainer.dataset.tabular.from_data  # noqa: F401  (the submodule, first)
+    import chainer.dataset.tabular
+    from chainer.dataset.tabular import from_data
+    module = sys.modules['chainer.dataset.tabular.from_data']
+    assert callable(from_data) and from_data is module.from_data
+    assert chainer.dataset.tabular.from_data is from_data
+    assert chainlite.dataset.tabular.from_data is from_data
+
+
+def test_uninstall_restores_the_module_class():
+    compat.install()
+    try:
+        import chainer.dataset.tabular  # noqa: F401
+        assert type(chainlite.dataset.tabular) is not types.ModuleType
+    finally:
+        compat.uninstall()
+    assert type(chainlite.dataset.tabular) is types.ModuleType
