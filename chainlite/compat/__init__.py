@@ -236,7 +236,7 @@ def _unpatch_all() -> None:
         else:
             setattr(module, '__getattr__', previous)
         if type(module) is _KeepsBoundNames:
-            module.__class__ = types.ModuleType
+            setattr(module, '__class__', types.ModuleType)
     _patched.clear()
 
 

@@ -79,7 +79,8 @@ def _issubclass_(arg1: Any, arg2: Any) -> bool:
 
 def _trapz(*args: Any, **kwargs: Any) -> Any:
     """NumPy 1's ``numpy.trapz``: ``numpy.trapezoid``."""
-    return numpy.trapezoid(*args, **kwargs)
+    trapezoid = getattr(numpy, 'trapezoid')  # (NumPy 2.0's type stubs lack it)
+    return trapezoid(*args, **kwargs)
 
 
 def legacy_names() -> dict[str, Any]:

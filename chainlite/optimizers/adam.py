@@ -139,7 +139,8 @@ class AdamRule(optimizer.UpdateRule):
         c = optimizer._coefficient
         if hp.adabound:
             numpy.divide(alpha_t, s, out=s)
-            numpy.clip(s, *self.bounds, out=s)
+            lower, upper = self.bounds
+            numpy.clip(s, lower, upper, out=s)
             s *= m
             s *= c(eta, dtype)
         else:

@@ -10,6 +10,9 @@ from typing import Any
 
 import numpy
 
+# Typed Any: NumPy 2.0's stubs reject the tuple of axes it takes (later releases accept it).
+_sliding_window_view: Any = numpy.lib.stride_tricks.sliding_window_view
+
 
 def get_conv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = False,
                      d: int = 1) -> int:
@@ -98,7 +101,7 @@ def im2col_nd_copy(img: numpy.ndarray, ksize: tuple, stride: tuple, pad: tuple, 
             for n, k, s, p, d, o in zip(size, ksize, stride, pad, dilate, outsize)]
     img = _pad(img, pads, pval)
     nd = len(ksize)
-    windows = numpy.lib.stride_tricks.sliding_window_view(
+    windows = _sliding_window_view(
         img, tuple((k - 1) * d + 1 for k, d in zip(ksize, dilate)),
         axis=tuple(range(2, 2 + nd)))
     pick = ((slice(None),) * 2
