@@ -1,5 +1,5 @@
-"""The ``numerics`` marker of chainlite_tests/conftest.py names paths that exist, and .ci/run
-runs the marked tests a second time with another BLAS thread count."""
+"""What .ci/run runs beyond the README's test command: the ``numerics`` tests (marked in
+chainlite_tests/conftest.py) again with another BLAS thread count, and the suite on the oldest NumPy."""
 import importlib.util
 import pathlib
 
@@ -27,3 +27,10 @@ def test_ci_runs_the_numerics_tests_again_with_other_blas_threads():
     # The machine's OpenBLAS core type and cache size stay as the machine sets them.
     assert 'OPENBLAS_CORETYPE=' not in script and 'OPENBLAS_L2_SIZE=' not in script
     assert 'unset OPENBLAS' not in script
+
+
+def test_ci_runs_the_suite_on_the_oldest_numpy_too():
+    script = (_ROOT / '.ci' / 'run').read_text(encoding='utf-8')
+    assert 'pip install --quiet "numpy==${oldest}.*"' in script
+    after = script[script.index('numpy==${oldest}'):]
+    assert 'python -m pytest' in after
