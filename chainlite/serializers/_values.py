@@ -1,6 +1,7 @@
 """How one value is turned into a storable array, and how a stored array is loaded back."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy
@@ -50,36 +51,50 @@ def restore(key: str, source: str, stored: Any, value: Any) -> Any:
             '(reading it would run pickle)' % (key, source))
     if value is None:
         return stored
+    check_fits(key, source, stored.shape, stored.dtype, value)
+    if hasattr(value, 'shape') and not isinstance(value, numpy.generic):
+        backend.copyto(value, stored)
+        return value
+    return type(value)(stored.reshape(()))
+
+
+def check_fits(key: str, source: str, shape: tuple[int, ...], dtype: numpy.dtype,
+               value: Any) -> None:
+    """Raises the error :func:`restore` would raise for a stored array of ``shape`` and
+    ``dtype``, from the header alone: a reader calls it before it reads (and allocates) the
+    data, so a file cannot make chainlite allocate more than the value it loads into.
+    """
+    if value is None:
+        return
     if isinstance(value, variable.Variable):
         raise TypeError(
             'cannot load %r into a %s; pass its array (.array) instead'
             % (key, type(value).__name__))
     if hasattr(value, 'shape') and not isinstance(value, numpy.generic):
-        if stored.shape != value.shape:
+        if tuple(shape) != tuple(value.shape):
             raise ValueError(
                 'cannot load %r from %s: expected shape %s, but the file holds shape %s'
-                % (key, source, value.shape, stored.shape))
-        if not numpy.can_cast(stored.dtype, value.dtype, 'same_kind'):
+                % (key, source, tuple(value.shape), tuple(shape)))
+        if not numpy.can_cast(dtype, value.dtype, 'same_kind'):
             raise ValueError(
                 'cannot load %r from %s: expected dtype %s, but the file holds dtype %s'
-                % (key, source, value.dtype, stored.dtype))
-        backend.copyto(value, stored)
-        return value
-    return _restore_scalar(key, source, stored, type(value))
+                % (key, source, value.dtype, dtype))
+        return
+    _check_scalar(key, source, tuple(shape), dtype, type(value))
 
 
-def _restore_scalar(key: str, source: str, stored: numpy.ndarray, value_type: type) -> Any:
-    """Converts a one-element array to ``value_type`` if no precision can be lost."""
-    if stored.size != 1:
+def _check_scalar(key: str, source: str, shape: tuple[int, ...], dtype: numpy.dtype,
+                  value_type: type) -> None:
+    """Checks that one element of ``dtype`` converts to ``value_type`` without loss."""
+    if math.prod(shape) != 1:
         raise ValueError(
             'cannot load %r from %s: expected a %s scalar, but the file holds shape %s'
-            % (key, source, value_type.__name__, stored.shape))
-    kind = stored.dtype.type
+            % (key, source, value_type.__name__, shape))
+    kind = dtype.type
     # An integer array always fits a Python int (unbounded), whatever can_cast says.
     if (issubclass(kind, numpy.number)
             and not (issubclass(kind, numpy.integer) and value_type is int)
-            and not numpy.can_cast(stored.dtype, value_type, 'safe')):
+            and not numpy.can_cast(dtype, value_type, 'safe')):
         raise TypeError(
             'cannot load %r from %s: the file holds dtype %s, which cannot be converted to %s '
-            'without loss' % (key, source, stored.dtype, value_type.__name__))
-    return value_type(stored.reshape(()))
+            'without loss' % (key, source, dtype, value_type.__name__))

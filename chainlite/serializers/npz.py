@@ -9,9 +9,12 @@ to a path replaces the file atomically.
 from __future__ import annotations
 
 import collections.abc
+import io
+import math
 import os
 import pickletools
 import zipfile
+import zlib
 from typing import IO, Any, Callable, Iterator, Optional, Sequence, Union
 
 import numpy
@@ -122,6 +125,7 @@ def save_npz(file: str | os.PathLike[str] | IO[bytes], obj: Any, compression: bo
             with open(tmp, 'xb') as f:
                 _write_archive(f, target, compression)
     else:
+        _check_binary('save_npz', file, 'wb')
         _write_archive(file, target, compression)
 
 
@@ -148,6 +152,10 @@ class NpzDeserializer(serializer_module.Deserializer):
             value is left as it is.
         ignore_names: Keys (full paths) to skip: a string, a callable taking the key and
             returning True to skip it, or a list of these.
+
+    From an archive (what :func:`load_npz` opens, or a ``numpy.load`` result), each
+    array's header is checked against the file and against the value it loads into before
+    its data is read (see :func:`load_npz`).
 
     Raises:
         ValueError: If ``ignore_names`` is not a string, a callable or a list of them.
@@ -193,15 +201,23 @@ class NpzDeserializer(serializer_module.Deserializer):
             raise KeyError(
                 '%r is not in %s (load with strict=False to skip missing entries)'
                 % (key, _source_name(self.npz)))
-        try:
-            stored = self.npz[key]
-        except ValueError as e:
-            if isinstance(self.npz, _NpzArchive):  # its message names the key and the file
-                raise
-            # e.g. numpy.load(allow_pickle=False) meeting an object array
-            raise ValueError('cannot load %r from %s: %s'
-                             % (key, _source_name(self.npz), e)) from e
-        return _values.restore(key, _source_name(self.npz), stored, value)
+        source = _source_name(self.npz)
+        if isinstance(self.npz, _NpzArchive):
+            stored = self.npz.read(key, value)
+        else:
+            if isinstance(self.npz, numpy.lib.npyio.NpzFile) and self.npz.zip is not None \
+                    and key + '.npy' in self.npz.zip.NameToInfo:
+                # NumPy reads the member (with the pickle setting it was opened with) once
+                # chainlite has checked its sizes, and its shape against the value.
+                header = _read_header(self.npz.zip, key + '.npy', key, source)
+                if not header.dtype.hasobject:
+                    _values.check_fits(key, source, header.shape, header.dtype, value)
+            try:
+                stored = self.npz[key]
+            except ValueError as e:
+                # e.g. numpy.load(allow_pickle=False) meeting an object array
+                raise ValueError('cannot load %r from %s: %s' % (key, source, e)) from e
+        return _values.restore(key, source, stored, value)
 
 
 def load_npz(file: str | os.PathLike[str] | IO[bytes], obj: Any, path: str = '',
@@ -217,10 +233,21 @@ def load_npz(file: str | os.PathLike[str] | IO[bytes], obj: Any, path: str = '',
         ignore_names: Keys to skip: a string, a callable or a list of them (see
             :class:`NpzDeserializer`).
 
+    Each array's ``.npy`` header is read first and checked, before its data is read or any
+    room is made for it: the sizes its zip entry claims must fit in the archive (at most
+    1,100 times its compressed size, more than deflate can reach), the header's shape and
+    dtype must fit in the bytes the entry holds, and the shape and dtype must fit the array
+    the data loads into. So a small file cannot make chainlite allocate much more than the
+    arrays it loads into.
+
     Raises:
         KeyError: If ``strict`` and a key is missing (the message names it and the file).
-        ValueError: If the file is not an NPZ archive, holds an object array (other than a
-            saved None), or an array's shape or dtype does not fit the one it loads into.
+        TypeError: If ``file`` is not a path or a binary file object (e.g. a file opened in
+            text mode).
+        ValueError: If the file is not an NPZ archive, a member is damaged or declares more
+            data than it holds, it holds an object array (other than a saved None), or an
+            array's shape or dtype does not fit the one it loads into; the message names the
+            key and the file.
 
     Example:
         >>> import io, numpy as np
@@ -248,6 +275,94 @@ def _source_name(npz: Any) -> str:
     return repr(name) if name else 'the given %s' % type(npz).__name__
 
 
+def _check_binary(function: str, file: Any, mode: str) -> None:
+    """Refuses a file object opened in text mode, saying how to open it instead."""
+    text = isinstance(file, io.TextIOBase)
+    if not text and mode == 'rb':
+        try:
+            text = isinstance(file.read(0), str)
+        except (OSError, TypeError, ValueError):
+            pass
+    if text:
+        raise TypeError('%s: the file %r is open in text mode; open it in binary mode (%r)'
+                        % (function, getattr(file, 'name', file), mode))
+
+
+# The most a zip member may claim to inflate to, in times its compressed size. Deflate (what
+# numpy.savez_compressed and save_npz use) cannot exceed about 1,032; a member that claims
+# more is damaged or crafted to make the reader allocate what the archive does not hold.
+_MAX_INFLATION = 1100
+# The most bytes of pickle a saved None takes (NumPy's is about 150 in every protocol).
+_MAX_NONE_PICKLE = 4096
+
+
+class _Header:
+    """What the ``.npy`` header of a member declares, and the bytes of data it holds."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: numpy.dtype, data_size: int,
+                 payload: Optional[bytes]) -> None:
+        self.shape = shape
+        self.dtype = dtype
+        self.data_size = data_size
+        # The data of a small 0-d object array (a saved None?), to be parsed, never run.
+        self.payload = payload
+
+
+def _archive_size(archive: zipfile.ZipFile) -> int:
+    fp = archive.fp
+    if fp is None:
+        raise ValueError('the NPZ archive is closed')
+    return fp.seek(0, os.SEEK_END)
+
+
+def _read_header(archive: zipfile.ZipFile, member: str, key: str, source: str) -> _Header:
+    """Reads and checks the header of ``member``, before any of its data is read.
+
+    The sizes the zip directory claims are checked against the archive's size and against
+    each other, and the array the header declares against the bytes the member holds.
+    """
+    where = 'cannot load %r from %s' % (key, source)
+    info = archive.getinfo(member)
+    size = _archive_size(archive)
+    if info.compress_size > size:
+        raise ValueError('%s: its zip entry claims %d compressed bytes, more than the %d bytes '
+                         'of the archive; the file is damaged'
+                         % (where, info.compress_size, size))
+    if info.file_size > _MAX_INFLATION * info.compress_size:
+        raise ValueError('%s: its zip entry claims %d bytes inflated from %d compressed bytes, '
+                         'more than the %d times that deflate (what NumPy writes) can reach; '
+                         'the file is damaged or crafted'
+                         % (where, info.file_size, info.compress_size, _MAX_INFLATION))
+    try:
+        with archive.open(info) as f:
+            try:
+                version = npy_format.read_magic(f)
+                if version == (1, 0):
+                    shape, _, dtype = npy_format.read_array_header_1_0(f)
+                else:
+                    shape, _, dtype = npy_format.read_array_header_2_0(f)
+            except ValueError as e:
+                raise ValueError('%s: the member is not a valid .npy array (%s)'
+                                 % (where, e)) from e
+            data_size = info.file_size - f.tell()
+            payload = None
+            if dtype.hasobject:
+                if shape == () and data_size <= _MAX_NONE_PICKLE:
+                    payload = f.read(data_size)
+                return _Header(shape, dtype, data_size, payload)
+    except (zipfile.BadZipFile, zlib.error, EOFError) as e:
+        raise ValueError('%s: the archive is damaged (%s)' % (where, e)) from e
+    if any(d < 0 for d in shape):
+        raise ValueError('%s: its .npy header declares the negative shape %s'
+                         % (where, shape))
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes > data_size:
+        raise ValueError('%s: its .npy header declares shape %s of %s (%d bytes), but the '
+                         'member holds only %d bytes of data'
+                         % (where, shape, dtype, nbytes, data_size))
+    return _Header(shape, dtype, data_size, None)
+
+
 class _NpzArchive(collections.abc.Mapping):
     """The arrays of an NPZ file by key, read on access and never unpickled."""
 
@@ -258,6 +373,7 @@ class _NpzArchive(collections.abc.Mapping):
             raise TypeError('load_npz: file must be a path or a binary file object, got %r '
                             '(a %s)' % (file, type(file).__name__))
         else:
+            _check_binary('load_npz', file, 'rb')
             self.filename = getattr(file, 'name', None) or '<%s>' % type(file).__name__
         try:
             self._zip = zipfile.ZipFile(file)
@@ -268,23 +384,44 @@ class _NpzArchive(collections.abc.Mapping):
                          if name.endswith('.npy')}
 
     def __getitem__(self, key: str) -> Optional[numpy.ndarray]:
+        return self.read(key, None)
+
+    def read(self, key: str, like: Any) -> Optional[numpy.ndarray]:
+        """Reads the array of ``key``, once its header fits the file and ``like``.
+
+        Args:
+            key: The key of the array (its member's name without ``.npy``).
+            like: The value the array loads into (see :func:`_values.check_fits`); None
+                checks only the file.
+
+        Returns:
+            The array, or None for a saved None.
+
+        Raises:
+            KeyError: If there is no such member.
+            ValueError: If the member is damaged, declares more data than it holds, is an
+                object array, or does not fit ``like`` (the message names key and file).
+        """
         member = self._members[key]
-        with self._zip.open(member) as f:
-            version = npy_format.read_magic(f)
-            if version == (1, 0):
-                shape, _, dtype = npy_format.read_array_header_1_0(f)
-            else:
-                shape, _, dtype = npy_format.read_array_header_2_0(f)
-            if not dtype.hasobject:
-                f.seek(0)
+        source = repr(self.filename)
+        header = _read_header(self._zip, member, key, source)
+        if header.dtype.hasobject:
+            if header.payload is not None and _pickles_none(header.payload):
+                return None
+            raise ValueError(
+                'cannot load %r from %s: it is an object array (dtype %s, shape %s), which '
+                'chainlite never loads because reading it would run pickle'
+                % (key, source, header.dtype, header.shape))
+        _values.check_fits(key, source, header.shape, header.dtype, like)
+        try:
+            with self._zip.open(member) as f:
                 return npy_format.read_array(f, allow_pickle=False)
-            payload = f.read()
-        if shape == () and _pickles_none(payload):
-            return None
-        raise ValueError(
-            'cannot load %r from %r: it is an object array (dtype %s, shape %s), which '
-            'chainlite never loads because reading it would run pickle'
-            % (key, self.filename, dtype, shape))
+        except (ValueError, zipfile.BadZipFile, zlib.error, EOFError) as e:
+            raise ValueError('cannot load %r from %s: the archive is damaged (%s)'
+                             % (key, source, e)) from e
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._members  # Mapping's would read the array
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._members)

@@ -3,6 +3,7 @@ import os
 import pathlib
 import pickle
 import stat
+import tracemalloc
 import zipfile
 
 import numpy
@@ -454,3 +455,161 @@ def test_save_into_missing_directory_raises(tmp_path):
     with pytest.raises(FileNotFoundError):
         serializers.save_npz(tmp_path / 'missing' / 'model.npz', Tree({'t': 1}))
     assert os.listdir(tmp_path) == []
+
+
+# -- what loading reads: sizes are checked before anything is allocated -----------------------
+
+def _npy_header(shape, descr='<f4'):
+    buf = io.BytesIO()
+    npy_format.write_array_header_1_0(buf, {'descr': descr, 'fortran_order': False,
+                                            'shape': shape})
+    return buf.getvalue()
+
+
+def _zip_of(members, compression=zipfile.ZIP_STORED, compresslevel=None):
+    """An NPZ archive (bytes) of ``{member name: bytes}``, written without zip64."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, 'w', compression=compression, compresslevel=compresslevel) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def _raises_with_peak(exc_type, call, match=None):
+    """Runs ``call``, which must raise ``exc_type``; returns the error and the peak memory."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(exc_type, match=match) as e:
+            call()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return e.value, peak
+
+
+@pytest.mark.parametrize('target', ['array', 'lazy'])
+def test_header_claiming_more_data_than_the_member_holds(tmp_path, target):
+    # 40 GB declared in a file of a few hundred bytes: refused from the header, whether or not
+    # the value it loads into has a shape to compare with.
+    path = tmp_path / 'bad.npz'
+    path.write_bytes(_zip_of({'W.npy': _npy_header((100000, 100000)) + bytes(300)}))
+    assert path.stat().st_size < 600
+    obj = Tree({'W': numpy.zeros((2, 3), numpy.float32)}) if target == 'array' else LazyHolder()
+    _, peak = _raises_with_peak(
+        ValueError, lambda: serializers.load_npz(path, obj),
+        match=r"cannot load 'W' from '.*bad\.npz': its \.npy header declares shape "
+              r"\(100000, 100000\) of float32 \(40000000000 bytes\), but the member holds "
+              r"only 300 bytes of data")
+    assert peak < 1 << 20
+    if target == 'array':
+        numpy.testing.assert_array_equal(obj.values['W'], numpy.zeros((2, 3)))
+    else:
+        assert obj.W is None
+
+
+def test_zip_bomb_is_refused_before_inflating(tmp_path):
+    # 64 MB of zeros deflated to a few hundred KB; the header's shape does not fit the
+    # parameter, so nothing is inflated.
+    n = 1 << 24
+    path = tmp_path / 'bomb.npz'
+    path.write_bytes(_zip_of({'W.npy': _npy_header((n,)) + bytes(4 * n)},
+                             zipfile.ZIP_DEFLATED, compresslevel=1))
+    assert path.stat().st_size < (4 * n) // 100
+    t = Tree({'W': numpy.ones((2, 3), numpy.float32)})
+    _, peak = _raises_with_peak(
+        ValueError, lambda: serializers.load_npz(path, t),
+        match=r"cannot load 'W' from '.*bomb\.npz': expected shape \(2, 3\), but the file "
+              r"holds shape \(16777216,\)")
+    assert peak < 1 << 20  # far below the 64 MB it would inflate to
+    numpy.testing.assert_array_equal(t.values['W'], numpy.ones((2, 3)))
+
+
+def test_zip_bomb_in_a_numpy_npz_file_is_refused_before_inflating():
+    n = 1 << 22
+    data = _zip_of({'W.npy': _npy_header((n,)) + bytes(4 * n)}, zipfile.ZIP_DEFLATED,
+                   compresslevel=1)
+    with numpy.load(io.BytesIO(data)) as loaded:
+        d = serializers.NpzDeserializer(loaded)
+        _, peak = _raises_with_peak(ValueError, lambda: d('W', numpy.ones(2, numpy.float32)),
+                                    match=r"'W' from the given NpzFile: expected shape \(2,\)")
+    assert peak < 1 << 20
+
+
+def _patched_central_directory(data, offset, value):
+    # The one member's central directory record: compressed size at +20, size at +24.
+    at = data.rindex(b'PK\x01\x02') + offset
+    return data[:at] + value.to_bytes(4, 'little') + data[at + 4:]
+
+
+@pytest.mark.parametrize('field,match', [
+    (24, r"its zip entry claims \d+ bytes inflated from \d+ compressed bytes, more than the "
+         r"1100 times that deflate"),
+    (20, r"its zip entry claims 1000000000 compressed bytes, more than the \d+ bytes of the "
+         r"archive"),
+])
+def test_zip_entry_claiming_impossible_sizes_is_refused(tmp_path, field, match):
+    # The header declares 2 GiB and the zip directory is patched to claim as much: the sizes
+    # the zip directory claims are checked against each other and against the archive.
+    n = 1 << 31
+    data = _zip_of({'W.npy': _npy_header((n,), '|u1') + bytes(1000)}, zipfile.ZIP_DEFLATED)
+    value = 10 ** 9 if field == 20 else n + 128
+    path = tmp_path / 'lying.npz'
+    path.write_bytes(_patched_central_directory(data, field, value))
+    holder = LazyHolder()
+    _, peak = _raises_with_peak(ValueError, lambda: serializers.load_npz(path, holder),
+                                match=r"cannot load 'W' from '.*lying\.npz': " + match)
+    assert peak < 1 << 20
+    assert holder.W is None
+
+
+def test_damaged_members_name_the_key_and_the_file(tmp_path):
+    path = tmp_path / 'damaged.npz'
+    path.write_bytes(_zip_of({'W.npy': b'\x93NUMPY\x01\x00\x10\x00{not a header}  \n'}))
+    with pytest.raises(ValueError, match=r"cannot load 'W' from '.*damaged\.npz': the member "
+                                         r"is not a valid \.npy array"):
+        serializers.load_npz(path, Tree({'W': numpy.zeros(2)}))
+    # A flipped byte in the data: the zip's CRC check fails at the end of the member.
+    data = bytearray(_zip_of({'W.npy': _npy_header((2,)) + numpy.ones(2, '<f4').tobytes()}))
+    data[data.index(numpy.ones(2, '<f4').tobytes())] ^= 1
+    path.write_bytes(bytes(data))
+    w = numpy.zeros(2, numpy.float32)
+    with pytest.raises(ValueError, match=r"cannot load 'W' from '.*damaged\.npz': the archive "
+                                         r"is damaged \(Bad CRC-32"):
+        serializers.load_npz(path, Tree({'W': w}))
+
+
+def test_object_array_with_a_huge_declared_shape_is_refused_unread(tmp_path):
+    path = tmp_path / 'evil.npz'
+    path.write_bytes(_zip_of({'x.npy': _npy_header((10 ** 12,), '|O') + b'\x80\x04N.'}))
+    _, peak = _raises_with_peak(
+        ValueError, lambda: serializers.load_npz(path, Tree({'x': None})),
+        match=r"'x' from '.*evil\.npz': it is an object array.*pickle")
+    assert peak < 1 << 20
+
+
+def test_a_file_opened_in_text_mode_is_refused(tmp_path):
+    path = tmp_path / 'model.npz'
+    serializers.save_npz(path, Tree({'t': 1}))
+    with open(path, 'r') as f:
+        with pytest.raises(TypeError, match=r"load_npz: the file .*model\.npz.* is open in text "
+                                            r"mode; open it in binary mode \('rb'\)"):
+            serializers.load_npz(f, Tree({'t': 0}))
+    with open(tmp_path / 'out.npz', 'w') as f:
+        with pytest.raises(TypeError, match=r"save_npz: the file .*out\.npz.* is open in text "
+                                            r"mode; open it in binary mode \('wb'\)"):
+            serializers.save_npz(f, Tree({'t': 1}))
+
+
+def test_arrays_that_fit_still_load_from_every_kind_of_archive():
+    # The checks pass files written by save_npz (zip64 members), numpy.savez and
+    # numpy.savez_compressed, including a highly compressible one.
+    zeros = numpy.zeros((256, 256), numpy.float32)
+    for write in (lambda f: serializers.save_npz(f, {'W': zeros + 1, 't': 3}),
+                  lambda f: numpy.savez(f, W=zeros + 1, t=numpy.asarray(3)),
+                  lambda f: numpy.savez_compressed(f, W=zeros + 1, t=numpy.asarray(3))):
+        buf = io.BytesIO()
+        write(buf)
+        t = Tree({'W': numpy.empty((256, 256), numpy.float32), 't': 0})
+        serializers.load_npz(io.BytesIO(buf.getvalue()), t)
+        numpy.testing.assert_array_equal(t.values['W'], zeros + 1)
+        assert t.values['t'] == 3
