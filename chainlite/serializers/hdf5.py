@@ -8,6 +8,7 @@ functions raise a RuntimeError saying how to install it when they are used.
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 from typing import Any, Optional
 
@@ -94,6 +95,10 @@ class HDF5Deserializer(serializer_module.Deserializer):
         group: The ``h5py.Group`` (or ``h5py.File``) to read from.
         strict: If True, a missing key raises ``KeyError``; if False, it is skipped.
 
+    Links are followed only inside the file: loading a key that is, or whose path goes
+    through, an external link, or a dataset whose data is stored outside the file, raises a
+    ValueError naming the key and the file (see :func:`load_hdf5`).
+
     Raises:
         RuntimeError: If h5py is not installed.
 
@@ -121,9 +126,13 @@ class HDF5Deserializer(serializer_module.Deserializer):
 
     def __getitem__(self, key: str) -> 'HDF5Deserializer':
         key = key.strip('/')
-        group = None if self.group is None else self.group.get(key)
-        child = HDF5Deserializer(group if isinstance(group, _h5py().Group) else None,
-                                 strict=self.strict)
+        group = None
+        if self.group is not None:
+            where = 'cannot load group %r from %s' % (key, _source_name(self.group))
+            group = _find(self.group, key, where)
+            if group is not None and not isinstance(group, _h5py().Group):
+                raise ValueError('%s: it is a dataset, where a group is expected' % where)
+        child = HDF5Deserializer(group, strict=self.strict)
         if child.group is None:
             child._missing = ('group %r of %s' % (key, _source_name(self.group))
                               if self._missing is None else self._missing)
@@ -131,21 +140,94 @@ class HDF5Deserializer(serializer_module.Deserializer):
 
     def __call__(self, key: str, value: Any) -> Any:
         key = key.lstrip('/')
-        if self.group is None or key not in self.group:
+        source = _source_name(self.group)
+        where = 'cannot load %r from %s' % (key, source)
+        dataset = None if self.group is None else _find(self.group, key, where)
+        if dataset is None:
             if not self.strict:
                 return value
-            where = self._missing or _source_name(self.group)
             raise KeyError('%r is not in %s (load with strict=False to skip missing entries)'
-                           % (key, where))
-        dataset = self.group[key]
+                           % (key, self._missing or source))
+        h5py = _h5py()
+        if not isinstance(dataset, h5py.Dataset):
+            kind = 'group' if isinstance(dataset, h5py.Group) else type(dataset).__name__
+            raise ValueError('%s: it is a %s, where an array or a value is expected'
+                             % (where, kind))
+        _check_stored_here(dataset, where)
         if dataset.shape is None:  # h5py.Empty: a saved None
             stored = None
-        elif _h5py().check_string_dtype(dataset.dtype) is not None:
+        elif h5py.check_string_dtype(dataset.dtype) is not None:
             # h5py reads strings as bytes: decode them (to a str array, not objects).
+            _check_storage(dataset, where)
             stored = numpy.asarray(dataset.asstr()[()], dtype=str)
         else:
+            _values.check_fits(key, source, dataset.shape, dataset.dtype, value)
+            _check_storage(dataset, where)
             stored = dataset[()]
-        return _values.restore(key, _source_name(self.group), stored, value)
+        return _values.restore(key, source, stored, value)
+
+
+# HDF5's own limit on a chain of soft links (H5L_NUM_LINKS).
+_MAX_SOFT_LINKS = 16
+# The most a dataset may declare, in times the bytes the file stores for it (plus 1 MiB for
+# small datasets never written, which read as their fill value). Gzip (deflate) cannot exceed
+# about 1,032.
+_MAX_INFLATION = 1100
+
+
+def _find(group: Any, path: str, where: str, hops: int = 0) -> Any:
+    """Returns the object at ``path`` in ``group``, or None if there is none.
+
+    Hard links and soft links (whose targets are paths in the same file) are followed; an
+    external link, anywhere on the way, is refused: it would open another file.
+    """
+    h5py = _h5py()
+    node = group.file if path.startswith('/') else group
+    parts = [p for p in path.split('/') if p]
+    for i, part in enumerate(parts):
+        if not isinstance(node, h5py.Group):
+            return None
+        link = node.get(part, getlink=True)
+        if link is None:
+            return None
+        if isinstance(link, h5py.HardLink):
+            node = node[part]
+        elif isinstance(link, h5py.SoftLink):
+            if hops >= _MAX_SOFT_LINKS:
+                raise ValueError('%s: more than %d soft links in a row (a loop?)'
+                                 % (where, _MAX_SOFT_LINKS))
+            node = _find(node, link.path, where, hops + 1)
+            if node is None:  # a dangling soft link
+                return None
+        else:
+            which = 'it' if hops == 0 and i == len(parts) - 1 else \
+                'the link %s/%s on its path' % (node.name.rstrip('/'), part)
+            raise ValueError('%s: %s is an external link to %r in %r; chainlite reads only '
+                             'the file it was given'
+                             % (where, which, getattr(link, 'path', None),
+                                getattr(link, 'filename', None)))
+    return node
+
+
+def _check_stored_here(dataset: Any, where: str) -> None:
+    """Refuses a dataset whose data lives outside the file (external storage, virtual)."""
+    if dataset.external:
+        raise ValueError('%s: its data is stored outside the file, in %r (HDF5 external '
+                         'storage); chainlite reads only the file it was given'
+                         % (where, [name for name, _, _ in dataset.external]))
+    if getattr(dataset, 'is_virtual', False):
+        files = sorted({m.file_name for m in dataset.virtual_sources()})
+        raise ValueError('%s: it is a virtual dataset, whose data comes from %r; chainlite '
+                         'reads only the file it was given' % (where, files))
+
+
+def _check_storage(dataset: Any, where: str) -> None:
+    """Refuses a dataset that declares far more data than the file stores for it."""
+    nbytes = math.prod(dataset.shape) * dataset.dtype.itemsize
+    stored = dataset.id.get_storage_size()
+    if nbytes > _MAX_INFLATION * stored + (1 << 20):
+        raise ValueError('%s: it declares shape %s of %s (%d bytes), but the file stores only '
+                         '%d bytes for it' % (where, dataset.shape, dataset.dtype, nbytes, stored))
 
 
 def save_hdf5(filename: str | os.PathLike[str], obj: Any, compression: int = 4) -> None:
@@ -186,10 +268,19 @@ def load_hdf5(filename: str | os.PathLike[str], obj: Any) -> None:
         filename: The path to read.
         obj: An object with a ``serialize(serializer)`` method; arrays are loaded in place.
 
+    Only the given file is read: a dataset whose data lives elsewhere (HDF5 external
+    storage, a virtual dataset) and an external link (or a soft link whose path goes
+    through one) are refused; soft links inside the file are followed. A dataset's shape
+    and dtype are checked against the value it loads into, and its size against the bytes
+    the file stores for it, before it is read.
+
     Raises:
         RuntimeError: If h5py is not installed.
         KeyError: If a key is missing (the message names it and the file).
-        ValueError: If an array's shape or dtype does not fit the one it loads into.
+        ValueError: If an array's shape or dtype does not fit the one it loads into, a
+            value's data or a group lies outside the file, a group stands where an array is
+            expected (or a dataset where a group is), or a dataset declares far more data
+            than the file stores for it; the message names the key and the file.
 
     Example:
         >>> import os, tempfile, numpy as np

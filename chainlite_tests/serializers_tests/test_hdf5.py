@@ -146,3 +146,160 @@ def test_failed_save_keeps_the_old_file(h5py, tmp_path):
     numpy.testing.assert_array_equal(t.values['a'], [0, 0, 0])
     serializers.save_hdf5(path, Tree({'a': numpy.ones(3)}))
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+
+
+# -- what loading reads: only the file it was given -------------------------------------------
+
+def _params():
+    return Tree(children={'l1': Tree({'W': numpy.zeros((2, 3), numpy.float32),
+                                      'b': numpy.zeros(2, numpy.float32)})})
+
+
+def _write(h5py, path, build):
+    """Writes l1/W and l1/b (ones) to ``path``, letting ``build(f)`` replace parts of it."""
+    with h5py.File(path, 'w') as f:
+        f['l1/W'] = numpy.ones((2, 3), numpy.float32)
+        f['l1/b'] = numpy.ones(2, numpy.float32)
+        build(f)
+
+
+@pytest.fixture
+def elsewhere(h5py, tmp_path):
+    """Another HDF5 file (with /W and /l1/W) and a raw file, each holding 0, 1, ..., 5."""
+    data = numpy.arange(6, dtype='<f4').reshape(2, 3)
+    (tmp_path / 'secret.bin').write_bytes(data.tobytes())
+    with h5py.File(tmp_path / 'other.h5', 'w') as f:
+        f['W'] = data
+        f['l1/W'] = data
+        f['l1/b'] = data[0, :2]
+    return tmp_path
+
+
+def _external_storage(f, d):
+    del f['l1/W']
+    f['l1'].create_dataset('W', shape=(2, 3), dtype='<f4',
+                           external=[(str(d / 'secret.bin'), 0, 24)])
+
+
+def _external_link(f, d):
+    import h5py
+    del f['l1/W']
+    f['l1/W'] = h5py.ExternalLink(str(d / 'other.h5'), '/W')
+
+
+def _soft_link_through_external_link(f, d):
+    import h5py
+    del f['l1/W']
+    f['ext'] = h5py.ExternalLink(str(d / 'other.h5'), '/')
+    f['l1/W'] = h5py.SoftLink('/ext/W')
+
+
+def _virtual_dataset(f, d):
+    import h5py
+    del f['l1/W']
+    layout = h5py.VirtualLayout(shape=(2, 3), dtype='<f4')
+    layout[:] = h5py.VirtualSource(str(d / 'other.h5'), 'W', shape=(2, 3))
+    f['l1'].create_virtual_dataset('W', layout)
+
+
+def _group(f, d):
+    del f['l1/W']
+    f['l1'].create_group('W')
+
+
+@pytest.mark.parametrize('build,message', [
+    (_external_storage, r"its data is stored outside the file, in \['.*secret\.bin'\]"),
+    (_external_link, r"it is an external link to '/W' in '.*other\.h5'"),
+    (_soft_link_through_external_link,
+     r"the link /ext on its path is an external link to '/' in '.*other\.h5'"),
+    (_virtual_dataset, r"it is a virtual dataset, whose data comes from \['.*other\.h5'\]"),
+    (_group, r"it is a group, where an array or a value is expected"),
+])
+def test_loading_reads_only_the_file_it_was_given(h5py, elsewhere, build, message):
+    path = elsewhere / 'model.h5'
+    _write(h5py, path, lambda f: build(f, elsewhere))
+    m = _params()
+    with pytest.raises(ValueError, match=r"cannot load 'W' from '.*model\.h5' \(group /l1\): "
+                                         + message):
+        serializers.load_hdf5(path, m)
+    numpy.testing.assert_array_equal(m.children['l1'].values['W'], numpy.zeros((2, 3)))
+    numpy.testing.assert_array_equal(m.children['l1'].values['b'], numpy.zeros(2))
+
+
+@pytest.mark.parametrize('strict', [True, False])
+def test_a_group_that_is_a_link_out_of_the_file_or_a_dataset_is_refused(h5py, elsewhere,
+                                                                         strict):
+    path = elsewhere / 'model.h5'
+
+    def link_l1(f):
+        del f['l1']
+        f['l1'] = h5py.ExternalLink(str(elsewhere / 'other.h5'), '/l1')
+
+    _write(h5py, path, link_l1)
+    m = _params()
+    with h5py.File(path, 'r') as f:
+        with pytest.raises(ValueError, match=r"cannot load group 'l1' from '.*model\.h5' "
+                                             r"\(group /\): it is an external link to '/l1' "
+                                             r"in '.*other\.h5'"):
+            serializers.HDF5Deserializer(f, strict=strict).load(m)
+
+    def dataset_l1(f):
+        del f['l1']
+        f['l1'] = numpy.ones(3)
+
+    _write(h5py, path, dataset_l1)
+    with h5py.File(path, 'r') as f:
+        with pytest.raises(ValueError, match=r"cannot load group 'l1' from '.*model\.h5' "
+                                             r"\(group /\): it is a dataset, where a group "
+                                             r"is expected"):
+            serializers.HDF5Deserializer(f, strict=strict).load(m)
+    numpy.testing.assert_array_equal(m.children['l1'].values['W'], numpy.zeros((2, 3)))
+
+
+def test_soft_links_within_the_file_are_followed(h5py, tmp_path):
+    path = tmp_path / 'model.h5'
+
+    def share(f):
+        del f['l1/W']
+        f['shared/W'] = numpy.full((2, 3), 4, numpy.float32)
+        f['l1/W'] = h5py.SoftLink('/shared/W')
+        f['loop'] = h5py.SoftLink('/loop')
+
+    _write(h5py, path, share)
+    m = _params()
+    serializers.load_hdf5(path, m)
+    numpy.testing.assert_array_equal(m.children['l1'].values['W'], numpy.full((2, 3), 4))
+    with h5py.File(path, 'r') as f:
+        with pytest.raises(ValueError, match=r"cannot load 'loop' from .*: more than 16 soft "
+                                             r"links in a row"):
+            serializers.HDF5Deserializer(f)('loop', None)
+
+
+@pytest.mark.parametrize('target', ['array', 'lazy'])
+def test_a_dataset_declaring_more_than_the_file_stores_is_refused_unread(h5py, tmp_path,
+                                                                         target):
+    import tracemalloc
+    path = tmp_path / 'model.h5'
+
+    def declare_40_gb(f):  # chunked and gzipped, no chunk ever written
+        del f['l1/W']
+        f['l1'].create_dataset('W', shape=(100000, 100000), dtype='<f4', chunks=(100, 100),
+                               compression='gzip')
+
+    _write(h5py, path, declare_40_gb)
+    assert path.stat().st_size < 1 << 16
+    if target == 'array':
+        m = _params()
+        match = r"'W' from '.*model\.h5' \(group /l1\): expected shape \(2, 3\)"
+    else:
+        m = Tree(children={'l1': Tree({'W': None})})
+        match = (r"'W' from '.*model\.h5' \(group /l1\): it declares shape \(100000, 100000\) "
+                 r"of float32 \(40000000000 bytes\), but the file stores only 0 bytes for it")
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=match):
+            serializers.load_hdf5(path, m)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
