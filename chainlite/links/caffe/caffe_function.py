@@ -9,6 +9,7 @@ whose bottom blobs are known, and names its outputs after the layer's top blobs.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
@@ -50,6 +51,32 @@ def _blob_shape(blob: Any) -> tuple[int, ...]:
         return tuple(int(d) for d in blob.shape.dim)
     # The deprecated 4-d fields (num, channels, height, width).
     return (blob.num, blob.channels, blob.height, blob.width)
+
+
+def _value_count(blob: Any) -> int:
+    return len(blob.data) if len(blob.data) or not len(blob.double_data) \
+        else len(blob.double_data)
+
+
+def _blob(layer: Any, index: int, role: str, shaped: bool = False) -> Any:
+    """Blob ``index`` of ``layer`` (its ``role``, e.g. ``'weight'``), checked before use.
+
+    A missing blob is an error naming the layer and the blob. With ``shaped`` (the blob's
+    declared shape sizes a parameter), the shape must account for exactly the values the
+    blob holds, so that a small file cannot make chainlite allocate a huge parameter.
+    """
+    if len(layer.blobs) <= index:
+        raise ValueError('CaffeFunction: layer %r has no blob %d (the %s): it holds %d blobs'
+                         % (layer.name, index, role, len(layer.blobs)))
+    blob = layer.blobs[index]
+    if shaped:
+        shape = _blob_shape(blob)
+        declared, held = math.prod(shape), _value_count(blob)
+        if declared != held:
+            raise ValueError('CaffeFunction: blob %d (the %s) of layer %r declares shape %s '
+                             '(%d values) but holds %d values'
+                             % (index, role, layer.name, shape, declared, held))
+    return blob
 
 
 def _fill(layer_name: str, array: numpy.ndarray, data: numpy.ndarray) -> None:
@@ -263,6 +290,10 @@ class CaffeFunction(link.Chain):
     Raises:
         RuntimeError: For layer settings chainlite does not emulate (within-channel LRN,
             stochastic pooling, InnerProduct or Softmax on an axis other than 1).
+        ValueError: If a layer lacks a blob it needs, a blob's declared shape does not
+            account for exactly the values it holds, or a convolution's kernel size is not
+            its weight's; the message names the layer and the blob, and is raised before
+            the layer's parameters are allocated.
 
     Example:
         >>> import os, tempfile, numpy as np
@@ -371,10 +402,16 @@ def _setup_concat(func: CaffeFunction, layer: Any) -> None:
 
 def _convolution_parts(layer: Any) -> tuple[Any, int, int, numpy.ndarray, Any]:
     param = layer.convolution_param
-    blobs = layer.blobs
-    shape = _blob_shape(blobs[0])
-    bias = _Blob(layer.name, _blob_data(blobs[1])) if param.bias_term else None
-    return param, shape[0], shape[1], _blob_data(blobs[0]), bias
+    weight = _blob(layer, 0, 'weight', shaped=True)
+    shape = _blob_shape(weight)
+    ksize = _ksize(param)
+    kernel = ksize if isinstance(ksize, tuple) else (ksize, ksize)
+    if len(shape) != 4 or tuple(shape[2:]) != tuple(kernel):
+        # The parameter is sized by the layer's settings: they must agree with the blob.
+        raise ValueError('CaffeFunction: layer %r has kernel size %s, but its weight (blob 0) '
+                         'has shape %s' % (layer.name, tuple(kernel), shape))
+    bias = _Blob(layer.name, _blob_data(_blob(layer, 1, 'bias'))) if param.bias_term else None
+    return param, shape[0], shape[1], _blob_data(weight), bias
 
 
 def _setup_convolution(func: CaffeFunction, layer: Any) -> None:
@@ -407,13 +444,14 @@ def _setup_inner_product(func: CaffeFunction, layer: Any) -> None:
     if param.axis != 1:
         raise RuntimeError('CaffeFunction: InnerProduct layer %r has axis=%d; only axis=1 '
                            'is supported' % (layer.name, param.axis))
-    out_size, in_size = _matrix_shape(layer.name, layer.blobs[0])
-    weight = _blob_data(layer.blobs[0])
+    weight_blob = _blob(layer, 0, 'weight', shaped=True)
+    out_size, in_size = _matrix_shape(layer.name, weight_blob)
+    weight = _blob_data(weight_blob)
     if param.transpose:
         # The weight is stored (in, out).
         in_size, out_size = out_size, in_size
         weight = weight.reshape(in_size, out_size).T
-    bias = _Blob(layer.name, _blob_data(layer.blobs[1])) if param.bias_term else None
+    bias = _Blob(layer.name, _blob_data(_blob(layer, 1, 'bias'))) if param.bias_term else None
     child = linear.Linear(in_size, out_size, nobias=not param.bias_term,
                           initialW=_Blob(layer.name, weight), initial_bias=bias)
     func._add_layer(layer, func._add_child(layer, child))
@@ -471,13 +509,18 @@ def _setup_batch_norm(func: CaffeFunction, layer: Any) -> None:
     from chainlite.links.normalization import batch_normalization
     param = layer.batch_norm_param
     blobs = layer.blobs
-    mean, var = _blob_data(blobs[0]), _blob_data(blobs[1])
+    mean = _blob_data(_blob(layer, 0, 'mean'))
+    var = _blob_data(_blob(layer, 1, 'variance'))
     child = batch_normalization.BatchNormalization(
         mean.size, decay=param.moving_average_fraction, eps=param.eps, use_gamma=False,
         use_beta=False)
     if len(blobs) >= 3:
         # Caffe keeps unnormalized sums and their weight; a weight of 0 means no statistics.
-        weight = float(_blob_data(blobs[2])[0])
+        factor_data = _blob_data(blobs[2])
+        if not factor_data.size:
+            raise ValueError('CaffeFunction: blob 2 (the moving average factor) of layer %r '
+                             'holds no values' % layer.name)
+        weight = float(factor_data[0])
         factor = 0.0 if weight == 0 else 1.0 / weight
         mean, var = mean * factor, var * factor
     _fill(layer.name, child.avg_mean, mean)
@@ -494,17 +537,17 @@ def _setup_eltwise(func: CaffeFunction, layer: Any) -> None:
 def _setup_scale(func: CaffeFunction, layer: Any) -> None:
     from chainlite.links.connection import scale
     param = layer.scale_param
-    blobs = layer.blobs
     if len(layer.bottom) == 1:
         # The scale is a learned parameter (the first blob).
-        child = scale.Scale(param.axis, _blob_shape(blobs[0]), param.bias_term)
-        _fill(layer.name, child.W.array, _blob_data(blobs[0]))
-        bias_blob = blobs[1] if param.bias_term else None
+        scale_blob = _blob(layer, 0, 'scale', shaped=True)
+        bias_blob = _blob(layer, 1, 'bias') if param.bias_term else None  # sized by W
+        child = scale.Scale(param.axis, _blob_shape(scale_blob), param.bias_term)
+        _fill(layer.name, child.W.array, _blob_data(scale_blob))
     else:
         # The scale is the second bottom.
-        shape = _blob_shape(blobs[0]) if param.bias_term else None
+        bias_blob = _blob(layer, 0, 'bias', shaped=True) if param.bias_term else None
+        shape = _blob_shape(bias_blob) if bias_blob is not None else None
         child = scale.Scale(param.axis, bias_term=param.bias_term, bias_shape=shape)
-        bias_blob = blobs[0] if param.bias_term else None
     if bias_blob is not None:
         _fill(layer.name, child.bias.b.array, _blob_data(bias_blob))
     func._add_layer(layer, func._add_child(layer, child))

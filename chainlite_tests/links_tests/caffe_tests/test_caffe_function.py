@@ -1,5 +1,6 @@
 """CaffeFunction: Caffe networks (current and V1 format) run like NumPy computes them by hand."""
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -335,8 +336,14 @@ def test_bad_blobs_and_inputs_raise_clear_errors(tmp_path):
     with pytest.raises(RuntimeError, match="InnerProduct layer 'fc' has 5 axes"):
         CaffeFunction(_save(net, tmp_path))
     fc.blobs[0].shape.dim[:] = [2, 3]
-    with pytest.raises(ValueError, match="layer 'fc' holds a blob of 720 values where a "
-                                         r'parameter of shape \(2, 3\)'):
+    with pytest.raises(ValueError, match=r"blob 0 \(the weight\) of layer 'fc' declares shape "
+                                         r"\(2, 3\) \(6 values\) but holds 720 values"):
+        CaffeFunction(_save(net, tmp_path))
+    fc.blobs[0].data[:] = [0.0] * 6
+    fc.inner_product_param.bias_term = True
+    _blob(fc, np.zeros(5, np.float32))
+    with pytest.raises(ValueError, match="layer 'fc' holds a blob of 5 values where a "
+                                         r'parameter of shape \(2,\)'):
         CaffeFunction(_save(net, tmp_path))
 
     net = caffe_pb2.NetParameter()
@@ -352,6 +359,91 @@ def test_bad_blobs_and_inputs_raise_clear_errors(tmp_path):
         func(inputs={}, outputs=[], train=False)
     with pytest.raises(TypeError):
         func(inputs={}, outputs=[], volatile=True)
+
+
+def _layer(net, type_, name='l', bottom=('x',), **params):
+    layer = net.layer.add(name=name, type=type_, bottom=list(bottom), top=[name])
+    for field, value in params.items():
+        param, attr = field.split('__')
+        target = getattr(getattr(layer, param), attr)
+        if isinstance(value, list):
+            target.extend(value)
+        else:
+            setattr(getattr(layer, param), attr, value)
+    return layer
+
+
+@pytest.mark.parametrize('type_, params, blobs, missing', [
+    ('InnerProduct', {}, [], 'blob 0 (the weight)'),
+    ('InnerProduct', {}, [(2, 3)], 'blob 1 (the bias)'),
+    ('Convolution', {'convolution_param__kernel_size': [1]}, [], 'blob 0 (the weight)'),
+    ('Convolution', {'convolution_param__kernel_size': [1]}, [(2, 3, 1, 1)],
+     'blob 1 (the bias)'),
+    ('Deconvolution', {'convolution_param__kernel_size': [1]}, [], 'blob 0 (the weight)'),
+    ('BatchNorm', {}, [(3,)], 'blob 1 (the variance)'),
+    ('Scale', {}, [], 'blob 0 (the scale)'),
+    ('Scale', {'scale_param__bias_term': True}, [(3,)], 'blob 1 (the bias)'),
+])
+def test_a_layer_missing_a_blob_names_the_layer_and_the_blob(tmp_path, type_, params, blobs,
+                                                            missing):
+    net = caffe_pb2.NetParameter()
+    layer = _layer(net, type_, **params)
+    for shape in blobs:
+        _blob(layer, np.ones(shape, np.float32))
+    with pytest.raises(ValueError, match=r"CaffeFunction: layer 'l' has no %s: it holds "
+                                         r"%d blobs" % (re.escape(missing), len(blobs))):
+        CaffeFunction(_save(net, tmp_path))
+
+
+def test_an_empty_batch_norm_factor_blob_is_refused(tmp_path):
+    net = caffe_pb2.NetParameter()
+    layer = _layer(net, 'BatchNorm')
+    _blob(layer, np.ones(3, np.float32))
+    _blob(layer, np.ones(3, np.float32))
+    layer.blobs.add().shape.dim[:] = [0]
+    with pytest.raises(ValueError, match=r"CaffeFunction: blob 2 \(the moving average "
+                                         r"factor\) of layer 'l' holds no values"):
+        CaffeFunction(_save(net, tmp_path))
+
+
+def _huge_blob(layer, dims, values=6):
+    blob = layer.blobs.add()
+    blob.shape.dim[:] = list(dims)
+    blob.data[:] = [1.0] * values
+
+
+@pytest.mark.parametrize('type_, params, dims, match', [
+    ('InnerProduct', {'inner_product_param__bias_term': False}, (100000, 100000),
+     r"blob 0 \(the weight\) of layer 'l' declares shape \(100000, 100000\) "
+     r"\(10000000000 values\) but holds 6 values"),
+    ('Convolution', {'convolution_param__kernel_size': [1],
+                     'convolution_param__bias_term': False}, (100000, 100000, 1, 1),
+     r"blob 0 \(the weight\) of layer 'l' declares shape \(100000, 100000, 1, 1\) "
+     r"\(10000000000 values\) but holds 6 values"),
+    ('Scale', {}, (100000, 100000),
+     r"blob 0 \(the scale\) of layer 'l' declares shape \(100000, 100000\) "
+     r"\(10000000000 values\) but holds 6 values"),
+    # The kernel size comes from the layer's settings: it must be the blob's.
+    ('Convolution', {'convolution_param__kernel_size': [100000],
+                     'convolution_param__bias_term': False}, (1, 6, 1, 1),
+     r"layer 'l' has kernel size \(100000, 100000\), but its weight \(blob 0\) has shape "
+     r"\(1, 6, 1, 1\)"),
+])
+def test_a_blob_declaring_more_values_than_it_holds_is_refused_before_allocating(
+        tmp_path, type_, params, dims, match):
+    import tracemalloc
+    net = caffe_pb2.NetParameter()
+    _huge_blob(_layer(net, type_, **params), dims)
+    path = _save(net, tmp_path)
+    assert path.stat().st_size < 100
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match='CaffeFunction: ' + match):
+            CaffeFunction(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
 
 
 def _run(code):
