@@ -189,8 +189,9 @@ def _declared_shapes(input_shapes: Any, inputs: collections.OrderedDict) -> list
             raise ValueError('export: input_shapes[%r] must be a shape (a tuple or list of '
                              'sizes), got %r' % (key, shape))
         if len(shape) != var.ndim:
-            raise ValueError('export: input_shapes[%r] has %d axes, the input has %d'
-                             % (key, len(shape), var.ndim))
+            raise ValueError('export: input_shapes[%r] has %d axes (shape %s) but the example '
+                             'input has %d (shape %s)'
+                             % (key, len(shape), tuple(shape), var.ndim, tuple(var.shape)))
         for axis, (size, actual) in enumerate(zip(shape, var.shape)):
             if size is None or (isinstance(size, str) and size):
                 continue
@@ -198,9 +199,10 @@ def _declared_shapes(input_shapes: Any, inputs: collections.OrderedDict) -> list
                 raise ValueError('export: input_shapes[%r] axis %d is %r; a size is an int, '
                                  'a name (a symbolic size) or None' % (key, axis, size))
             if int(size) != actual:
-                raise ValueError('export: input_shapes[%r] fixes axis %d to %d but the '
-                                 'example input has %d there (a symbolic size is a string '
-                                 'or None)' % (key, axis, size, actual))
+                raise ValueError('export: input_shapes[%r] fixes axis %d to %d (shape %s) but '
+                                 'the example input has %d there (shape %s); a symbolic size '
+                                 'is a string or None'
+                                 % (key, axis, size, tuple(shape), actual, tuple(var.shape)))
         shapes.append(tuple(s if s is None or isinstance(s, str) else int(s) for s in shape))
     return shapes
 

@@ -305,3 +305,22 @@ def test_invalid_input_shapes(ox, args, shapes, message):
         ox.export(model, args, input_shapes=shapes)
     assert message in str(e.value)
     assert not calls  # checked before the model runs
+
+
+@pytest.mark.parametrize('args,shapes,message', [
+    ('one', (2, 5), r"export: input_shapes\[0\] fixes axis 1 to 5 \(shape \(2, 5\)\) but the "
+                    r"example input has 4 there \(shape \(2, 4\)\)"),
+    ('one', ('N', 5), r"input_shapes\[0\] fixes axis 1 to 5 \(shape \('N', 5\)\) but the "
+                      r"example input has 4 there \(shape \(2, 4\)\)"),
+    ('dict', {'x': (2, 4), 'y': (2, 4, 1)},
+     r"export: input_shapes\['y'\] has 3 axes \(shape \(2, 4, 1\)\) but the example input "
+     r"has 2 \(shape \(2, 4\)\)"),
+])
+def test_input_shapes_that_contradict_the_example_name_input_and_both_shapes(ox, args, shapes,
+                                                                           message):
+    # Not onnx's "Field 'shape' of 'type' is required but missing" from the checker.
+    x = _rand(2, 4)
+    model = {'one': L.Linear(4, 3), 'dict': _Add()}[args]
+    args = {'one': x, 'dict': {'x': x, 'y': x}}[args]
+    with pytest.raises(ValueError, match=message):
+        ox.export(model, args, input_shapes=shapes)
