@@ -63,8 +63,9 @@ def test_numpy_twin_carries_state_as_chainlite_does(case):
     # kernel of the CPU and the thread count, so a case whose twins take a ``dtype`` is
     # followed for three calls in float64, where that rounding (about 1e-13 relative after
     # three resnet steps, which amplify float32's 6e-8 to 2e-4) stays far below a tolerance
-    # that still catches state carried wrongly (1e-3 and more). The others (elementwise updates, Adam's normalized steps, replays of one
-    # graph) are followed in float32: their differences do not grow.
+    # that still catches state carried wrongly (1e-3 and more). The others (elementwise
+    # updates, Adam's normalized steps, replays of one graph) are followed in float32: their
+    # differences do not grow.
     run, mod = _runner(), _case(case)
     factories = (mod.chainlite_case, mod.numpy_case)
     if all(_takes_dtype(f) for f in factories):

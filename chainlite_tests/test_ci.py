@@ -1,5 +1,6 @@
 """What .ci/run runs beyond the README's test command: the ``numerics`` tests (marked in
-chainlite_tests/conftest.py) again with another BLAS thread count, and the suite on the oldest NumPy."""
+chainlite_tests/conftest.py) again with another BLAS thread count, and the whole suite on the
+oldest NumPy."""
 import importlib.util
 import pathlib
 

@@ -17,7 +17,8 @@ def test_script_sees_its_argv_name_and_folder(tmp_path):
     (tmp_path / 'helper_mod.py').write_text('VALUE = 42\n')
     script = tmp_path / 'show.py'
     script.write_text('import sys\nimport chainer, chainlite\nimport helper_mod\n'
-                      'print(__name__, sys.argv, chainer.Link is chainlite.Link, helper_mod.VALUE)\n')
+                      'print(__name__, sys.argv, chainer.Link is chainlite.Link,\n'
+                      '      helper_mod.VALUE)\n')
     proc = _compat(str(script), 'a', '--b')
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout

@@ -45,7 +45,8 @@ def no_h5py(monkeypatch):
     lambda: serializers.HDF5Deserializer(None)])
 def test_without_h5py_the_error_says_how_to_install_it(no_h5py, call, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(RuntimeError, match=r'install h5py \(pip install h5py, or the extra: pip install \"chainlite-dl\[hdf5\]\"\)'):
+    with pytest.raises(RuntimeError, match=r'install h5py \(pip install h5py, or the extra: '
+                                           r'pip install "chainlite-dl\[hdf5\]"\)'):
         call()
     assert os.listdir(tmp_path) == []
 
