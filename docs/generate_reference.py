@@ -19,6 +19,7 @@ OUT = os.path.join(HERE, 'reference')
 
 TITLES = {
     'activation': 'Activation functions',
+    'attention': 'Attention functions',
     'array': 'Array manipulation functions',
     'connection': 'Connection functions',
     'evaluation': 'Evaluation functions',

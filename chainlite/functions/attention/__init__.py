@@ -1,0 +1,2 @@
+"""Attention functions."""
+from __future__ import annotations
