@@ -164,6 +164,19 @@ def test_rnn_lm_perplexity_falls_and_it_samples():
     assert len(sample.rstrip('\n')) >= len('It is a ') + 20   # 30 drawn, some may be newlines
 
 
+def test_transformer_lm_loss_falls_and_it_samples():
+    proc = _run_example('transformer_lm.py', '--quick')
+    assert proc.returncode == 0, proc.stderr
+    rows = _number_rows(proc.stdout, 2)                # train and validation loss
+    assert len(rows) == 4, proc.stdout                 # the untrained model, then 3 epochs
+    uniform = float(re.search(r'uniform guessing has loss ([0-9.]+)', proc.stdout).group(1))
+    # Far from the last digits: about 4.2 -> 2.5 (train) and 4.3 -> 2.7 (validation).
+    assert rows[-1][0] < 0.8 * rows[0][0] and rows[-1][0] < 0.8 * uniform, proc.stdout
+    assert rows[-1][1] < 0.8 * rows[0][1], proc.stdout
+    sample = proc.stdout.split('sample (temperature 0.70):\n')[1]
+    assert sample.startswith('It is a ') and len(sample.rstrip('\n')) >= len('It is a ') + 20
+
+
 def test_vae_elbo_rises_and_reconstructs_better_than_the_mean_image(tmp_path):
     proc = _run_example('vae.py', '--epoch', '8', '--out', str(tmp_path))
     assert proc.returncode == 0, proc.stderr
