@@ -1,4 +1,4 @@
-"""Function transforms: ``grad``, ``jacrev``, ``jacfwd``, ``hessian``, ``hvp`` and friends.
+"""Function transforms: ``grad``, ``jacrev``, ``jacfwd``, ``hvp``, ``vmap`` and friends.
 
 Chainer has no such module; the names mirror ``jax`` and ``torch.func``. Each transform
 takes a plain function of Variables (built from chainlite functions) and returns a new
@@ -29,6 +29,7 @@ from chainlite import functions
 from chainlite import variable
 from chainlite.forward_mode import jvp  # noqa: F401  (re-exported)
 from chainlite.forward_mode import vjp  # noqa: F401  (re-exported)
+from chainlite._vmap import vmap  # noqa: F401  (re-exported)
 
 _Variable = variable.Variable
 Argnums = Union[int, Sequence[int]]
