@@ -1,11 +1,14 @@
 """Trainer extensions."""
 from chainlite.training.extensions.computational_graph import DumpGraph  # noqa: F401
 from chainlite.training.extensions.computational_graph import dump_graph  # noqa: F401
+from chainlite.training.extensions.cosine_shift import CosineShift  # noqa: F401
 from chainlite.training.extensions.exponential_shift import ExponentialShift  # noqa: F401
 from chainlite.training.extensions.inverse_shift import InverseShift  # noqa: F401
 from chainlite.training.extensions.linear_shift import LinearShift  # noqa: F401
 from chainlite.training.extensions.multistep_shift import MultistepShift  # noqa: F401
+from chainlite.training.extensions.one_cycle_shift import OneCycleShift  # noqa: F401
 from chainlite.training.extensions.polynomial_shift import PolynomialShift  # noqa: F401
+from chainlite.training.extensions.reduce_on_plateau import ReduceOnPlateau  # noqa: F401
 from chainlite.training.extensions.step_shift import StepShift  # noqa: F401
 from chainlite.training.extensions.warmup_shift import WarmupShift  # noqa: F401
 from chainlite.training.extensions import snapshot_writers  # noqa: F401

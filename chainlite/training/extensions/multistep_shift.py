@@ -50,7 +50,7 @@ class MultistepShift(_shift.OptimizerShift):
     def _value(self) -> Any:
         return self._init * pow(self._gamma, self._current_step)
 
-    def initialize(self, trainer: Trainer) -> None:
+    def initialize(self, trainer: Optional[Trainer] = None) -> None:
         """Sets the attribute to ``init``, or to the value of the restored step after a resume."""
         optimizer = self._get_optimizer(trainer)
         if self._init is None:

@@ -61,7 +61,7 @@ class WarmupShift(_shift.OptimizerShift):
         t = min(self._t, n)  # after the warm-up, the value of its last call
         return (t * end + (n - t) * start) / n
 
-    def initialize(self, trainer: Trainer) -> None:
+    def initialize(self, trainer: Optional[Trainer] = None) -> None:
         """Sets the attribute to ``warmup_start``, or to the restored call's value."""
         optimizer = self._get_optimizer(trainer)
         # Both defaults are read before either is set.
