@@ -227,6 +227,10 @@ SPECS = {
     'rollaxis': (lambda x: F.rollaxis(x, 2), [u(2, 3, 2)]),
     'rsqrt': (F.rsqrt, [POS]),
     'scale': (F.scale, [X23, u(3)]),
+    # A float mask is an input too (a learned bias gets a gradient).
+    'scaled_dot_product_attention': (
+        lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, mask=m, is_causal=True),
+        [u(2, 3, 4), u(2, 5, 4), u(2, 5, 2), u(3, 5)]),
     'scatter_add': (lambda a, b: F.scatter_add(a, (slice(None), A([0, 2, 0])), b),
                     [X23, X23]),
     'select_item': (lambda x: F.select_item(x, T3), [X23]),
