@@ -28,6 +28,9 @@ from chainlite.utils.conv import get_deconv_outsize  # noqa: F401,E402
 from chainlite.utils.experimental import experimental  # noqa: F401,E402
 from chainlite.utils.meta import enable_final  # noqa: F401,E402
 from chainlite.utils.meta import final  # noqa: F401,E402
+from chainlite.utils.model_summary import Summary  # noqa: F401,E402
+from chainlite.utils.model_summary import SummaryRow  # noqa: F401,E402
+from chainlite.utils.model_summary import summary  # noqa: F401,E402
 from chainlite.utils.nondeterministic import nondeterministic  # noqa: F401,E402
 
 if TYPE_CHECKING:
