@@ -22,6 +22,8 @@ from chainlite.training.extensions.parameter_statistics import ParameterStatisti
 from chainlite.training.extensions.plot_report import PlotReport  # noqa: F401
 from chainlite.training.extensions.print_report import PrintReport  # noqa: F401
 from chainlite.training.extensions.progress_bar import ProgressBar  # noqa: F401
+from chainlite.training.extensions import tensorboard_report  # noqa: F401
+from chainlite.training.extensions.tensorboard_report import TensorBoardReport  # noqa: F401
 from chainlite.training.extensions.value_observation import observe_lr  # noqa: F401
 from chainlite.training.extensions.value_observation import observe_value  # noqa: F401
 from chainlite.training.extensions import variable_statistics_plot  # noqa: F401
