@@ -564,6 +564,54 @@ class Link:
         """Moves parameters and persistent arrays to ``device``. Returns self."""
         return self._move_to(backend.get_device(device), None)
 
+    def astype(self, dtype: Any) -> Self:
+        """Casts the float parameters, gradients and persistent arrays of the hierarchy.
+
+        PyTorch's ``Module.to(dtype)`` (``double()``, ``half()``). Uninitialised parameters
+        will be created in ``dtype``; integer persistents (BatchNormalization's ``N``) stay.
+        The state of update rules already set up (momentum, Adam's moments) is cast too, so
+        training goes on; ``optimizer.setup(model)`` again starts fresh state in ``dtype``.
+
+        Args:
+            dtype: ``numpy.float16``, ``float32`` or ``float64`` (or its name).
+
+        Returns:
+            This link.
+
+        Example:
+            >>> import numpy as np, chainlite.links as L
+            >>> layer = L.Linear(3, 2).astype(np.float64)
+            >>> layer.W.dtype, layer(np.ones((1, 3))).dtype
+            (dtype('float64'), dtype('float64'))
+        """
+        dtype = numpy.dtype(dtype)
+        if dtype.kind != 'f':
+            raise TypeError('Link.astype: a float dtype is needed, got %s' % dtype)
+
+        def cast_float(a: Any) -> Any:
+            is_float = isinstance(a, numpy.ndarray) and a.dtype.kind == 'f'
+            return a.astype(dtype) if is_float and a.dtype != dtype else a
+
+        for p in self.params():
+            if p.array is None:
+                if hasattr(p.initializer, 'dtype'):
+                    p.initializer = copy.copy(p.initializer)
+                    p.initializer.dtype = dtype
+                continue
+            grad = p.grad
+            p.array = cast_float(p.array)
+            if grad is not None:
+                p.grad = cast_float(grad)
+            state = p.update_rule.state if p.update_rule is not None else None
+            if state:
+                for key in state:
+                    state[key] = cast_float(state[key])
+        for link in self.links():
+            d = link.__dict__
+            for name in link._persistent:
+                d[name] = cast_float(d[name])
+        return self
+
     def _move_to(self, dev: backend.Device, start: Optional['Link']) -> Self:
         if dev.xp is numpy:
             # As Chainer: a descendant that still overrides the deprecated to_cpu has it
