@@ -186,3 +186,20 @@ def test_bad_out_axes_named():
         func.vmap(lambda x: x * 2, out_axes=3)(np.zeros((2, 2)))
     with pytest.raises(ValueError, match='does not match'):
         func.vmap(lambda x: (x, x), out_axes=(0, 0, 0))(np.zeros((2, 2)))
+
+
+def test_vmap_of_vmap_matches_double_loop():
+    xs = np.random.default_rng(11).standard_normal((3, 4, 2))
+
+    def f(x):
+        return F.sum(x * x) * x
+
+    got = func.vmap(func.vmap(f), in_axes=1, out_axes=1)(xs)
+    want = np.stack([np.stack([_array(f(xs[i, j])) for i in range(3)]) for j in range(4)], 1)
+    np.testing.assert_allclose(_array(got), want)
+
+
+def test_array_results_stay_arrays():
+    got = func.vmap(lambda x: float(np.sum(x)))(np.ones((3, 2)))
+    assert isinstance(got, np.ndarray)
+    np.testing.assert_allclose(got, [2.0, 2.0, 2.0])
