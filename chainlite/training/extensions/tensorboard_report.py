@@ -9,6 +9,7 @@ import sys
 import uuid
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
+from chainlite import backend
 from chainlite import reporter
 from chainlite.training import extension
 from chainlite.training import triggers
@@ -21,6 +22,7 @@ _MISSING = ('%s: tensorboardX is not installed, so no TensorBoard event file wil
             '(training is not affected); to get them, install tensorboardX '
             '(pip install tensorboardX, or the extra: pip install "chainlite-dl[tensorboard]")')
 _noted: set = set()  # the extensions that said so already
+_CPU = backend.CpuDevice()
 
 
 def _summary_writer_class() -> Any:
@@ -140,8 +142,9 @@ class TensorBoardReport(extension.Extension):
                     continue
                 for path, param in optimizer.target.namedparams():
                     if param.array is not None:
-                        self._writer.add_histogram('params/%s%s' % (opt_name, path),
-                                                   param.array.ravel(), step)
+                        values = _CPU.send(param.array).ravel()
+                        self._writer.add_histogram('params/%s%s' % (opt_name, path), values,
+                                                   step)
         self._writer.flush()
 
     def finalize(self) -> None:
