@@ -276,3 +276,22 @@ def test_warm_restarts_against_torch():
         seq.append(opt.lr)
         sched.step()
     assert seq + [opt.lr] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize('name', sorted(MAKERS))
+def test_loop_resume_with_save_npz_of_the_schedule(name, tmp_path):
+    path = os.path.join(str(tmp_path), 'sched.npz')
+    optimizer = _optimizer()
+    sched = MAKERS[name](optimizer)
+    sched.initialize()
+    seen = []
+    for i in range(14):
+        if i == 6:  # save, then go on with a fresh optimizer and schedule
+            serializers.save_npz(path, sched)
+            optimizer = _optimizer()
+            sched = MAKERS[name](optimizer)
+            serializers.load_npz(path, sched)
+            sched.initialize()  # puts the restored value back on the optimizer
+        seen.append(optimizer.lr)
+        sched.step(METRICS[i]) if name == 'plateau' else sched.step()
+    assert seen + [optimizer.lr] == _loop_run(name, 14)
