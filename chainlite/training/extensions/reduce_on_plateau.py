@@ -21,8 +21,9 @@ class ReduceOnPlateau(_shift.OptimizerShift):
     count no bad calls. The rules are PyTorch's ``ReduceLROnPlateau``. The best value, the
     counts and the last value set are saved in snapshots.
 
-    Give it the trigger of the extension that reports the value (an ``Evaluator``'s
-    ``(1, 'epoch')``): it reads the observation after the writers have run.
+    Give it the trigger of the extension that reports the value: its default trigger is
+    ``(1, 'epoch')``, an ``Evaluator``'s, and it reads the observation after the writers
+    (the Evaluator) have run.
 
     Args:
         key: The observation read by the extension form (unused by ``step(metric)``).
@@ -55,6 +56,8 @@ class ReduceOnPlateau(_shift.OptimizerShift):
         >>> values
         [1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.25]
     """
+
+    trigger = 1, 'epoch'
 
     def __init__(self, key: str = 'validation/main/loss', mode: str = 'min',
                  factor: float = 0.1, patience: int = 10, threshold: float = 1e-4,

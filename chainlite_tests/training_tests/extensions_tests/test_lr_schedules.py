@@ -295,3 +295,8 @@ def test_loop_resume_with_save_npz_of_the_schedule(name, tmp_path):
         seen.append(optimizer.lr)
         sched.step(METRICS[i]) if name == 'plateau' else sched.step()
     assert seen + [optimizer.lr] == _loop_run(name, 14)
+
+
+def test_reduce_on_plateau_runs_once_an_epoch_by_default():
+    assert extensions.ReduceOnPlateau.trigger == (1, 'epoch')
+    assert extensions.CosineShift.trigger == (1, 'iteration')
