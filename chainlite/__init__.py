@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from chainlite import _lazy
 from chainlite._version import __version__  # noqa: F401
+from chainlite._blas import get_blas_threads, set_blas_threads  # noqa: F401
 from chainlite.configuration import config  # noqa: F401
 from chainlite.configuration import mixed16  # noqa: F401
 from chainlite.variable import Parameter  # noqa: F401

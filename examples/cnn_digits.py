@@ -19,13 +19,7 @@ Adam, ``SerialIterator``, ``StandardUpdater``, and a ``Trainer`` with ``Evaluato
     python examples/cnn_digits.py --epoch 1     # a quick smoke run
 """
 import argparse
-import os
 import tempfile
-
-# One BLAS thread: fastest on matrices this small, and never stalled by a busy core (see
-# docs/performance.md, "BLAS threads"). An OPENBLAS_NUM_THREADS or OMP_NUM_THREADS you set wins.
-if not {'OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'} & os.environ.keys():
-    os.environ['OPENBLAS_NUM_THREADS'] = '1'
 
 import numpy as np
 

@@ -26,13 +26,7 @@ fine grid (about 1e-3 with the default settings, in a few seconds):
     python examples/pinn.py --steps 500 --units 16    # a quicker, rougher run
 """
 import argparse
-import os
 import time
-
-# One BLAS thread: fastest on matrices this small, and never stalled by a busy core (see
-# docs/performance.md, "BLAS threads"). An OPENBLAS_NUM_THREADS or OMP_NUM_THREADS you set wins.
-if not {'OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS'} & os.environ.keys():
-    os.environ['OPENBLAS_NUM_THREADS'] = '1'
 
 import numpy as np
 

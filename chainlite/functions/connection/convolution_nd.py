@@ -15,7 +15,7 @@ import numpy
 import math
 
 
-from chainlite import backend
+from chainlite import _blas
 from chainlite import function_node
 from chainlite.functions.array import _im2col
 from chainlite.functions.array import cast
@@ -96,7 +96,7 @@ class ConvolutionND(function_node.FunctionNode):
         # the CPU trade of memory for time (backward drops it; so does an unlinked node).
         self._col = col
         g, out_c = self.groups, W.shape[0]
-        y = backend.get_array_module(x).matmul(W.reshape(g, out_c // g, col.shape[1]), col)
+        y = _blas.matmul(W.reshape(g, out_c // g, col.shape[1]), col)
         y = y.reshape((out_c,) + outsize + (x.shape[0],))
         if len(inputs) == 3:
             y += inputs[2].reshape((out_c,) + (1,) * (self.ndim + 1))
@@ -155,7 +155,7 @@ class _ConvolutionNDGradW(function_node.FunctionNode):
         g, out_c = self.groups, gy.shape[1]
         gy_mat = batch_last(matmul.as_dtype(gy, dtype)).reshape(
             g, out_c // g, math.prod(gy.shape[2:]) * gy.shape[0])
-        gW = backend.get_array_module(x).matmul(gy_mat, col.transpose(0, 2, 1))
+        gW = _blas.matmul(gy_mat, col.transpose(0, 2, 1))
         return matmul.as_dtype(gW.reshape((out_c, x.shape[1] // g) + self.ksize), out_dtype),
 
     def backward(self, indexes: tuple[int, ...],

@@ -13,7 +13,7 @@ import numpy
 
 import math
 
-from chainlite import backend
+from chainlite import _blas
 from chainlite import function_node
 from chainlite.functions.array import _im2col
 from chainlite.functions.array import cast
@@ -90,7 +90,7 @@ class DeconvolutionND(function_node.FunctionNode):
         in_c, out_c = W.shape[0], W.shape[1] * g
         x_mat = convolution_nd.batch_last(x).reshape(g, in_c // g, math.prod(insize) * x.shape[0])
         W_mat = W.reshape(g, in_c // g, W.shape[1] * math.prod(ksize))
-        gcol = backend.get_array_module(x).matmul(W_mat.transpose(0, 2, 1), x_mat)
+        gcol = _blas.matmul(W_mat.transpose(0, 2, 1), x_mat)
         gcol = gcol.reshape((out_c,) + ksize + insize + (x.shape[0],))
         y = _im2col.col2im_nd(gcol, self.stride, self.pad, outsize, self.dilate, first_axis=1)
         if len(inputs) == 3:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import _blas
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.array import broadcast
@@ -48,7 +49,7 @@ class LinearFunction(function_node.FunctionNode):
         self.retain_inputs((0, 1))  # b is not needed by backward
         x, W = inputs[:2]
         if x.dtype is W.dtype and x.dtype.char != 'e':
-            y = numpy.matmul(x, W.T)  # BLAS reads the transposed W in place
+            y = _blas.matmul(x, W.T)  # BLAS reads the transposed W in place
         else:
             y = matmul.matmul_arrays(x, W.T)
             if y.dtype != x.dtype:
@@ -101,10 +102,10 @@ def _linear_grads(indexes: tuple[int, ...], x: numpy.ndarray, W: numpy.ndarray,
     plain = x.dtype is W.dtype and gy.dtype is W.dtype and W.dtype.char != 'e'
     for i in indexes:
         if i == 0:
-            ret.append(numpy.matmul(gy, W) if plain else
+            ret.append(_blas.matmul(gy, W) if plain else
                        matmul.matmul_arrays(gy, W).astype(x.dtype, copy=False))
         elif i == 1:
-            ret.append(numpy.matmul(gy.T, x) if plain else
+            ret.append(_blas.matmul(gy.T, x) if plain else
                        matmul.matmul_arrays(gy.T, x).astype(W.dtype, copy=False))
         else:
             ret.append(_sum_rows(gy))

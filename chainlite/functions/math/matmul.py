@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import _blas
 from chainlite import function_node
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
@@ -38,9 +39,9 @@ def matmul_arrays(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
     The product has NumPy's promoted dtype, float16 included.
     """
     if a.dtype != numpy.float16 and b.dtype != numpy.float16:
-        return numpy.matmul(a, b)
+        return _blas.matmul(a, b)
     dtype = compute_dtype(a, b)
-    y = numpy.matmul(as_dtype(a, dtype), as_dtype(b, dtype))
+    y = _blas.matmul(as_dtype(a, dtype), as_dtype(b, dtype))
     return as_dtype(y, numpy.result_type(a, b))
 
 

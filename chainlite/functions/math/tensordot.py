@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import _blas
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import cast
@@ -62,7 +63,7 @@ class TensorDot(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
-        return numpy.tensordot(a, b, (self.a_axes, self.b_axes)),
+        return _blas.tensordot(a, b, (self.a_axes, self.b_axes)),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
