@@ -12,6 +12,7 @@ import warnings
 from typing import Any
 
 from chainlite.distributed import _mpi
+from chainlite.distributed import _stopping
 
 _orig_except_hook: Any = None
 
@@ -20,10 +21,10 @@ def _global_except_hook(exctype: type, value: BaseException, traceback: Any) -> 
     try:
         (_orig_except_hook or sys.__excepthook__)(exctype, value, traceback)
     finally:
-        rank = '?'
+        rank, size = '?', '?'
         try:
             MPI = _mpi.mpi()
-            rank = MPI.COMM_WORLD.Get_rank()
+            rank, size = MPI.COMM_WORLD.Get_rank(), MPI.COMM_WORLD.Get_size()
         except Exception:  # MPI itself is broken: still say what happened
             MPI = None
         sys.stderr.write('\n******************************************\n'
@@ -33,7 +34,18 @@ def _global_except_hook(exctype: type, value: BaseException, traceback: Any) -> 
                          '******************************************\n\n' % rank)
         sys.stderr.flush()
         if MPI is not None:
-            MPI.COMM_WORLD.Abort(1)
+            _stopping.abort('rank %s of %s exited (exception %s); aborting the job'
+                            % (rank, size, _cause(exctype, value)), 1)
+
+
+def _cause(exctype: type, value: BaseException) -> str:
+    text = str(value).strip().split('\n')[0]
+    if len(text) > 200:
+        text = text[:200] + '...'
+    cause = exctype.__name__ + (': ' + text if text else '')
+    if issubclass(exctype, KeyboardInterrupt):
+        cause += ', from SIGINT or Ctrl-C'
+    return cause
 
 
 def add_hook() -> None:

@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from chainlite.distributed.communicators.communicator_base import CommunicatorBase
 
 
+# The ranks meet under this name before each exchange of gradients, with the update's
+# number: a rank that is a call behind or ahead is found there (see _stopping.Watch.sync).
+_UPDATE = 'update of the multi-node optimizer'
+
+
 def _param_layout(target: Any) -> list:
     return [(name, p.array is not None) for name, p in sorted(target.namedparams())]
 
@@ -32,6 +37,7 @@ class _MultiNodeOptimizer:
         object.__setattr__(self, 'actual_optimizer', actual_optimizer)
         object.__setattr__(self, 'zero_fill', zero_fill)
         object.__setattr__(self, 'target_params', [])
+        object.__setattr__(self, '_updates', 0)
         if getattr(actual_optimizer, 'target', None) is not None:
             self._broadcast(actual_optimizer.target)
 
@@ -52,6 +58,14 @@ class _MultiNodeOptimizer:
         self.communicator.bcast_data(target)
         object.__setattr__(self, 'target_params', _param_layout(target))
 
+    def _next_update(self) -> tuple:
+        # Counts a call of update() (one that raises too) and describes it for messages.
+        n = self._updates + 1
+        object.__setattr__(self, '_updates', n)
+        opt = self.actual_optimizer
+        return n, lambda: 'update %d of the multi-node optimizer (t=%s, epoch %s)' % (
+            n, getattr(opt, 't', '?'), getattr(opt, 'epoch', '?'))
+
     def update(self, lossfun: Optional[Callable[..., Any]] = None, *args: Any, **kwds: Any) -> None:
         """Computes the gradients (if ``lossfun`` is given), averages them, and updates.
 
@@ -59,13 +73,18 @@ class _MultiNodeOptimizer:
         values are broadcast instead and this update is skipped: the gradients were computed
         from each rank's own initial values.
 
+        Every rank must call it as many times: the ranks compare the number of the update
+        before exchanging gradients, so one that is behind or ahead (it skipped a call, or
+        caught an exception raised inside one) is an error on every rank that names them.
+
         Args:
             lossfun: A callable returning the loss, or None when the gradients are set.
             args: Arguments of ``lossfun``.
             kwds: Keyword arguments of ``lossfun``.
         """
+        n, describe = self._next_update()
         if self._backward(lossfun, args, kwds):
-            self.communicator.multi_node_mean_grad(self.target, self.zero_fill)
+            self.communicator._mean_grad(self.target, self.zero_fill, _UPDATE, n, describe)
             self.actual_optimizer.update(None, *args, **kwds)
 
     def _backward(self, lossfun: Optional[Callable[..., Any]], args: tuple, kwds: dict) -> bool:
@@ -116,6 +135,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
 
     def update(self, lossfun: Optional[Callable[..., Any]] = None, *args: Any, **kwds: Any) -> None:
         """Like the plain multi-node optimizer's update, one step behind (see the class)."""
+        n, describe = self._next_update()
         target = self.target
         if lossfun is not None:
             loss = lossfun(*args, **kwds)
@@ -126,6 +146,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
             self._broadcast(target)
             return
         params = _packing.grad_params(target, self.zero_fill)
+        self.communicator._sync_grads(target, params, _UPDATE, n, describe)
         grads = [p.grad for p in params]
         dtype = self.communicator._transfer_dtype(grads[0].dtype) if grads else numpy.float32
         buffers = self._buffers[0]
@@ -195,15 +216,17 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
 
     def update(self, lossfun: Optional[Callable[..., Any]] = None, *args: Any, **kwds: Any) -> None:
         """Like the plain multi-node optimizer's update, each rank updating its share."""
+        n, describe = self._next_update()
         if not self._backward(lossfun, args, kwds):
             return
         params = _packing.grad_params(self.target, True)
+        comm = self.communicator
         if not self._can_shard(params):
             self._gather_state()
-            self.communicator.multi_node_mean_grad(self.target, self.zero_fill)
+            comm._mean_grad(self.target, self.zero_fill, _UPDATE, n, describe)
             self.actual_optimizer.update(None, *args, **kwds)
             return
-        comm = self.communicator
+        comm._sync_grads(self.target, params, _UPDATE, n, describe)
         plan = self._plan
         if plan is None or plan[0] != [id(p) for p in params]:
             self._gather_state()

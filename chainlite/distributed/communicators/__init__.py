@@ -25,7 +25,10 @@ def create_communicator(communicator_name: str = 'naive', mpi_comm: Any = None,
     of chainlite does not have: they raise ``ValueError``. Creating the first communicator of
     a job with more than one process also installs
     :func:`~chainlite.distributed.global_except_hook.add_hook`, so an uncaught exception on
-    one rank aborts the whole job instead of leaving the others waiting.
+    one rank aborts the whole job instead of leaving the others waiting; every communicator
+    of more than one process also checks that the ranks make the same collective calls, and
+    stops the job when a rank leaves while others wait for it (see "What happens when a
+    rank stops" in docs/distributed.md).
 
     Args:
         communicator_name: One of the names above.

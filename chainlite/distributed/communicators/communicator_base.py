@@ -188,3 +188,18 @@ class CommunicatorBase(abc.ABC):
         warnings.warn('allreduce_grad() is deprecated; use multi_node_mean_grad()',
                       DeprecationWarning, stacklevel=2)
         self.multi_node_mean_grad(model, zero_fill)
+
+    # A communicator without a watch (see chainlite.distributed._stopping) checks nothing
+    # before its collective calls; MpiCommunicatorBase overrides these.
+
+    def _sync(self, what: str, key: int = 0, check: int = 0, describe: Any = None,
+              detail: Any = None, explain: Any = None, error: type = RuntimeError) -> None:
+        pass
+
+    def _sync_grads(self, model: Link, params: list, what: str, key: int = 0,
+                    describe: Any = None) -> None:
+        pass
+
+    def _mean_grad(self, model: Link, zero_fill: bool, what: str, key: int = 0,
+                   describe: Any = None) -> None:
+        self.multi_node_mean_grad(model, zero_fill)

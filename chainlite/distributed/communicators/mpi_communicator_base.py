@@ -4,6 +4,10 @@ Arrays travel as MPI buffers (no pickling); a small header (shapes and dtypes) g
 where the receiver cannot know them. ``float16`` arrays move as 16-bit words, and are summed
 in ``float32``. Objects (the ``_obj`` methods) are pickled by mpi4py; only processes of the
 same MPI job can send them, and only they are unpickled.
+
+Before each collective call the ranks meet on the communicator's watch (see
+:mod:`chainlite.distributed._stopping`): a tiny nonblocking allreduce, waited on with short
+sleeps, that also checks every rank makes the same call, and notices a rank that has left.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import numpy
 
 from chainlite import configuration
 from chainlite.distributed import _mpi
+from chainlite.distributed import _stopping
 from chainlite.distributed.communicators import _communication_utility
 from chainlite.distributed.communicators import _packing
 from chainlite.distributed.communicators import communicator_base
@@ -84,6 +89,18 @@ def _same_dtype(caller: str, headers: list) -> numpy.dtype:
     return numpy.dtype(dtypes.pop())
 
 
+def _model_layout(model: Any) -> list:
+    # (name, shape, dtype) of every parameter; None for an uninitialized one's.
+    return [(name, None if p.array is None else p.array.shape,
+             None if p.array is None else p.array.dtype.name)
+            for name, p in sorted(model.namedparams())]
+
+
+def _grad_layout(model: Any) -> list:
+    return [(name, p.grad.shape, p.grad.dtype.name)
+            for name, p in sorted(model.namedparams()) if p.grad is not None]
+
+
 def _split(flat: numpy.ndarray, headers: list) -> tuple:
     out, o = [], 0
     for shape, _ in headers:
@@ -119,6 +136,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
 
     def __init__(self, mpi_comm: Any) -> None:
         self.mpi_comm = mpi_comm
+        self._watch = _stopping.Watch(mpi_comm) if mpi_comm.Get_size() > 1 else None
         self._buffers = _packing.Buffers()
         self._scratch = _packing.Buffers()
         (_, self._intra_rank, self._intra_size, self._inter_rank,
@@ -180,7 +198,25 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         Returns:
             A communicator of the same class on the new group.
         """
+        self._sync('split')
         return type(self)(mpi_comm=self.mpi_comm.Split(color, key))
+
+    def _sync(self, what: str, key: int = 0, check: int = 0, describe: Any = None,
+              detail: Any = None, explain: Any = None, error: type = RuntimeError) -> None:
+        # Meets the other ranks before a collective call (see _stopping.Watch.sync).
+        if self._watch is not None:
+            self._watch.sync(what, key, check, describe, detail, explain, error)
+
+    def _await_message(self, source: int, tag: int, what: str) -> None:
+        # Waits (with sleeps, watching for ranks that leave) until a message is there.
+        if self._watch is None:
+            return
+        mpi = _mpi.mpi()
+        sources = ({source} if source != mpi.ANY_SOURCE
+                   else set(range(self.size)) - {self.rank})
+        self._watch.wait(lambda: self.mpi_comm.Iprobe(source=source, tag=tag),
+                         '%s from %s' % (what, 'any rank' if source == mpi.ANY_SOURCE
+                                         else 'rank %d' % source), sources)
 
     # -- arrays ----------------------------------------------------------------------------
 
@@ -209,6 +245,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         Returns:
             An array, or a tuple of arrays if a tuple or list was sent.
         """
+        self._await_message(source, tag, 'recv')
         is_tuple, headers = self.mpi_comm.recv(source=source, tag=tag)
         out = []
         for shape, dtype in headers:
@@ -227,6 +264,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         Returns:
             Root's array (on root, ``x`` itself).
         """
+        self._sync('bcast', root, describe='bcast (root %d)' % root)
         if self.rank == root:
             _check_array('bcast', 'x', x)
             self.mpi_comm.bcast(_header(x), root=root)
@@ -248,6 +286,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             On root, the tuple of arrays by rank; None elsewhere.
         """
         x = _check_array('gather', 'x', x)
+        self._sync('gather', root, describe='gather (root %d)' % root)
         headers = self.mpi_comm.gather(_header(x), root=root)
         if self.rank != root:
             self.mpi_comm.Gatherv(_wire(x), None, root=root)
@@ -267,6 +306,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             The tuple of arrays by rank.
         """
         x = _check_array('allgather', 'x', x)
+        self._sync('allgather')
         headers = self.mpi_comm.allgather(_header(x))
         dtype = _same_dtype('allgather', headers)
         flat, spec = self._receive_buffer(headers, dtype)
@@ -283,6 +323,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             A new array with the sum, of ``x``'s dtype (float16 is summed in float32).
         """
         x = _check_array('allreduce', 'x', x)
+        self._sync('allreduce')
         wire = _packing.wire_dtype(x.dtype)
         y = numpy.ascontiguousarray(x, dtype=wire).copy()
         self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, y)
@@ -311,12 +352,14 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                                  % (len(xs), self.size))
             headers = [_header(x) for x in xs]
             dtype = _same_dtype('scatter', headers)
+            self._sync('scatter', root, describe='scatter (root %d)' % root)
             mine = self.mpi_comm.scatter(headers, root=root)
             wires = [_wire(x).reshape(-1) for x in xs]
             counts = [w.size for w in wires]
             send = numpy.concatenate(wires) if wires else numpy.empty(0, dtype)
             spec = [send, (counts, _displacements(counts)), _mpi_type(send.dtype)]
         else:
+            self._sync('scatter', root, describe='scatter (root %d)' % root)
             mine = self.mpi_comm.scatter(None, root=root)
             spec = None
         y = numpy.empty(mine[0], mine[1])
@@ -338,6 +381,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                              % (len(xs), self.size))
         headers = [_header(x) for x in xs]
         _same_dtype('alltoall', headers)
+        self._sync('alltoall')
         received = self.mpi_comm.alltoall(headers)
         dtype = _same_dtype('alltoall', received)
         wires = [_wire(x).reshape(-1) for x in xs]
@@ -387,6 +431,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         """
         if tag is None:
             tag = _mpi.mpi().ANY_TAG
+        self._await_message(source, tag, 'recv_obj')
         return self.mpi_comm.recv(source=source, status=status, tag=tag)
 
     def bcast_obj(self, obj: Any, max_buf_len: Optional[int] = 256 * 1024 * 1024,
@@ -404,6 +449,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         """
         if max_buf_len is None:
             max_buf_len = 256 * 1024 * 1024
+        self._sync('bcast_obj', root, describe='bcast_obj (root %d)' % root)
         return _communication_utility.chunked_bcast_obj(obj, self.mpi_comm, max_buf_len, root)
 
     def gather_obj(self, obj: Any, root: int = 0) -> Optional[list]:
@@ -416,6 +462,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         Returns:
             On root, the list of objects by rank; None elsewhere.
         """
+        self._sync('gather_obj', root, describe='gather_obj (root %d)' % root)
         return self.mpi_comm.gather(obj, root=root)
 
     def allreduce_obj(self, obj: Any) -> Any:
@@ -427,6 +474,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         Returns:
             The sum, on every rank.
         """
+        self._sync('allreduce_obj')
         return self.mpi_comm.allreduce(obj)
 
     # -- models ----------------------------------------------------------------------------
@@ -435,10 +483,23 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         """Overwrites every initialized parameter of ``model`` with rank 0's, in place.
 
         Parameters are packed into one buffer per dtype, so one broadcast moves them all.
+        First the ranks compare a checksum of their parameters' names, shapes and dtypes:
+        models that differ are an error that names the parameters and ranks.
 
         Args:
             model: A link; every rank's copy has the same parameters.
+
+        Raises:
+            ValueError: If the ranks' models differ in their parameters' names, shapes or
+                dtypes (on every rank).
         """
+        if self._watch is not None:
+            layout = _model_layout(model)
+            self._sync('bcast_data', check=_stopping.layout_check(layout),
+                       detail=lambda: layout, error=ValueError,
+                       explain=lambda infos: _stopping.explain_layouts(
+                           infos, "the ranks' models", ' (every rank must build the same '
+                           'model)'))
         params = _packing.data_params(model)
         arrays = [p.array for p in params]
         for dtype, idx in _packing.group(arrays, numpy.dtype).items():
@@ -461,15 +522,48 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                 gets a zero gradient and takes part; if False it is skipped, so it must be
                 unused on every rank.
         """
+        self._mean_grad(model, zero_fill, 'multi_node_mean_grad')
+
+    def _mean_grad(self, model: Link, zero_fill: bool, what: str, key: int = 0,
+                   describe: Any = None) -> None:
+        # multi_node_mean_grad, its meeting being ``what`` (``key``, ``describe``) and the
+        # gradients' layout.
         params = _packing.grad_params(model, zero_fill)
         if self.size == 1 and not configuration.config.debug:
             return  # the mean over one rank is the gradient itself
+        self._sync_grads(model, params, what, key, describe)
         grads = [p.grad for p in params]
         for dtype, idx in _packing.group(grads, self._transfer_dtype).items():
             group = [grads[i] for i in idx]
             buf = self._buffers.get(dtype, sum(g.size for g in group))
             _packing.pack(group, buf)
             _packing.unpack(buf, group, self._reduce_sum(buf))
+
+    def _sync_grads(self, model: Link, params: list, what: str, key: int = 0,
+                   describe: Any = None) -> None:
+        """Meets the other ranks before exchanging ``params``' gradients; checks the layout.
+
+        Args:
+            model: The link the parameters belong to (to name them in an error).
+            params: The parameters whose gradients are exchanged, in order.
+            what: The call (the ranks must agree).
+            key: A number the ranks must agree on (an update number).
+            describe: Text of this rank's call (or a callable giving it), for messages.
+
+        Raises:
+            RuntimeError: If the ranks are out of step, or exchange different gradients.
+        """
+        if self._watch is None:
+            return
+        sizes: dict = {}
+        for p in params:
+            n, total = sizes.get(p.grad.dtype.str, (0, 0))
+            sizes[p.grad.dtype.str] = (n + 1, total + p.grad.size)
+        self._sync(what, key, check=_stopping.layout_check(sorted(sizes.items())),
+                   describe=describe, detail=lambda: _grad_layout(model),
+                   explain=lambda infos: _stopping.explain_layouts(
+                       infos, 'the gradients the ranks exchange', ' (with zero_fill=False, '
+                       'every rank must leave the same parameters unused)'))
 
     def _reduce_sum(self, buf: numpy.ndarray) -> float:
         # Sums a flat buffer over the ranks in place; returns the factor giving the mean.
