@@ -17,10 +17,17 @@ the graph recorded on the first call, whose retained arrays each replay refreshe
 the gradients are the ones define-by-run computes, bit for bit. Functions that draw random
 numbers in forward (dropout) draw them again on every replay, in the recorded order, from the
 same NumPy random state.
+
+Threads: a schedule's replay writes into buffers it owns, so one call replays it at a time
+(the call claims it; another thread's call meanwhile replays another schedule of the chain,
+records one, or runs define-by-run). Recordings run one at a time, and record the forwards of
+their own thread only; the recorded graph is linked to the schedule's own stand-ins for the
+parameters' nodes after the forward, so the parameters themselves never change.
 """
 from __future__ import annotations
 
 import functools
+import threading
 import warnings
 import weakref
 from typing import Any, Callable, Optional
@@ -39,10 +46,26 @@ _ndarray = numpy.ndarray
 _new_variable = variable._new_variable
 _object_new = object.__new__
 _ref = weakref.ref
+_get_ident = threading.get_ident
 
 # Schedules kept per input signature and per chain before new signatures run define-by-run.
 MAX_SCHEDULES_PER_KEY = 4
 MAX_KEYS = 16
+
+
+def _busy() -> bool:
+    # A schedule's owner while a call replays it: not free, and no backward to wait for.
+    return True
+
+
+# Schedules are chosen and claimed under _lock: a replay writes into buffers its schedule
+# owns, so one call at a time replays it. Recordings run one at a time under _record_lock:
+# function_node._recorder is one global (it records the forwards of its own thread only).
+# (Reentrant: a function hook may call a static chain while a first call is handed over.)
+_lock = threading.Lock()
+_record_lock = threading.RLock()
+# What a call does (chosen by _choose).
+_REPLAY, _RECORD, _DEFINE_BY_RUN = 'replay', 'record', 'define-by-run'
 
 
 class _CodeStep:
@@ -76,6 +99,7 @@ class _Recorder:
     """Watches the forwards of a static chain's first call and numbers their arrays."""
 
     def __init__(self) -> None:
+        self.thread = _get_ident()  # other threads' forwards are not recorded
         self.depth = 0          # > 0 inside a recorded forward: nested applies are not steps
         self.steps: list = []   # [function, state before forward, input slots, output slots]
         self.slots: dict = {}   # id(array) -> slot
@@ -98,7 +122,7 @@ class _Recorder:
         return s
 
     def record(self, fn: Any, in_data: tuple) -> tuple:
-        if self.depth:
+        if self.depth or self.thread != _get_ident():
             return fn._forward_hooked(in_data)
         # Attributes set before forward are restored before each replayed forward, so state
         # that forward fills in on first use (a dropout mask) is computed again every time.
@@ -116,6 +140,8 @@ class _Recorder:
 
     def record_code(self, func: Callable, name: Optional[str], args: tuple,
                     kwargs: dict) -> Any:
+        if self.thread != _get_ident():
+            return func(*args, **kwargs)  # another thread's call: not part of this schedule
         step = _CodeStep(func, name, args, kwargs)
         inputs = kwargs.get('inputs', ())
         self.depth += 1
@@ -450,7 +476,7 @@ class ScheduleManager:
         self.minimize_cache_size = minimize_cache_size
         self.verbosity_level = verbosity_level
         self.schedules: dict = {}
-        self.prev_train = None
+        self.prev_train: Optional[bool] = None
         self._warned_full = False
 
     def end_forward(self) -> None:
@@ -459,13 +485,16 @@ class ScheduleManager:
         Needed only when a chain is called several times with no backward in between and
         the earlier results are no longer needed.
         """
-        for scheds in self.schedules.values():
-            for s in scheds:
-                s.owner = None
+        with _lock:
+            for scheds in self.schedules.values():
+                for s in scheds:
+                    if s.owner is not _busy:  # a replay running in another thread keeps it
+                        s.owner = None
 
     def clear(self) -> None:
         """Forgets every schedule: the next call records again."""
-        self.schedules.clear()
+        with _lock:
+            self.schedules.clear()
 
     def __repr__(self) -> str:
         lines = ['ScheduleManager:']
@@ -568,14 +597,7 @@ def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleMa
         else:
             inner.append(a)
             leaves.append(None)
-    # Parameters get stand-in nodes while recording, so their gradients reach this
-    # schedule's backward (which returns them), not the parameters directly.
     params = list(chain.params())
-    saved = [(p, p._node) for p in params]
-    for p in params:
-        d = p._data
-        p._node = variable.VariableNode(None if d is None else d.shape,
-                                        None if d is None else d.dtype, p._requires_grad)
     prev = function_node._recorder
     function_node._recorder = recorder
     function_node._hooks_active += 1
@@ -584,46 +606,73 @@ def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleMa
     finally:
         function_node._hooks_active -= 1
         function_node._recorder = prev
-        proxies = []
-        for p, node in saved:
-            proxies.append(p._node)
-            p._node = node
-            d = p._data
-            if node is not None and d is not None:
-                node.shape, node.dtype = d.shape, d.dtype
     in_slots = list(range(len(flat)))
     wrapper_inputs = [x if isinstance(x, _Variable) else _new_variable(x, None, False)
                       for x in flat]
     used = []
-    for (p, _), proxy in zip(saved, proxies):
+    # The parameters' nodes in the recorded graph are replaced by stand-ins of this
+    # schedule, so gradients reach its backward (which returns them), not the parameters.
+    stand_ins: dict = {}
+    for p in params:
         d = p._data
         s = None if d is None else recorder.first.get(id(d))
         if s is None:
             continue  # not used by this forward
         if s in in_slots:
             continue
+        proxy = variable.VariableNode(d.shape, d.dtype, p._requires_grad)
+        if p._node is not None:
+            stand_ins[id(p._node)] = proxy
         in_slots.append(s)
         wrapper_inputs.append(p)
         used.append(p)
         leaves.append(proxy)
+    _link_stand_ins(recorder.steps, stand_ins)
     out_flat: list[Any] = []
     spec = _flatten_outputs(ret, out_flat)
     out_slots, out_nodes = [], []
     for o in out_flat:
         a = o._data if isinstance(o, _Variable) else o
         out_slots.append(recorder.slot(a))
-        out_nodes.append(o._node if isinstance(o, _Variable) else None)
+        n = o._node if isinstance(o, _Variable) else None
+        out_nodes.append(stand_ins.get(id(n), n))
     sched = _Schedule(recorder, in_slots, out_slots, out_nodes, leaves)
     sched.spec = spec
     sched.params = used
     sched.param_sig = [(p._data.shape, p._data.dtype) for p in used]
     sched.param_arrays = [p._data for p in used]
-    mgr.schedules.setdefault(key, []).append(sched)
+    sched.owner = _busy  # until the first call's results are handed over
+    with _lock:
+        scheds = mgr.schedules.get(key)
+        if scheds is None and len(mgr.schedules) < MAX_KEYS or \
+                scheds is not None and len(scheds) < MAX_SCHEDULES_PER_KEY:
+            mgr.schedules.setdefault(key, []).append(sched)
     chain.__dict__['static_schedule'] = sched
     if mgr.verbosity_level >= 1:
         print('static_graph: recorded a schedule of %d steps for %s.%s, %s'
               % (len(sched.steps), type(chain).__name__, func.__name__, _describe_key(key)))
     return _call_schedule(sched, wrapper_inputs, True)
+
+
+def _link_stand_ins(steps: list, stand_ins: dict) -> None:
+    # Points the recorded functions' inputs at the stand-ins (id(node) -> stand-in) and moves
+    # the data they retained from those inputs there. Nothing else in a forward's graph refers
+    # to an input's node, and the parameters' own nodes stay as they were.
+    if not stand_ins:
+        return
+    for step in steps:
+        fn = step[0]
+        nodes = getattr(fn, '_ins', None)  # (a static_code step has none)
+        if nodes is None:
+            continue
+        nodes = nodes if nodes.__class__ is tuple else (nodes,)
+        if not any([id(n) in stand_ins for n in nodes]):
+            continue
+        new = tuple([stand_ins.get(id(n), n) for n in nodes])
+        for i in fn._input_indexes_to_retain or ():
+            if new[i] is not nodes[i]:
+                new[i].data = nodes[i].data
+        fn._ins = new if len(new) > 1 else new[0]
 
 
 def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
@@ -657,8 +706,8 @@ def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
             requires_grad = any([p._requires_grad for p in params])
     data = tuple(in_data)
     outs = fn._wrap_outputs(inputs, data, fn.forward(data), requires_grad, cfg)
-    if fn._ins is not None:
-        sched.owner = _ref(fn)  # busy until its backward ran (or its graph is freed)
+    # Busy until its backward ran (or its graph is freed); else free now.
+    sched.owner = None if fn._ins is None else _ref(fn)
     spec = sched.spec
     if spec == 'v':
         return outs[0]
@@ -668,8 +717,8 @@ def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
 def _call_schedule(sched: _Schedule, inputs: list, first: bool) -> Any:
     fn = StaticScheduleFunction(sched, first)
     outs = fn.apply(inputs)
-    if fn._ins is not None:
-        sched.owner = weakref.ref(fn)  # busy until its backward ran (or its graph is freed)
+    # Busy until its backward ran (or its graph is freed); else free now.
+    sched.owner = None if fn._ins is None else _ref(fn)
     return _unflatten_outputs(sched.spec, iter(outs))
 
 
@@ -689,6 +738,9 @@ def static_graph(*args: Any, **kwargs: Any) -> Callable:
     goes into a :func:`static_code` function). Functions that draw random numbers in forward
     (``F.dropout``) draw again on every replay. Parameters may be updated in place by
     optimizers; arrays reached otherwise (a link's persistent state) are kept by reference.
+
+    Several threads may call the chain at once: each call replays a schedule no other call
+    is using (recording another when all are in use), and recordings run one at a time.
 
     Usable bare (``@static_graph``) or with options (``@static_graph(verbosity_level=1)``).
 
@@ -743,21 +795,15 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
     @functools.wraps(func)
     def wrapped(chain: Any, *args: Any, **kwargs: Any) -> Any:
         cfg = _config
-        if kwargs or enable_double_backprop or not cfg.use_static_graph or cfg.debug or \
-                function_node._recorder is not None or \
-                (force_test_define_by_run and not cfg.train):
+        recorder = function_node._recorder
+        if recorder is not None and recorder.thread == _get_ident():
             # Inside another static chain's recording the ops are recorded there.
             return func(chain, *args, **kwargs)
-        mgr = chain.__dict__.get('schedule_manager')
-        if mgr is None or mgr.chain_ref() is not chain:
-            mgr = ScheduleManager(chain, minimize_cache_size, verbosity_level)
-            chain.__dict__['schedule_manager'] = mgr
-        train = bool(cfg.train)
-        if mgr.prev_train is not train:
-            if mgr.minimize_cache_size and mgr.prev_train is not None:
-                mgr.clear()
-            mgr.prev_train = train
+        if kwargs or enable_double_backprop or not cfg.use_static_graph or cfg.debug or \
+                (force_test_define_by_run and not cfg.train):
+            return func(chain, *args, **kwargs)
         # The key: the mode, then each argument's shape, dtype and requires_grad.
+        train = bool(cfg.train)
         flat: list[Any] = []
         sig: list[Any] = [train, bool(cfg.enable_backprop)]
         for a in args:
@@ -779,45 +825,72 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
                     return func(chain, *args, **kwargs)
                 break
         key = tuple(sig)
-        scheds = mgr.schedules.get(key)
-        if scheds is not None:
-            for sched in scheds:
-                if sched.params and not _params_match(sched):
-                    # A parameter changed shape or dtype: the Python side may differ too.
-                    scheds.remove(sched)
-                    break
-                owner = sched.owner
-                if owner is None or owner() is None:
-                    if verbosity_level >= 2:
-                        print('static_graph: replaying %s.%s, %s'
-                              % (type(chain).__name__, func.__name__, _describe_key(key)))
-                    chain.__dict__['static_schedule'] = sched  # as Chainer, the last used
-                    return _replay_call(sched, flat, cfg)
-            if len(scheds) >= MAX_SCHEDULES_PER_KEY:
-                # Every schedule still awaits its backward: run this call define-by-run.
-                return func(chain, *args, **kwargs)
-        else:
-            if len(mgr.schedules) >= MAX_KEYS:
-                if not mgr._warned_full:
-                    mgr._warned_full = True
-                    warnings.warn('static_graph: %s.%s has been called with %d different input '
-                                  'signatures; new ones run define-by-run without recording'
-                                  % (type(chain).__name__, func.__name__, MAX_KEYS),
-                                  stacklevel=2)
-                return func(chain, *args, **kwargs)
-            if any(k[0] == key[0] and k[1] == key[1] for k in mgr.schedules):
-                warnings.warn(
-                    'static_graph: %s.%s called with inputs of new shapes or dtypes (%s); '
-                    'this call runs define-by-run and records a new schedule'
-                    % (type(chain).__name__, func.__name__, _describe_key(key)), stacklevel=2)
-        ret = _record(func, chain, args, flat, mgr, key)
-        if ret is None:
+        with _lock:
+            mgr = chain.__dict__.get('schedule_manager')
+            if mgr is None or mgr.chain_ref() is not chain:
+                mgr = ScheduleManager(chain, minimize_cache_size, verbosity_level)
+                chain.__dict__['schedule_manager'] = mgr
+            action, sched, message = _choose(mgr, key, train)
+        if message:
+            warnings.warn(message % (type(chain).__name__, func.__name__), stacklevel=2)
+        if action is _REPLAY:
+            if verbosity_level >= 2:
+                print('static_graph: replaying %s.%s, %s'
+                      % (type(chain).__name__, func.__name__, _describe_key(key)))
+            chain.__dict__['static_schedule'] = sched  # as Chainer, the last used
+            try:
+                return _replay_call(sched, flat, cfg)
+            except BaseException:
+                sched.owner = None
+                raise
+        if action is _DEFINE_BY_RUN:
+            return func(chain, *args, **kwargs)
+        with _record_lock:
+            ret = _record(func, chain, args, flat, mgr, key)
+        if ret is None:  # a call that cannot be recorded
             return func(chain, *args, **kwargs)
         return ret
 
     # The undecorated forward, reachable from the decorated one.
     setattr(wrapped, '_static_graph_func', func)
     return wrapped
+
+
+def _choose(mgr: ScheduleManager, key: tuple, train: bool) -> tuple[str, Any, str]:
+    # With _lock held: what a call with this key does, the schedule it claimed
+    # for a replay, and a warning to give (formatted with the chain's and forward's names).
+    if mgr.prev_train is not train:
+        if mgr.minimize_cache_size and mgr.prev_train is not None:
+            mgr.schedules.clear()
+        mgr.prev_train = train
+    scheds = mgr.schedules.get(key)
+    if scheds is not None:
+        for sched in scheds:
+            if sched.params and not _params_match(sched):
+                # A parameter changed shape or dtype: the Python side may differ too.
+                scheds.remove(sched)
+                break
+            owner = sched.owner
+            if owner is None or owner() is None:
+                sched.owner = _busy  # this call's, until its forward (or backward) is done
+                return _REPLAY, sched, ''
+        if len(scheds) >= MAX_SCHEDULES_PER_KEY:
+            # Every schedule still awaits its backward: run this call define-by-run.
+            return _DEFINE_BY_RUN, None, ''
+        return _RECORD, None, ''
+    if len(mgr.schedules) >= MAX_KEYS:
+        if not mgr._warned_full:
+            mgr._warned_full = True
+            return _DEFINE_BY_RUN, None, (
+                'static_graph: %%s.%%s has been called with %d different input signatures; '
+                'new ones run define-by-run without recording' % MAX_KEYS)
+        return _DEFINE_BY_RUN, None, ''
+    if any(k[0] == key[0] and k[1] == key[1] for k in mgr.schedules):
+        return _RECORD, None, (
+            'static_graph: %%s.%%s called with inputs of new shapes or dtypes (%s); this '
+            'call runs define-by-run and records a new schedule'
+            % _describe_key(key).replace('%', '%%'))
+    return _RECORD, None, ''
 
 
 def _params_match(sched: _Schedule) -> bool:

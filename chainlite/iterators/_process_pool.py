@@ -3,16 +3,16 @@
 The main process puts tasks (a run of one batch's indices) on one queue; each worker answers
 on a pipe of its own. The main process waits on those pipes *and* on the workers' process
 sentinels, so a worker that dies is noticed at once instead of leaving a batch unfinished
-forever. A worker writes the arrays of an example (the example itself, or the arrays at the
-top level of a tuple, list or dict) into its batch's region of a shared buffer and sends only
-their places; anything else is pickled through the pipe.
+forever. Each worker ends with the main process, however that ends (:mod:`._lifeline`): no
+worker outlives it, even one stuck in a dataset's ``__getitem__``. A worker writes the
+arrays of an example (the example itself, or the arrays at the top level of a tuple, list or
+dict) into its batch's region of a shared buffer and sends only their places; anything else
+is pickled through the pipe.
 """
 from __future__ import annotations
 
 import multiprocessing
-import os
 import pickle
-import queue
 import signal
 import traceback
 from multiprocessing import connection
@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 import numpy
 
+from chainlite.iterators import _lifeline
+
 if TYPE_CHECKING:
     from chainlite.dataset.dataset_mixin import DatasetLike
 
-# How often an idle worker checks that the main process still exists (seconds).
-_POLL_S = 0.5
 # How long a terminated worker may take to exit before it is killed (seconds).
 _TERMINATE_S = 1.0
 
@@ -145,18 +145,14 @@ class WorkerDied(RuntimeError):
 
 
 def _work(dataset: DatasetLike, tasks: Any, results: Any, shared: Any, mem_size: int,
-          maxtasks: Optional[int], parent_pid: int) -> None:
+          maxtasks: Optional[int], parent: tuple[Optional[int], bool]) -> None:
     """The loop of a worker process: load the examples of each task and send them back."""
+    _lifeline.die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's business
     buffer = None if shared is None else numpy.frombuffer(shared, numpy.uint8)
     done = 0
     while maxtasks is None or done < maxtasks:
-        try:
-            task = tasks.get(timeout=_POLL_S)
-        except queue.Empty:
-            if os.getppid() != parent_pid:  # orphaned: the main process is gone
-                return
-            continue
+        task = tasks.get()
         if task is None:
             return
         key, base, start, indices = task
@@ -218,13 +214,17 @@ class ProcessPool:
         reader, writer = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=_work, args=(dataset, self._tasks, writer, shared, mem_size, maxtasks,
-                                os.getpid()),
+                                _lifeline.token(self._context)),
             name='MultiprocessIterator-worker', daemon=True)
         try:
             process.start()
         finally:
             writer.close()  # the worker's copy is its only one: its exit gives end of file
         return _Worker(process, reader)
+
+    def pids(self) -> list[int]:
+        """The process ids of the workers."""
+        return [w.process.pid for w in self._workers]
 
     def submit(self, key: int, base: Optional[int], start: int, indices: numpy.ndarray) -> None:
         """Queues the loading of ``indices``, the examples ``start, start + 1, ...`` of a batch."""

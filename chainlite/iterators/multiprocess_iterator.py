@@ -48,12 +48,15 @@ class MultiprocessIterator(_sweep.SweepIterator):
 
     The iterator never waits forever: an exception raised by the dataset in a worker is
     raised again by ``next`` (same type and message, the worker's traceback as its cause),
-    and a worker that dies makes ``next`` raise ``RuntimeError``; the workers are then
-    restarted by the following call. :meth:`finalize` (or leaving ``with``, or garbage
-    collection, or the interpreter's exit) terminates the workers for good: as in Chainer, the
-    finalized iterator cannot be reset or loaded from a snapshot (``NotImplementedError``), and
-    chainlite's ``next`` raises the same error (``copy.copy`` gives a fresh iterator at the
-    same position).
+    a worker that dies makes ``next`` raise ``RuntimeError``, and a batch still loading after
+    ``dataset_error_timeout`` seconds makes it stop the workers and raise ``TimeoutError``;
+    the workers are then restarted by the following call, which loads that batch again. The
+    workers end with the process that started them, however it ends (on Linux the kernel
+    kills them at once, even inside a slow ``__getitem__``), so none outlives it.
+    :meth:`finalize` (or leaving ``with``, or garbage collection, or the interpreter's exit)
+    terminates the workers for good: as in Chainer, the finalized iterator cannot be reset or
+    loaded from a snapshot (``NotImplementedError``), and chainlite's ``next`` raises the same
+    error (``copy.copy`` gives a fresh iterator at the same position).
 
     Args:
         dataset: The dataset (anything with ``len`` and ``[index]``; picklable if the
@@ -72,6 +75,10 @@ class MultiprocessIterator(_sweep.SweepIterator):
             warn with :class:`MultiprocessIterator.TimeoutWarning`; None never warns.
         maxtasksperchild: The number of tasks (runs of examples) after which a worker is
             replaced by a fresh process; None keeps the workers.
+        dataset_error_timeout: Seconds after which a batch that is still loading makes
+            ``next`` stop the workers and raise ``TimeoutError`` (chainlite's; Chainer only
+            warns); None waits forever. It does not bound the first batch that
+            ``shared_mem=None`` loads in the calling process.
 
     Attributes:
         dataset: The dataset.
@@ -80,6 +87,7 @@ class MultiprocessIterator(_sweep.SweepIterator):
         n_prefetch: The number of batches loaded ahead.
         shared_mem: The bytes of shared memory per example, as given.
         dataset_timeout: The stall warning's delay in seconds.
+        dataset_error_timeout: The stall error's delay in seconds.
         maxtasksperchild: The tasks after which a worker is replaced.
         order_sampler: The order sampler, or None for index order.
 
@@ -106,7 +114,8 @@ class MultiprocessIterator(_sweep.SweepIterator):
                  n_prefetch: int = 1, shared_mem: Optional[int] = None,
                  order_sampler: Optional[OrderSamplerLike] = None,
                  dataset_timeout: Optional[float] = 30.0,
-                 maxtasksperchild: Optional[int] = None) -> None:
+                 maxtasksperchild: Optional[int] = None,
+                 dataset_error_timeout: Optional[float] = 600.0) -> None:
         super().__init__(dataset, batch_size, repeat, shuffle, order_sampler)
         for name, value, least in (('n_processes', n_processes, 1), ('n_prefetch', n_prefetch, 0),
                                    ('shared_mem', shared_mem, 0),
@@ -115,14 +124,17 @@ class MultiprocessIterator(_sweep.SweepIterator):
                                       or value < least):
                 raise ValueError('MultiprocessIterator: %s must be None or an int >= %d, not %r'
                                  % (name, least, value))
-        if dataset_timeout is not None and not dataset_timeout > 0:
-            raise ValueError('MultiprocessIterator: dataset_timeout must be None or positive, '
-                             'not %r' % (dataset_timeout,))
+        for name, limit in (('dataset_timeout', dataset_timeout),
+                            ('dataset_error_timeout', dataset_error_timeout)):
+            if limit is not None and not limit > 0:
+                raise ValueError('MultiprocessIterator: %s must be None or positive, not %r'
+                                 % (name, limit))
         self.shuffle = shuffle
         self.n_processes = n_processes or multiprocessing.cpu_count()
         self.n_prefetch = max(n_prefetch, 1)
         self.shared_mem = shared_mem
         self.dataset_timeout = dataset_timeout
+        self.dataset_error_timeout = dataset_error_timeout
         self.maxtasksperchild = maxtasksperchild
         self._mem_size: Optional[int] = shared_mem  # None until measured on the first batch
         self._shared = None
@@ -169,9 +181,12 @@ class MultiprocessIterator(_sweep.SweepIterator):
                 return self._next_measured()
             self._start()
         self._top_up()
+        start = time.monotonic()
         while not self._pending:  # discarded batches still hold all of the shared memory
-            self._receive(None)
+            self._receive(self._until_error(start))
             self._top_up()
+            if not self._pending:
+                self._fail_if_stalled(start, None)
         batch = self._pending[0]
         self._wait_for(batch)
         if batch.error is not None:
@@ -253,12 +268,43 @@ class MultiprocessIterator(_sweep.SweepIterator):
         start = time.monotonic()
         warned = self.dataset_timeout is None
         while batch.outstanding and batch.error is None:
+            timeout = self._until_error(start)
             limit = self.dataset_timeout
-            timeout = None if warned or limit is None else max(
-                0., start + limit - time.monotonic())
+            if not warned and limit is not None:
+                left = max(0., start + limit - time.monotonic())
+                timeout = left if timeout is None else min(timeout, left)
             self._receive(timeout)
-            if not warned and batch.outstanding and batch.error is None:
-                warned = self._warn_if_stalled(time.monotonic() - start)
+            if batch.outstanding and batch.error is None:
+                if not warned:
+                    warned = self._warn_if_stalled(time.monotonic() - start)
+                self._fail_if_stalled(start, batch)
+
+    def _until_error(self, start: float) -> Optional[float]:
+        # Seconds left before a wait that began at start fails (None: no limit).
+        limit = self.dataset_error_timeout
+        return None if limit is None else max(0., start + limit - time.monotonic())
+
+    def _fail_if_stalled(self, start: float, batch: Optional[_Batch]) -> None:
+        # Past dataset_error_timeout: stop the workers (the next call starts new ones and
+        # loads the batch again) and say so.
+        seconds = time.monotonic() - start
+        limit = self.dataset_error_timeout
+        if limit is None or seconds < limit:
+            return
+        pids = [] if self._pool is None else self._pool.pids()
+        self._stop()
+        if batch is not None and batch.indices is not None:
+            missing = [int(batch.indices[i]) for i, item in enumerate(batch.items)
+                       if item is None]
+            what = 'a batch (examples %s%s not received)' % (
+                missing[:10], ' and %d more' % (len(missing) - 10) if len(missing) > 10 else '')
+        else:
+            what = 'the batches loading ahead'
+        raise TimeoutError(
+            'MultiprocessIterator: %s loaded for %.1f seconds, more than dataset_error_timeout '
+            '(%s s): is a worker stuck in the dataset\'s __getitem__? Its worker processes %s '
+            'were stopped; the next call starts new ones and loads the batch again'
+            % (what, seconds, limit, pids))
 
     def _receive(self, timeout: Optional[float]) -> None:
         pool = self._pool

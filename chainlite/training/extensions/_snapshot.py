@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
 
 import numpy
 
+from chainlite.iterators import _lifeline
 from chainlite.serializers import npz
 from chainlite.training import extension
 from chainlite.training.extensions import snapshot_writers
@@ -199,6 +200,8 @@ class _Cleanup:
 
     def __call__(self) -> None:
         for name in _find_stale_snapshots(self.fmt, self.outdir, self.n_retains):
+            if not _lifeline.parent_alive():
+                return  # a writer process whose trainer is gone: others may read these files
             with contextlib.suppress(FileNotFoundError):  # e.g. removed by another process
                 os.remove(os.path.join(self.outdir, name))
 

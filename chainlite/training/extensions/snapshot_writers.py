@@ -4,6 +4,11 @@ Every writer saves through :meth:`Writer.save`: the save function writes a tempo
 beside the target, which is renamed onto the target only once it is complete. A save that
 fails or is interrupted therefore never leaves a truncated snapshot under the real name, and
 the previous snapshots are untouched.
+
+A writer's process (:class:`ProcessWriter`, :class:`ProcessQueueWriter`) ends with the process
+that started it, however that ends (on Linux the kernel kills it at once), and skips the
+post-save hooks (deleting old snapshots) once that process is gone: a killed trainer's writer
+never deletes snapshots that others may be reading.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import threading
 import traceback
 from typing import Any, Callable, Optional
 
+from chainlite.iterators import _lifeline
 from chainlite.serializers import _atomic
 from chainlite.serializers import npz
 
@@ -91,7 +97,16 @@ class Writer:
 
     def _post_save(self) -> None:
         for hook in self._post_save_hooks:
+            if not _lifeline.parent_alive():
+                return  # a writer process whose trainer is gone leaves the files alone
             hook()
+
+
+def _in_child(parent: tuple[Optional[int], bool], func: Callable[..., Any], /, *args: Any,
+              **kwargs: Any) -> Any:
+    # The target of a writer's process: it ends with its parent, then runs func.
+    _lifeline.die_with_parent(parent)
+    return func(*args, **kwargs)
 
 
 class SimpleWriter(Writer):
@@ -192,7 +207,8 @@ class ThreadWriter(StandardWriter):
 class ProcessWriter(StandardWriter):
     """Saves each snapshot in a new process.
 
-    The post-save hooks (deleting old snapshots) run in that process too.
+    The post-save hooks (deleting old snapshots) run in that process too, only while the
+    process that started it is alive; the process ends with that process.
 
     Args:
         savefun: The function writing the file; ``save_npz`` by default.
@@ -202,7 +218,9 @@ class ProcessWriter(StandardWriter):
     def create_worker(self, filename: str, outdir: str, target: Any,
                       **kwds: Any) -> multiprocessing.Process:
         return multiprocessing.Process(
-            target=self.save, args=(filename, outdir, target, self._savefun), kwargs=kwds)
+            target=_in_child,
+            args=(_lifeline.token(), self.save, filename, outdir, target, self._savefun),
+            kwargs=kwds)
 
 
 class QueueWriter(Writer):
@@ -260,6 +278,8 @@ class QueueWriter(Writer):
                 item[0](item[1], item[2], item[3])
                 hooks = item[4] if len(item) > 4 else ()
                 for hook in hooks:
+                    if not _lifeline.parent_alive():
+                        break  # a consumer process whose trainer is gone leaves the files
                     hook()
             except Exception as e:
                 if self._error is None:
@@ -302,6 +322,9 @@ class ThreadQueueWriter(QueueWriter):
 class ProcessQueueWriter(QueueWriter):
     """Saves snapshots one after another in a single background process.
 
+    The process ends with the process that started it, and runs the post-save hooks only
+    while that process is alive.
+
     Args:
         savefun: The function writing the file; ``save_npz`` by default.
         task: A callable taking ``(filename, outdir, target)``, instead of ``savefun``.
@@ -311,4 +334,5 @@ class ProcessQueueWriter(QueueWriter):
         return multiprocessing.JoinableQueue()
 
     def create_consumer(self, q: Any) -> multiprocessing.Process:
-        return multiprocessing.Process(target=self.consume, args=(q,))
+        return multiprocessing.Process(target=_in_child,
+                                       args=(_lifeline.token(), self.consume, q))
