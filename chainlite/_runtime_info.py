@@ -45,6 +45,12 @@ class _RuntimeInfo:
         lines = [
             'Platform: %s' % self.platform_version,
             'chainlite: %s' % self.chainer_version,
+        ]
+        compat = sys.modules.get('chainlite.compat')
+        if compat is not None and compat.is_installed():
+            # Under the hook chainlite stands in for Chainer, whose version scripts read here.
+            lines.append('Chainer: %s (chainlite standing in)' % compat.CHAINER_VERSION)
+        lines += [
             'Python: %s' % self.python_version,
             'NumPy: %s' % self.numpy_version,
             'SciPy: %s' % (self.scipy_version or 'Not Available'),

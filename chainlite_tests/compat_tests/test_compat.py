@@ -289,3 +289,13 @@ def test_uninstall_restores_the_module_class():
     finally:
         compat.uninstall()
     assert type(chainlite.dataset.tabular) is types.ModuleType
+
+
+def test_runtime_info_names_chainers_version_under_the_hook(hook):
+    import io
+    import chainer
+    out = io.StringIO()
+    chainer.print_runtime_info(out)
+    lines = out.getvalue().splitlines()
+    assert 'Chainer: 7.8.1 (chainlite standing in)' in lines
+    assert 'chainlite: %s' % chainlite.__version__ in lines
