@@ -7,6 +7,8 @@ and the optional ``initialize`` / ``on_error`` / ``finalize`` hooks.
 """
 from __future__ import annotations
 
+import sys
+
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 if TYPE_CHECKING:
@@ -21,6 +23,18 @@ PRIORITY_EDITOR = 200
 """Priority of extensions that edit values already in the observation."""
 PRIORITY_READER = 100
 """Priority of extensions that only read the observation (logs, prints, snapshots)."""
+
+
+def note_missing_once(noted: set, extension_name: str, message: str) -> None:
+    """Prints ``message % extension_name`` to standard error, once per name in ``noted``.
+
+    For an extension whose optional package is not installed: a note rather than a warning,
+    since a missing optional output is not a fault of the script, and a warning would turn
+    into a crash under ``python -W error``.
+    """
+    if extension_name not in noted:
+        noted.add(extension_name)
+        print(message % extension_name, file=sys.stderr)
 
 
 def _reject_kwargs(where: str, kwargs: dict[str, Any]) -> None:

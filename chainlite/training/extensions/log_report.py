@@ -17,6 +17,14 @@ if TYPE_CHECKING:
     from chainlite.training.triggers import TriggerSpec
 
 
+def add_observation(summary: reporter.DictSummary, observation: dict,
+                    keys: Optional[list] = None) -> None:
+    """Adds ``observation`` (only its ``keys``, where given) to ``summary``."""
+    if keys is None:
+        summary.add(observation)
+    else:
+        summary.add({k: observation[k] for k in keys if k in observation})
+
 class LogReport(extension.Extension):
     """Averages the trainer's observations over intervals and logs the means to a JSON file.
 
@@ -67,11 +75,7 @@ class LogReport(extension.Extension):
 
     def __call__(self, trainer: Trainer) -> None:
         """Adds the current observation; logs the means when the trigger fires."""
-        observation = trainer.observation
-        if self._keys is None:
-            self._summary.add(observation)
-        else:
-            self._summary.add({k: observation[k] for k in self._keys if k in observation})
+        add_observation(self._summary, trainer.observation, self._keys)
         if getattr(trainer, 'is_before_training', False) or self._trigger(trainer):
             self._emit(trainer)
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Union
 
@@ -40,9 +39,7 @@ def plotting_available(extension_name: str) -> bool:
     """
     if _matplotlib_available():
         return True
-    if extension_name not in _noted:
-        _noted.add(extension_name)
-        print(_MISSING_MATPLOTLIB % extension_name, file=sys.stderr)
+    extension.note_missing_once(_noted, extension_name, _MISSING_MATPLOTLIB)
     return False
 
 

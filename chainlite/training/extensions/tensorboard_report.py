@@ -5,7 +5,6 @@ import glob
 import importlib
 import os
 import struct
-import sys
 import uuid
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
@@ -13,6 +12,7 @@ from chainlite import backend
 from chainlite import reporter
 from chainlite.training import extension
 from chainlite.training import triggers
+from chainlite.training.extensions import log_report
 
 if TYPE_CHECKING:
     from chainlite.training.trainer import Trainer
@@ -40,9 +40,7 @@ def tensorboard_available(extension_name: str = 'TensorBoardReport') -> bool:
     """
     if _summary_writer_class() is not None:
         return True
-    if extension_name not in _noted:
-        _noted.add(extension_name)
-        print(_MISSING % extension_name, file=sys.stderr)
+    extension.note_missing_once(_noted, extension_name, _MISSING)
     return False
 
 
@@ -107,11 +105,7 @@ class TensorBoardReport(extension.Extension):
 
     def __call__(self, trainer: Trainer) -> None:
         """Adds the current observation; writes the means when the trigger fires."""
-        observation = trainer.observation
-        if self._keys is None:
-            self._summary.add(observation)
-        else:
-            self._summary.add({k: observation[k] for k in self._keys if k in observation})
+        log_report.add_observation(self._summary, trainer.observation, self._keys)
         if self._trigger(trainer):
             self._write(trainer)
 
