@@ -298,24 +298,6 @@ class _AliasLoader(importlib.abc.Loader):
         # The chainlite module ran when it was first imported under its own name.
         if self._own_spec is not None:
             module.__spec__ = self._own_spec
-            if self._own_spec.submodule_search_locations is not None:
-                _alias_loaded_children(self.target)
-
-
-def _alias_loaded_children(package: str) -> None:
-    # The modules of a chainlite package already imported (at any depth) get their Chainer
-    # names now. Importing one first under its Chainer name would make Python set the parent
-    # package's attribute of that name to the module, hiding a function of the same name that
-    # the package imported from it (chainer.utils.nondeterministic, as in Chainer, is both).
-    prefix = package + '.'
-    for name, sub in list(sys.modules.items()):
-        if not name.startswith(prefix) or name.startswith('chainlite.compat') or sub is None:
-            continue
-        alias = chainer_name(name)
-        if alias.startswith(chainer_name(package) + '.') and alias not in sys.modules and \
-                alias not in _MERGED and chainlite_name(alias) == name:
-            _patch(sub)
-            sys.modules[alias] = sub
 
 
 class _MergedLoader(importlib.abc.Loader):
