@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 _EULER = 0.57721566490153286060651209008240243104215933593992
+EULER = _EULER  # Chainer's public name
 
 
 class Gumbel(utils.LocScale):

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 _LOGPROBC = -0.5 * math.log(2 * math.pi)
+LOGPROBC = _LOGPROBC  # Chainer's public name
 
 
 class LogNormal(distribution.Distribution):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,11 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 _ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
+ENTROPYC = _ENTROPYC  # Chainer's public name
 _LOGPROBC = -0.5 * math.log(2 * math.pi)
+LOGPROBC = _LOGPROBC  # Chainer's public name
+#: Whether the CPU computations can run: the triangular solves need SciPy.
+available_cpu = importlib.util.find_spec('scipy') is not None
 
 
 class TriangularInv(function_node.FunctionNode):

@@ -16,7 +16,11 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 _ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
+ENTROPYC = _ENTROPYC  # Chainer's public name
 _LOGPROBC = -0.5 * math.log(2 * math.pi)
+LOGPROBC = _LOGPROBC  # Chainer's public name
+#: The density's factor 1 / sqrt(2 pi).
+PROBC = 1. / (2 * math.pi) ** 0.5
 
 
 class Normal(distribution.Distribution):

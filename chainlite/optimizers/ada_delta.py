@@ -1,7 +1,7 @@
 """AdaDelta."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Protocol, runtime_checkable
 
 import numpy
 
@@ -10,6 +10,28 @@ from chainlite import optimizer
 
 if TYPE_CHECKING:
     from chainlite import variable
+
+
+@runtime_checkable
+class AdaDeltaHyperparameter(Protocol):
+    """The hyperparameters :class:`AdaDelta` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        rho: The hyperparameter ``rho`` (float).
+        eps: The hyperparameter ``eps`` (float).
+
+    Example:
+        >>> from chainlite.optimizers import ada_delta
+        >>> isinstance(ada_delta._default_hyperparam, ada_delta.AdaDeltaHyperparameter)
+        True
+    """
+
+    rho: float
+    eps: float
+
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.rho = 0.95

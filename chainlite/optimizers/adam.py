@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING, Optional, Self
+from typing import TYPE_CHECKING, Optional, Self, Protocol, runtime_checkable
 
 import numpy
 
@@ -17,6 +17,44 @@ if TYPE_CHECKING:
 _float16 = numpy.dtype(numpy.float16)
 _float32 = numpy.dtype(numpy.float32)
 _float64 = numpy.dtype(numpy.float64)
+
+
+@runtime_checkable
+class AdamHyperparameter(Protocol):
+    """The hyperparameters :class:`Adam` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        alpha: The hyperparameter ``alpha`` (float).
+        beta1: The hyperparameter ``beta1`` (float).
+        beta2: The hyperparameter ``beta2`` (float).
+        eps: The hyperparameter ``eps`` (float).
+        eta: The hyperparameter ``eta`` (float).
+        weight_decay_rate: The hyperparameter ``weight_decay_rate`` (float).
+        amsgrad: The hyperparameter ``amsgrad`` (bool).
+        adabound: The hyperparameter ``adabound`` (bool).
+        final_lr: The hyperparameter ``final_lr`` (float).
+        gamma: The hyperparameter ``gamma`` (float).
+
+    Example:
+        >>> from chainlite.optimizers import adam
+        >>> isinstance(adam._default_hyperparam, adam.AdamHyperparameter)
+        True
+    """
+
+    alpha: float
+    beta1: float
+    beta2: float
+    eps: float
+    eta: float
+    weight_decay_rate: float
+    amsgrad: bool
+    adabound: bool
+    final_lr: float
+    gamma: float
+
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
@@ -38,6 +76,21 @@ def _learning_rate(hp: optimizer.Hyperparameter, t: int) -> float:
     fix1 = 1. - math.pow(hp.beta1, t)
     fix2 = 1. - math.pow(hp.beta2, t)
     return hp.alpha * math.sqrt(fix2) / fix1
+
+
+def _get_intermediate_dtype(dtype: numpy.dtype | type) -> numpy.dtype | type:
+    # The dtype Adam computes in for parameters of ``dtype``: float32 for float16, else itself.
+    if dtype == _float16:
+        return numpy.float32
+    return dtype
+
+
+def _inplace_axpby(x: numpy.ndarray, a: float, b: float, y: numpy.ndarray) -> None:
+    # x = a * x + b * y, written into x.
+    if a == 1:
+        x += b * y
+    else:
+        x[...] = a * x + b * y
 
 
 def _update_moments(grad: numpy.ndarray, m: numpy.ndarray, v: numpy.ndarray,

@@ -1,7 +1,7 @@
 """Momentum SGD with the momentum correction of Goyal et al. (2017)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy
 
@@ -9,6 +9,29 @@ from chainlite.optimizers import _momentum
 
 if TYPE_CHECKING:
     from chainlite import variable
+
+
+@runtime_checkable
+class CorrectedMomentumSGDHyperparameter(Protocol):
+    """The hyperparameters :class:`CorrectedMomentumSGD` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        lr: The hyperparameter ``lr`` (float).
+        momentum: The hyperparameter ``momentum`` (float).
+
+    Example:
+        >>> from chainlite.optimizers import corrected_momentum_sgd
+        >>> hp = corrected_momentum_sgd._default_hyperparam
+        >>> isinstance(hp, corrected_momentum_sgd.CorrectedMomentumSGDHyperparameter)
+        True
+    """
+
+    lr: float
+    momentum: float
+
 
 _default_hyperparam = _momentum.default_hyperparam()
 

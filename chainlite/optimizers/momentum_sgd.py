@@ -1,7 +1,7 @@
 """Classical momentum SGD."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy
 
@@ -10,6 +10,28 @@ from chainlite.optimizers import _momentum
 
 if TYPE_CHECKING:
     from chainlite import variable
+
+
+@runtime_checkable
+class MomentumSGDHyperparameter(Protocol):
+    """The hyperparameters :class:`MomentumSGD` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        lr: The hyperparameter ``lr`` (float).
+        momentum: The hyperparameter ``momentum`` (float).
+
+    Example:
+        >>> from chainlite.optimizers import momentum_sgd
+        >>> isinstance(momentum_sgd._default_hyperparam, momentum_sgd.MomentumSGDHyperparameter)
+        True
+    """
+
+    lr: float
+    momentum: float
+
 
 _default_hyperparam = _momentum.default_hyperparam()
 

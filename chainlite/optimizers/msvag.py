@@ -1,7 +1,7 @@
 """M-SVAG: momentum with stochastic variance-adapted gradients."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Protocol, runtime_checkable
 
 import numpy
 
@@ -10,6 +10,32 @@ from chainlite import optimizer
 
 if TYPE_CHECKING:
     from chainlite import variable
+
+
+@runtime_checkable
+class MSVAGHyperparameter(Protocol):
+    """The hyperparameters :class:`MSVAG` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        lr: The hyperparameter ``lr`` (float).
+        beta: The hyperparameter ``beta`` (float).
+        eta: The hyperparameter ``eta`` (float).
+        weight_decay_rate: The hyperparameter ``weight_decay_rate`` (float).
+
+    Example:
+        >>> from chainlite.optimizers import msvag
+        >>> isinstance(msvag._default_hyperparam, msvag.MSVAGHyperparameter)
+        True
+    """
+
+    lr: float
+    beta: float
+    eta: float
+    weight_decay_rate: float
+
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.1

@@ -1,7 +1,7 @@
 """Nesterov's accelerated gradient."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy
 
@@ -9,6 +9,28 @@ from chainlite.optimizers import _momentum
 
 if TYPE_CHECKING:
     from chainlite import variable
+
+
+@runtime_checkable
+class NesterovAGHyperparameter(Protocol):
+    """The hyperparameters :class:`NesterovAG` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        lr: The hyperparameter ``lr`` (float).
+        momentum: The hyperparameter ``momentum`` (float).
+
+    Example:
+        >>> from chainlite.optimizers import nesterov_ag
+        >>> isinstance(nesterov_ag._default_hyperparam, nesterov_ag.NesterovAGHyperparameter)
+        True
+    """
+
+    lr: float
+    momentum: float
+
 
 _default_hyperparam = _momentum.default_hyperparam()
 

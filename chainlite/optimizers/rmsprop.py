@@ -1,7 +1,7 @@
 """RMSprop."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Protocol, runtime_checkable
 
 import numpy
 
@@ -10,6 +10,32 @@ from chainlite import optimizer
 
 if TYPE_CHECKING:
     from chainlite import variable
+
+
+@runtime_checkable
+class RMSpropHyperparameter(Protocol):
+    """The hyperparameters :class:`RMSprop` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        lr: The hyperparameter ``lr`` (float).
+        alpha: The hyperparameter ``alpha`` (float).
+        eps: The hyperparameter ``eps`` (float).
+        eps_inside_sqrt: The hyperparameter ``eps_inside_sqrt`` (bool).
+
+    Example:
+        >>> from chainlite.optimizers import rmsprop
+        >>> isinstance(rmsprop._default_hyperparam, rmsprop.RMSpropHyperparameter)
+        True
+    """
+
+    lr: float
+    alpha: float
+    eps: float
+    eps_inside_sqrt: bool
+
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01

@@ -1,7 +1,7 @@
 """Alex Graves's RMSprop, with momentum."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Protocol, runtime_checkable
 
 import numpy
 
@@ -10,6 +10,33 @@ from chainlite import optimizer
 
 if TYPE_CHECKING:
     from chainlite import variable
+
+
+@runtime_checkable
+class RMSpropGravesHyperparameter(Protocol):
+    """The hyperparameters :class:`RMSpropGraves` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        lr: The hyperparameter ``lr`` (float).
+        alpha: The hyperparameter ``alpha`` (float).
+        momentum: The hyperparameter ``momentum`` (float).
+        eps: The hyperparameter ``eps`` (float).
+
+    Example:
+        >>> from chainlite.optimizers import rmsprop_graves
+        >>> hp = rmsprop_graves._default_hyperparam
+        >>> isinstance(hp, rmsprop_graves.RMSpropGravesHyperparameter)
+        True
+    """
+
+    lr: float
+    alpha: float
+    momentum: float
+    eps: float
+
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 1e-4

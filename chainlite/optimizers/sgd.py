@@ -1,7 +1,7 @@
 """Vanilla stochastic gradient descent."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Protocol, runtime_checkable
 
 import numpy
 
@@ -9,6 +9,26 @@ from chainlite import optimizer
 
 if TYPE_CHECKING:
     from chainlite import variable
+
+
+@runtime_checkable
+class SGDHyperparameter(Protocol):
+    """The hyperparameters :class:`SGD` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        lr: The hyperparameter ``lr`` (float).
+
+    Example:
+        >>> from chainlite.optimizers import sgd
+        >>> isinstance(sgd._default_hyperparam, sgd.SGDHyperparameter)
+        True
+    """
+
+    lr: float
+
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01

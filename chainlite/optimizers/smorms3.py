@@ -1,7 +1,7 @@
 """SMORMS3 (squared mean over root mean squared cubed)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Protocol, runtime_checkable
 
 import numpy
 
@@ -10,6 +10,28 @@ from chainlite import optimizer
 
 if TYPE_CHECKING:
     from chainlite import variable
+
+
+@runtime_checkable
+class SMORMS3Hyperparameter(Protocol):
+    """The hyperparameters :class:`SMORMS3` reads, for static type checkers.
+
+    A :class:`~chainlite.optimizer.Hyperparameter` that has every attribute below
+    satisfies this protocol (Chainer declares it for PEP 544 type checkers).
+
+    Attributes:
+        lr: The hyperparameter ``lr`` (float).
+        eps: The hyperparameter ``eps`` (float).
+
+    Example:
+        >>> from chainlite.optimizers import smorms3
+        >>> isinstance(smorms3._default_hyperparam, smorms3.SMORMS3Hyperparameter)
+        True
+    """
+
+    lr: float
+    eps: float
+
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
