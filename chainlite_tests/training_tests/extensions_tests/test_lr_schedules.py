@@ -37,7 +37,7 @@ class _Recorder(training.Updater):
     """Records the lr each update runs with and reports the scripted metric as 'val'."""
 
     def __init__(self, optimizer):
-        self.optimizer, self.iteration, self.seen = optimizer, 0, []
+        self.optimizer, self.iteration, self.seen, self.momenta = optimizer, 0, [], []
 
     epoch_detail = property(lambda self: float(self.iteration))
 
@@ -49,6 +49,7 @@ class _Recorder(training.Updater):
 
     def update(self):
         self.seen.append(self.optimizer.lr)
+        self.momenta.append(getattr(self.optimizer, 'momentum', None))
         chainlite.report({'val': METRICS[self.iteration]})
         self.iteration += 1
 
@@ -300,3 +301,109 @@ def test_loop_resume_with_save_npz_of_the_schedule(name, tmp_path):
 def test_reduce_on_plateau_runs_once_an_epoch_by_default():
     assert extensions.ReduceOnPlateau.trigger == (1, 'epoch')
     assert extensions.CosineShift.trigger == (1, 'iteration')
+
+
+def _momenta(sched, optimizer, n, name='momentum'):
+    sched.initialize()
+    seq = [getattr(optimizer, name)]
+    for _ in range(n):
+        sched.step()
+        seq.append(getattr(optimizer, name))
+    return seq
+
+
+def test_one_cycle_momentum_hand_computed():
+    # total 5, pct_start 0.4: the lr peaks at call 0.4 * 5 - 1 = 1, where the momentum is
+    # lowest; linear interpolation makes every value a simple fraction.
+    opt = optimizers.MomentumSGD(lr=0.5, momentum=0.5)
+    sched = extensions.OneCycleShift(1.0, 5, pct_start=0.4, anneal='linear', optimizer=opt)
+    assert _momenta(sched, opt, 5) == pytest.approx(
+        [0.95, 0.85, 0.85 + 0.1 / 3, 0.85 + 0.2 / 3, 0.95, 0.95])
+    # Three phases over total 7 (ends 1.8, 3.6, 6): down, up, then held at max_momentum.
+    opt = optimizers.NesterovAG()
+    sched = extensions.OneCycleShift(1.0, 7, pct_start=0.4, anneal='linear',
+                                     three_phase=True, base_momentum=0.8,
+                                     max_momentum=0.9, optimizer=opt)
+    assert _momenta(sched, opt, 7) == pytest.approx(
+        [0.9, 0.9 - 0.1 / 1.8, 0.8 + 0.02 / 1.8, 0.8 + 0.12 / 1.8] + [0.9] * 4)
+
+
+def test_one_cycle_momentum_cos_closed_form_and_adam_beta1():
+    opt = optimizers.Adam(alpha=0.1, beta1=0.5).setup(chainlite.links.Linear(1, 1))
+    sched = extensions.OneCycleShift(1.0, 12, optimizer=opt)
+    got = _momenta(sched, opt, 13, name='beta1')
+    # The momentum is the lr's schedule mirrored: 0.95 - (lr - lr_min_phase) scaled.
+    expected = []
+    for t in range(14):
+        t = min(t, 11)
+        rise = 0.3 * 12 - 1
+        p, start, end = (t / rise, 0.95, 0.85) if t <= rise else (
+            (t - rise) / (11 - rise), 0.85, 0.95)
+        expected.append(end + (start - end) / 2 * (math.cos(math.pi * p) + 1))
+    assert got == pytest.approx(expected)
+    assert opt.alpha == pytest.approx(0.04 / 1e4)
+
+
+def test_one_cycle_momentum_where_the_optimizer_has_none():
+    rms = optimizers.RMSprop(lr=0.1)
+    extensions.OneCycleShift(1.0, 10, optimizer=rms).initialize()  # skipped, as no momentum
+    assert rms.alpha == 0.99 and not hasattr(rms.hyperparam, 'momentum')
+    with pytest.raises(ValueError, match='cycle_momentum=True, but RMSprop has no momentum'):
+        extensions.OneCycleShift(1.0, 10, cycle_momentum=True, optimizer=rms)
+    sched = extensions.OneCycleShift(1.0, 10, cycle_momentum=True)
+    sgd = optimizers.SGD().setup(chainlite.links.Linear(1, 1))
+    trainer = training.Trainer(_Recorder(sgd), (1, 'iteration'), out='.')
+    trainer.extend(sched)
+    with pytest.raises(ValueError, match='SGD has no momentum'):
+        trainer.run()
+    # Off on request, and off when another attribute than the step size is scheduled.
+    opt = optimizers.MomentumSGD(momentum=0.5)
+    extensions.OneCycleShift(1.0, 10, cycle_momentum=False, optimizer=opt).initialize()
+    assert opt.momentum == 0.5 and opt.lr == pytest.approx(0.04)
+    extensions.OneCycleShift(1.0, 10, attr='momentum', optimizer=opt).initialize()
+    assert opt.momentum == pytest.approx(0.04)
+
+
+def test_one_cycle_momentum_resume_equals_an_uninterrupted_run(tmp_path):
+    whole = _trainer('one_cycle_3', 14)
+    whole.run()
+    assert len(set(whole.updater.momenta)) > 5  # it does cycle
+    first = _trainer('one_cycle_3', 6)
+    first.run()
+    path = os.path.join(str(tmp_path), 'snapshot.npz')
+    serializers.save_npz(path, first)
+    second = _trainer('one_cycle_3', 14)
+    serializers.load_npz(path, second)
+    second.run()
+    resumed = first.updater.momenta + second.updater.momenta + [second.updater.optimizer.momentum]
+    assert resumed == whole.updater.momenta + [whole.updater.optimizer.momentum]
+
+
+@pytest.mark.parametrize('three_phase,anneal', [(False, 'cos'), (True, 'linear')])
+@pytest.mark.parametrize('kind', ['sgd', 'adam'])
+def test_one_cycle_momentum_against_torch(kind, three_phase, anneal):
+    torch = pytest.importorskip('torch')
+    p = torch.nn.Parameter(torch.zeros(1))
+    if kind == 'sgd':
+        topt = torch.optim.SGD([p], lr=0.5, momentum=0.9)
+        opt, name = optimizers.MomentumSGD(lr=0.5, momentum=0.9), 'momentum'
+    else:
+        topt = torch.optim.Adam([p], lr=0.5)
+        opt, name = optimizers.Adam(alpha=0.5), 'beta1'
+    tsched = torch.optim.lr_scheduler.OneCycleLR(
+        topt, 1.0, total_steps=12, anneal_strategy=anneal, three_phase=three_phase,
+        base_momentum=0.8, max_momentum=0.9)
+    expected = []
+    for _ in range(11):
+        group = topt.param_groups[0]
+        expected.append((group['lr'], group['momentum'] if kind == 'sgd' else group['betas'][0]))
+        topt.step()
+        tsched.step()
+    sched = extensions.OneCycleShift(1.0, 12, anneal=anneal, three_phase=three_phase,
+                                     base_momentum=0.8, max_momentum=0.9, optimizer=opt)
+    sched.initialize()
+    got = []
+    for _ in range(11):
+        got.append((getattr(opt, 'lr' if kind == 'sgd' else 'alpha'), getattr(opt, name)))
+        sched.step()
+    assert got == [pytest.approx(e) for e in expected]
