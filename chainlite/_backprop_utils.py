@@ -49,6 +49,102 @@ def _pop_or_none(grad_list: list) -> Optional[variable.Variable]:
     return grad_list.pop() if grad_list else None
 
 
+def _take_grad_var(node: Any) -> Optional[variable.Variable]:
+    # The gradient a leaf holds already: handed to the table and cleared on the node.
+    gv = node.grad_var
+    node.grad_var = None
+    return gv
+
+
+class GradTable:
+    """Gradients received so far, by node: each node maps to a list of gradient Variables.
+
+    A list longer than one is summed lazily (on :meth:`pop`); :meth:`__setitem__` replaces
+    it with one gradient. It is the ``grad_inputs`` argument :func:`backprop_step` takes
+    (``table[node]`` is :meth:`get_as_list`).
+
+    Args:
+        accumulate_grad_inputs: Whether a leaf node met for the first time starts from the
+            gradient it already holds (``grad_var``, taken off the node), as
+            ``Variable.backward`` accumulates into existing gradients.
+
+    Example:
+        >>> import numpy as np, chainlite
+        >>> x = chainlite.Variable(np.array([1.0]))
+        >>> table = GradTable()
+        >>> table.accumulate(x.node, chainlite.Variable(np.array([2.0])))
+        >>> table.accumulate(x.node, chainlite.Variable(np.array([3.0])))
+        >>> table.pop(x.node).array
+        array([5.])
+    """
+
+    def __init__(self, accumulate_grad_inputs: bool = False) -> None:
+        self.grads: dict[Any, list] = {}
+        self._load_if_new = accumulate_grad_inputs
+
+    def __setitem__(self, node: Any, grad: Optional[variable.Variable]) -> None:
+        self.grads[node] = [] if grad is None else [grad]
+
+    def __getitem__(self, node: Any) -> list:
+        return self.get_as_list(node)
+
+    def values(self) -> Any:
+        """The gradient lists held, one per node (a view)."""
+        return self.grads.values()
+
+    def accumulate(self, node: Any, grad: variable.Variable) -> None:
+        """Adds one gradient for ``node`` (summed when popped).
+
+        Args:
+            node: A :class:`~chainlite.variable.VariableNode`.
+            grad: The gradient Variable.
+        """
+        self.get_as_list(node).append(grad)
+
+    def get_as_list(self, node: Any) -> list:
+        """Returns the list of gradients of ``node`` (created empty, or from a leaf's grad).
+
+        Args:
+            node: A :class:`~chainlite.variable.VariableNode`.
+
+        Returns:
+            The list itself: appending to it adds a gradient.
+        """
+        if node is None:
+            raise TypeError('GradTable.get_as_list: node must be a VariableNode, got None')
+        grads = self.grads
+        if node not in grads:
+            gv = (_take_grad_var(node) if self._load_if_new and node.creator_node is None
+                  else None)
+            grads[node] = [] if gv is None else [gv]
+        return grads[node]
+
+    def pop(self, node: Any) -> Optional[variable.Variable]:
+        """Removes ``node`` and returns the sum of its gradients (None if it has none).
+
+        Args:
+            node: A :class:`~chainlite.variable.VariableNode`, or None (returns None).
+
+        Returns:
+            The summed gradient, the node's own ``grad_var`` for a node never met when the
+            table accumulates into inputs, or None.
+        """
+        if node is None:
+            return None
+        if node in self.grads:
+            return _reduce(self.grads.pop(node))
+        return _take_grad_var(node) if self._load_if_new else None
+
+    def assert_no_grads(self) -> None:
+        """Checks that every list is empty (every gradient was popped).
+
+        Raises:
+            AssertionError: If a node still holds a gradient.
+        """
+        for grads in self.grads.values():
+            assert grads == [], 'GradTable: gradients left unpopped'
+
+
 def backprop_step(func: Any, target_input_indexes: tuple, grad_outputs: tuple,
                   grad_inputs: dict, is_debug: bool) -> None:
     """Runs the backward of one function and adds its results to the input gradients.

@@ -231,3 +231,16 @@ def using_device(device_spec: Any) -> Device:
         ...     pass
     """
     return get_device(device_spec)
+
+
+def to_chx(array: Any) -> Any:
+    """Converts arrays to ChainerX: see :func:`chainlite.backends._chainerx.to_chx`.
+
+    Args:
+        array: An array, None, or a list or tuple of them.
+
+    Returns:
+        None for None; any array raises RuntimeError (ChainerX is not available).
+    """
+    from chainlite.backends import _chainerx
+    return _chainerx.to_chx(array)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Self, cast
 import numpy
 
 from chainlite import backend
+from chainlite import device_resident
 from chainlite import initializers
 from chainlite import link_hook
 from chainlite import variable
@@ -124,7 +125,7 @@ class _OrderedNames(set):
         return '{%s}' % ', '.join(map(repr, self._order)) if self._order else 'set()'
 
 
-class Link:
+class Link(device_resident.DeviceResident):
     """A building block of models: a set of parameters and a ``forward`` that uses them.
 
     Register parameters (and, in a :class:`Chain`, child links) by assigning them inside
@@ -611,6 +612,22 @@ class Link:
             for name in link._persistent:
                 d[name] = cast_float(d[name])
         return self
+
+    def device_resident_accept(self, visitor: device_resident.DeviceResidentsVisitor) -> None:
+        """Applies ``visitor`` to this link, its parameters, persistent arrays and children.
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        visitor.visit_device_resident(self)
+        d = self.__dict__
+        for name in self._params:
+            visitor.visit_variable(d[name])
+        for name in self._persistent:
+            if isinstance(d[name], numpy.ndarray):
+                d[name] = visitor.visit_array(d[name])
+        for child in self.children():
+            child.device_resident_accept(visitor)
 
     def _move_to(self, dev: backend.Device, start: Optional['Link']) -> Self:
         if dev.xp is numpy:

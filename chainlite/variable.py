@@ -784,6 +784,40 @@ def _format(v: Variable, separator: str, show_shape: bool) -> str:
     return '%s(%s)' % (prefix, text)
 
 
+def variable_repr(var: Variable) -> str:
+    """Returns ``repr(var)``: ``variable NAME([...])`` with items separated by commas.
+
+    Args:
+        var: The Variable.
+
+    Returns:
+        The text; an empty array of a shape other than ``(0,)`` also shows its shape.
+
+    Example:
+        >>> import numpy as np
+        >>> variable_repr(Variable(np.array([1.0, 2.0]), name='x'))
+        'variable x([1., 2.])'
+    """
+    return _format(var, ', ', True)
+
+
+def variable_str(var: Variable) -> str:
+    """Returns ``str(var)``: ``variable NAME([...])`` with items separated by spaces.
+
+    Args:
+        var: The Variable.
+
+    Returns:
+        The text.
+
+    Example:
+        >>> import numpy as np
+        >>> variable_str(Variable(np.array([1.0, 2.0])))
+        'variable([1. 2.])'
+    """
+    return _format(var, ' ', False)
+
+
 def as_variable(obj: Variable | numpy.ndarray) -> Variable:
     """Returns ``obj`` if it is a Variable, else a Variable with ``requires_grad=False``.
 

@@ -22,3 +22,24 @@ def _to_cpu(array: Any) -> Any:
     if isinstance(array, (numpy.ndarray, numpy.generic)) or hasattr(array, 'get'):
         return cuda.to_cpu(array)
     return numpy.asarray(array)
+
+
+def _array_to_cpu(array: Any) -> Any:
+    """Returns one array as a NumPy array: None stays None, a scalar becomes a 0-d array.
+
+    Raises:
+        TypeError: For what is neither an array nor a scalar (a list, for example).
+
+    Example:
+        >>> from chainlite.backends._cpu import _array_to_cpu
+        >>> _array_to_cpu(2)
+        array(2)
+    """
+    if array is None or isinstance(array, numpy.ndarray):
+        return array
+    if hasattr(array, 'get'):  # a CuPy array, should one be passed in
+        return cuda.to_cpu(array)
+    if numpy.isscalar(array):
+        return numpy.asarray(array)
+    raise TypeError('Array cannot be converted into an numpy.ndarray\nActual type: %s.'
+                    % type(array))
