@@ -44,6 +44,55 @@ class ClippedReLU(function_node.FunctionNode):
         return gy * inside.astype(x.dtype),
 
 
+class ClippedReLUGrad2(function_node.FunctionNode):
+    """Clipped ReLU's gradient ``gy * (0 < x < z)`` as a node, built from ``x`` and ``z``.
+
+    Chainer's backward node of :class:`ClippedReLU` (``ClippedReLUGrad2(x, z).apply((gy,))``).
+    The mask is constant, so the node is linear in ``gy`` and is its own backward.
+
+    Args:
+        x: The input array of the clipped ReLU.
+        z: The clipping value.
+    """
+
+    _float_inputs = True
+    _arg_names = ('gy',)
+
+    def __init__(self, x: numpy.ndarray, z: float) -> None:
+        self.x = x
+        self.cap = z
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        gy, = inputs
+        x = self.x
+        return (gy * ((0 < x) & (x < self.cap))).astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return ClippedReLUGrad2(self.x, self.cap).apply(grad_outputs)
+
+
+class ClippedReLUGrad3(ClippedReLUGrad2):
+    """Clipped ReLU's gradient node of Chainer's cuDNN path, ``ClippedReLUGrad3(x, y, z)``.
+
+    Without cuDNN it computes what :class:`ClippedReLUGrad2` does; ``y`` (the output) is
+    kept as Chainer keeps it.
+
+    Args:
+        x: The input array of the clipped ReLU.
+        y: Its output array.
+        z: The clipping value.
+    """
+
+    def __init__(self, x: numpy.ndarray, y: numpy.ndarray, z: float) -> None:
+        super().__init__(x, z)
+        self.y = y
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return ClippedReLUGrad3(self.x, self.y, self.cap).apply(grad_outputs)
+
+
 def clipped_relu(x: VariableOrArray, z: float = 20.0) -> Variable:
     """Clipped rectified linear unit, ``min(max(0, x), z)``, elementwise.
 

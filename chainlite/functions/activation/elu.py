@@ -47,6 +47,33 @@ class ELU(function_node.FunctionNode):
         return gy * (y * neg.astype(x.dtype) + c),
 
 
+class ELUGrad(function_node.FunctionNode):
+    """ELU's derivative from its output, as Chainer's node ``ELUGrad(alpha, cond)``.
+
+    Applied to ``(y,)`` it gives ``1`` where ``cond > 0`` and ``y + alpha`` elsewhere (the
+    derivative of ``alpha * expm1(x)`` written with ``y``); Chainer multiplies it by ``gy``.
+
+    Args:
+        alpha: ELU's ``alpha``.
+        cond: The array whose sign picks the branch (ELU's input, or its output when
+            ``alpha >= 0``).
+    """
+
+    def __init__(self, alpha: float, cond: numpy.ndarray) -> None:
+        self.alpha = alpha
+        self.cond = cond
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        y, = inputs
+        t = y.dtype.type
+        return numpy.where(self.cond > 0, t(1), y + t(self.alpha)),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        ggx, = grad_outputs
+        return ggx * (self.cond <= 0).astype(ggx.dtype),
+
+
 def elu(x: VariableOrArray, alpha: float = 1.0) -> Variable:
     """Exponential linear unit: ``x`` where ``x > 0``, ``alpha * (exp(x) - 1)`` elsewhere.
 

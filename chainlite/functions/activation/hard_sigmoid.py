@@ -34,6 +34,34 @@ class HardSigmoid(function_node.FunctionNode):
         return gy * slope,
 
 
+class HardSigmoidGrad(function_node.FunctionNode):
+    """Hard sigmoid's gradient ``0.2 * gy`` inside ``(-2.5, 2.5)``, 0 outside, as a node.
+
+    Chainer's ``HardSigmoidGrad(x).apply((gy,))``; linear in ``gy``, so its own backward.
+
+    Args:
+        x: The input array of the hard sigmoid.
+    """
+
+    _float_inputs = True
+    _arg_names = ('gy',)
+
+    def __init__(self, x: numpy.ndarray) -> None:
+        self.x = x
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        gy, = inputs
+        if gy.dtype != self.x.dtype:
+            raise TypeError('%s: gy must have the dtype of x (%s), got %s'
+                            % (self.label, self.x.dtype, gy.dtype))
+        inside = (self.x > -2.5) & (self.x < 2.5)
+        return (inside * gy * 0.2).astype(self.x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return HardSigmoidGrad(self.x).apply(grad_outputs)
+
+
 def hard_sigmoid(x: VariableOrArray) -> Variable:
     """Elementwise hard sigmoid: ``clip(0.2 * x + 0.5, 0, 1)``.
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import function_node
+from chainlite.backends import cuda
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
@@ -34,6 +35,29 @@ class LeakyReLU(function_node.FunctionNode):
         # The per-element slope (1 or `slope`) is piecewise constant: a constant array keeps
         # double backprop exact.
         return gy * numpy.where(x >= 0, x.dtype.type(1), x.dtype.type(self.slope)),
+
+
+def _get_kern() -> Any:
+    # Chainer's CUDA kernel for the leaky ReLU; cuda.elementwise raises RuntimeError here,
+    # as in Chainer without CuPy.
+    return cuda.elementwise('T cond, T x, T slope', 'T y',
+                            'y = cond <= 0 ? (T)(slope * x) : x', 'lrelu')
+
+
+class _LeakyReLUGrad(function_node.FunctionNode):
+    # Chainer's backward node: gx = gy, times slope where cond <= 0 (cond: y, or x if slope < 0).
+
+    def __init__(self, cond: numpy.ndarray, slope: float) -> None:
+        self.cond = cond
+        self.slope = slope
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        gy, = inputs
+        return numpy.where(self.cond <= 0, gy * gy.dtype.type(self.slope), gy),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return _LeakyReLUGrad(self.cond, self.slope).apply(grad_outputs)
 
 
 def leaky_relu(x: VariableOrArray, slope: float = 0.2) -> Variable:

@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 
+def _log_softmax(x: numpy.ndarray, axis: int = 1) -> numpy.ndarray:
+    # The log-softmax of an array (no graph), shifted by the maximum so exp cannot overflow.
+    y = x - x.max(axis=axis, keepdims=True)
+    y -= numpy.log(numpy.exp(y).sum(axis=axis, keepdims=True))
+    return y
+
+
 class LogSoftmax(function_node.FunctionNode):
 
     _float_inputs = True
@@ -41,6 +48,41 @@ class LogSoftmax(function_node.FunctionNode):
         # gx = gy - softmax(x) * sum(gy); softmax(x) = exp(y), with y a Variable, so the
         # second derivative flows through it.
         return gy - exp.exp(y) * sum_.sum(gy, axis=self.axis, keepdims=True),
+
+
+class LogSoftmaxGrad(function_node.FunctionNode):
+    """Log-softmax's gradient ``gy - exp(y) * sum(gy)`` as Chainer's node, on ``(y, gy)``.
+
+    Args:
+        x_xp: The array module of the input (NumPy here).
+        x_shape: The input's shape.
+        x_dtype: The input's dtype.
+        axis: The softmax axis.
+    """
+
+    def __init__(self, x_xp: Any, x_shape: tuple[int, ...], x_dtype: Any,
+                 axis: int) -> None:
+        self._x_xp = x_xp
+        self._x_shape = x_shape
+        self._x_dtype = x_dtype
+        self.axis = axis
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        return gy - self._x_xp.exp(y) * gy.sum(axis=self.axis, keepdims=True),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        y, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        p = exp.exp(y)
+        ret = []
+        if 0 in indexes:
+            ret.append(-ggx * p * sum_.sum(gy, axis=self.axis, keepdims=True))
+        if 1 in indexes:
+            ret.append(ggx - sum_.sum(ggx * p, axis=self.axis, keepdims=True))
+        return tuple(ret)
 
 
 def log_softmax(x: VariableOrArray, axis: int = 1) -> Variable:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import function_node
+from chainlite.backends import cuda
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
@@ -57,6 +58,44 @@ class _ReLUGrad(function_node.FunctionNode):
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         g, = grad_outputs
         return _ReLUGrad(self.mask).apply((g,))
+
+
+class ReLUGrad2(_ReLUGrad):
+    """ReLU's gradient ``gy * (b > 0)`` as a node, Chainer's ``ReLUGrad2(b).apply((gy,))``.
+
+    Args:
+        b: The array whose positive entries pass the gradient (ReLU's output).
+    """
+
+    def __init__(self, b: numpy.ndarray) -> None:
+        super().__init__(b > 0)
+        self.b = b
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return ReLUGrad2(self.b).apply(grad_outputs)
+
+
+class ReLUGradCudnn(function_node.FunctionNode):
+    """ReLU's gradient node of Chainer's cuDNN path, ``ReLUGradCudnn(y)``.
+
+    Its forward runs cuDNN, so here, as in Chainer without a GPU, it raises RuntimeError;
+    its backward is :class:`ReLUGrad2`'s.
+
+    Args:
+        y: ReLU's output array.
+    """
+
+    def __init__(self, y: numpy.ndarray) -> None:
+        self.y = y
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        cuda.check_cuda_available()
+        raise AssertionError('unreachable: check_cuda_available raises without CUDA')
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return ReLUGrad2(self.y).apply(grad_outputs)
 
 
 def relu(x: VariableOrArray) -> Variable:

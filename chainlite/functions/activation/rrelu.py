@@ -8,12 +8,20 @@ import numpy
 from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite import variable
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+
+
+def _kern() -> Any:
+    # Chainer's CUDA kernel for the randomized leaky ReLU; cuda.elementwise raises
+    # RuntimeError here, as in Chainer without CuPy.
+    return cuda.elementwise('T cond, T x, T slope', 'T y',
+                            'y = cond >= 0 ? x : (T)(slope * x)', 'rrelu')
 
 
 class RReLU(function_node.FunctionNode):

@@ -63,6 +63,21 @@ class _SigmoidGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
+class SigmoidGrad(_SigmoidGrad):
+    """Sigmoid's gradient ``gy * y * (1 - y)`` as Chainer's node ``SigmoidGrad((x,))``.
+
+    Applied to ``(y, gy)``; ``x`` (the sigmoid's input, or None) is what Chainer's cuDNN
+    path reads, kept here as ``self.x``.
+
+    Args:
+        inputs: A one-element tuple ``(x,)``.
+    """
+
+    def __init__(self, inputs: tuple[Any, ...]) -> None:
+        super().__init__()
+        self.x = inputs[0]
+
+
 def sigmoid(x: VariableOrArray) -> Variable:
     """Elementwise logistic sigmoid, ``1 / (1 + exp(-x))``.
 

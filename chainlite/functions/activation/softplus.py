@@ -39,6 +39,37 @@ class Softplus(function_node.FunctionNode):
         return gy * sigmoid.sigmoid(x * x.dtype.type(self.beta)),
 
 
+class SoftplusGrad(function_node.FunctionNode):
+    """Softplus's gradient ``gy * sigmoid(beta * x)`` as Chainer's ``SoftplusGrad((beta,))``.
+
+    Applied to ``(x, gy)``.
+
+    Args:
+        inputs: A one-element tuple ``(beta,)``.
+    """
+
+    def __init__(self, inputs: tuple[float, ...]) -> None:
+        self.beta = inputs[0]
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        bx = x * x.dtype.type(self.beta)
+        return (gy * (numpy.tanh(bx * 0.5) * 0.5 + 0.5)).astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        s = sigmoid.sigmoid(x * x.dtype.type(self.beta))
+        ret = []
+        if 0 in indexes:
+            ret.append(ggx * gy * self.beta * (s - s * s))
+        if 1 in indexes:
+            ret.append(SoftplusGrad((self.beta,)).apply((x, ggx))[0])
+        return tuple(ret)
+
+
 def softplus(x: VariableOrArray, beta: float = 1.0) -> Variable:
     """Elementwise softplus, ``log(1 + exp(beta * x)) / beta``, computed stably.
 

@@ -5,8 +5,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+import chainlite
 from chainlite import function_node
 from chainlite.functions.activation import sigmoid
+from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
 from chainlite.utils import type_check
@@ -19,6 +21,22 @@ if TYPE_CHECKING:
 def _extended_shape(beta, x):
     # beta's axes line up with x's axes 1, 2, ...; the batch axis and the rest broadcast.
     return (1,) + beta.shape + (1,) * (x.ndim - beta.ndim - 1)
+
+
+def _get_extended_shape(beta, x):
+    # Chainer's name for the shape beta is reshaped to before broadcasting against x.
+    return _extended_shape(beta, x)
+
+
+def _get_reduction_axes(beta, x):
+    # The axes of x that beta is shared along: the batch axis and those after beta's.
+    return (0,) + tuple(range(1 + beta.ndim, x.ndim))
+
+
+def _sigmoid(x):
+    # The logistic sigmoid of an array through tanh: no overflow for large |x|.
+    half = x.dtype.type(0.5)
+    return numpy.tanh(x * half) * half + half
 
 
 class Swish(function_node.FunctionNode):
@@ -52,6 +70,49 @@ class Swish(function_node.FunctionNode):
         if 1 in indexes:
             ret.append(reshape.reshape(sum_to.sum_to(gy * x * x * ds, ext), beta.shape))
         return tuple(ret)
+
+
+class SwishGrad(function_node.FunctionNode):
+    """Swish's gradients ``(gx, gbeta)`` as Chainer's node, applied to ``(x, beta, gy)``.
+
+    Args:
+        extended_shape: The shape ``beta`` is reshaped to against ``x``.
+        reduction_axes: The axes of ``x`` that ``gbeta`` is summed over.
+    """
+
+    def __init__(self, extended_shape: tuple[int, ...],
+                 reduction_axes: tuple[int, ...]) -> None:
+        self.extended_shape = extended_shape
+        self.reduction_axes = reduction_axes
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2))
+        x, beta, gy = inputs
+        beta = beta.reshape(self.extended_shape)
+        s = _sigmoid(beta * x)
+        y = x * s
+        by = beta * y
+        gx = gy * (by + s * (1 - by))
+        gb = numpy.asarray((gy * y * (x - y)).sum(axis=self.reduction_axes))
+        return gx.astype(x.dtype, copy=False), gb.astype(x.dtype, copy=False)
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, beta, gy = self.get_retained_inputs()
+        # The forward's formula again on Variables, differentiated by backprop itself.
+        with chainlite.using_config('enable_backprop', True):
+            b = broadcast.broadcast_to(reshape.reshape(beta, self.extended_shape), x.shape)
+            s = sigmoid.sigmoid(b * x)
+            y = x * s
+            by = b * y
+            gx = gy * (by + s * (1 - by))
+            gb = reshape.reshape(sum_to.sum_to(gy * y * (x - y), self.extended_shape),
+                                 beta.shape)
+            pairs = [(o, g) for o, g in zip((gx, gb), grad_outputs) if g is not None]
+            grads = chainlite.grad([o for o, _ in pairs], [x, beta, gy],
+                                   grad_outputs=[g for _, g in pairs],
+                                   enable_double_backprop=True)
+        return tuple(grads[i] for i in indexes)
 
 
 def swish(x: VariableOrArray, beta: VariableOrArray) -> Variable:

@@ -59,6 +59,21 @@ class _TanhGrad(function_node.FunctionNode):
         return tuple([-2 * y * gy * g if i == 0 else g * (1 - y * y) for i in indexes])
 
 
+class TanhGrad(_TanhGrad):
+    """Tanh's gradient ``gy * (1 - y * y)`` as Chainer's node ``TanhGrad(x)``.
+
+    Applied to ``(y, gy)``; ``x`` (tanh's input, or None) is what Chainer's cuDNN path
+    reads, kept here as ``self.x``.
+
+    Args:
+        x: Tanh's input array, or None.
+    """
+
+    def __init__(self, x: numpy.ndarray | None) -> None:
+        super().__init__()
+        self.x = x
+
+
 def tanh(x: VariableOrArray) -> Variable:
     """Elementwise hyperbolic tangent.
 
