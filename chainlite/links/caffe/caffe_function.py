@@ -382,8 +382,10 @@ class CaffeFunction(link.Chain):
                            '(known blobs: %s)' % (missing, sorted(variables)))
         return tuple(variables[blob] for blob in outputs)
 
-    def _add_layer(self, layer: Any, forward: Callable[..., Any]) -> None:
-        self.forwards[layer.name] = forward
+    def _add_layer(self, layer: Any, forward: Callable[..., Any] | None = None) -> None:
+        # Without ``forward``, the layer runs what ``forwards`` holds for it (Chainer's call).
+        if forward is not None:
+            self.forwards[layer.name] = forward
         bottom = [self.split_map.get(blob, blob) for blob in layer.bottom]
         self.layers.append((layer.name, bottom, list(layer.top)))
 
@@ -610,3 +612,116 @@ _SETUP: dict[str, Callable[[CaffeFunction, Any], None]] = {
     'SoftmaxWithLoss': _setup_softmax_with_loss,
     'Split': _setup_split,
 }
+
+
+def _layer(typ: str, oldname: str | None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Registers a setup method for the Caffe layer type ``typ`` (Chainer's decorator).
+
+    The decorated ``meth(caffe_function, layer)`` then sets up every layer of that type that
+    a :class:`CaffeFunction` loads (all of them, the class's subclasses included, as in
+    Chainer); ``oldname`` is the type's name in the old V1 format (None: no V1 name).
+
+    Args:
+        typ: The layer type string of the current format, e.g. ``'Normalize'``.
+        oldname: The ``V1LayerParameter.LayerType`` name, e.g. ``'CONCAT'``, or None.
+
+    Returns:
+        A decorator that registers the method and returns it unchanged.
+
+    Example:
+        >>> from chainlite.links.caffe import caffe_function
+        >>> @caffe_function._layer('MyLayer', None)
+        ... def _setup_my_layer(self, layer):
+        ...     pass
+        >>> caffe_function._SETUP['MyLayer'] is _setup_my_layer
+        True
+        >>> del caffe_function._SETUP['MyLayer']
+    """
+    def decorator(meth: Callable[..., Any]) -> Callable[..., Any]:
+        _SETUP[typ] = meth
+        if oldname is not None:
+            _V1_TYPES[oldname] = typ
+        return meth
+    return decorator
+
+
+# Chainer's names of the helpers above, with Chainer's signatures.
+_get_ksize = _ksize
+_get_stride = _stride
+_get_pad = _pad
+_SingleArgumentFunction = _Unary
+_ListArgumentFcuntion = _Listed  # (sic) Chainer's spelling
+
+
+def _get_num(blob: Any) -> int:
+    # The blob's first axis: the deprecated ``num`` field, else the shape's.
+    return blob.num if blob.num > 0 else blob.shape.dim[0]
+
+
+def _get_channels(blob: Any) -> int:
+    return blob.channels if blob.channels > 0 else blob.shape.dim[1]
+
+
+def _get_spatial(blob: Any, legacy: int, axis_of_2d: int, axis_of_4d: int) -> int:
+    if legacy > 0:
+        return legacy
+    dims = blob.shape.dim
+    if len(dims) in (2, 4):
+        return dims[axis_of_2d if len(dims) == 2 else axis_of_4d]
+    raise RuntimeError('{}-dimensional array is not supported'.format(len(dims)))
+
+
+def _get_height(blob: Any) -> int:
+    return _get_spatial(blob, blob.height, 0, 2)
+
+
+def _get_width(blob: Any) -> int:
+    return _get_spatial(blob, blob.width, 1, 3)
+
+
+class _ConvolutionBlob(_GroupedBlob):
+    # Chainer's signature: the blob message itself and the convolution's group count.
+
+    def __init__(self, blob: Any, group: int) -> None:
+        super().__init__('(unnamed)', _blob_data(blob), group)
+
+
+class _SingleArgumentFunctionTestMode(_Unary):
+    # ``func(x, ...)`` with ``train`` off.
+
+    def __call__(self, x: Any) -> Any:
+        with configuration.using_config('train', False):
+            return super().__call__(x)
+
+
+class _SingleArgumentFunctionWithCudnn(_Unary):
+    # ``func(x, ...)`` under the given ``use_cudnn`` setting (no effect on the CPU).
+
+    def __init__(self, use_cudnn: Any, func: Callable[..., Any], *args: Any,
+                 **kwargs: Any) -> None:
+        super().__init__(func, *args, **kwargs)
+        self.use_cudnn = use_cudnn
+
+    def __call__(self, x: Any) -> Any:
+        with configuration.using_config('use_cudnn', self.use_cudnn):
+            return super().__call__(x)
+
+
+class _CallChildLink:
+    # Calls the child ``name`` of ``caffe_func`` with whatever it is given.
+
+    def __init__(self, caffe_func: CaffeFunction, name: str) -> None:
+        self.name, self.caffe_func = name, caffe_func
+
+    def __call__(self, *xs: Any, **kwargs: Any) -> Any:
+        return self.caffe_func[self.name](*xs, **kwargs)
+
+
+class _EltwiseFunction(_Eltwise):
+    # Chainer's signature: ``(operation, coeffs=None)``, no layer name.
+
+    def __init__(self, operation: int, coeffs: Sequence[float] | None = None) -> None:
+        if coeffs is not None and not len(coeffs):
+            raise _CountMismatch('CaffeFunction: Eltwise coefficients, when given, must not '
+                                 'be empty')
+        super().__init__('(unnamed)', operation, list(coeffs) if coeffs is not None else [])
