@@ -33,6 +33,25 @@ class Absolute(function_node.FunctionNode):
         return gy * numpy.sign(x.array),
 
 
+class AbsoluteGrad(function_node.FunctionNode):
+    """The gradient node of ``|x|`` (Chainer's): ``AbsoluteGrad(x).apply((gy,))`` is
+    ``sign(x) * gy``, linear in ``gy`` with ``x`` a fixed array."""
+
+    _float_inputs = True
+    _arg_names = ('gy',)
+
+    def __init__(self, x: numpy.ndarray) -> None:
+        self.x = x
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        gy, = inputs
+        return (numpy.sign(self.x) * gy).astype(gy.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return AbsoluteGrad(self.x).apply(grad_outputs)
+
+
 def absolute(x: VariableOrArray) -> Variable:
     """Elementwise absolute value, ``|x|`` (also ``abs(x)``).
 

@@ -71,6 +71,36 @@ def _constant_label(value):
     return '(%s)' % text if text.startswith('-') else text
 
 
+class MultiAdd(function_node.FunctionNode):
+    """The sum of any number of inputs in one node (Chainer's, for ``F.add(x0, x1, x2,
+    ...)``): ``MultiAdd().apply(xs)``, broadcasting as NumPy does; each input's gradient is
+    the output's summed to its shape."""
+
+    _elementwise = True
+
+    @property
+    def label(self) -> str:
+        return 'MultiAdd'
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        if len(inputs) == 1:
+            return inputs
+        y = inputs[0] + inputs[1]  # a new array: the rest add into it in place where they fit
+        for x in inputs[2:]:
+            if x.shape == y.shape:
+                y += x
+            else:
+                y = y + x
+        return y,
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        in_nodes = self.inputs
+        assert in_nodes is not None
+        gy, = grad_outputs
+        return tuple([sum_to.sum_to(gy, in_nodes[i].shape) for i in indexes])
+
+
 def add(*xs: VariableOrArray) -> Variable:
     """Elementwise sum of any number of variables (broadcasting as NumPy does).
 

@@ -39,6 +39,10 @@ class _ArccosGrad(arcsin._ArcsinGrad):
     _negate = True
 
 
+# Chainer's name for arccos's gradient node, ``ArccosGrad().apply((x, gy))``.
+ArccosGrad = _ArccosGrad
+
+
 def arccos(x: VariableOrArray) -> Variable:
     """Elementwise inverse cosine.
 

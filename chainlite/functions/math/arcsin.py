@@ -57,6 +57,10 @@ class _ArcsinGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
+# Chainer's name for arcsin's gradient node, ``ArcsinGrad().apply((x, gy))``.
+ArcsinGrad = _ArcsinGrad
+
+
 def arcsin(x: VariableOrArray) -> Variable:
     """Elementwise inverse sine.
 

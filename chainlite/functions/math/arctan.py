@@ -54,6 +54,10 @@ class _ArctanGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
+# Chainer's name for arctan's gradient node, ``ArctanGrad().apply((x, gy))``.
+ArctanGrad = _ArctanGrad
+
+
 def arctan(x: VariableOrArray) -> Variable:
     """Elementwise inverse tangent.
 

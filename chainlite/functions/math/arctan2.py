@@ -44,6 +44,45 @@ class Arctan2(function_node.FunctionNode):
         return tuple(ret)
 
 
+class Arctan2Grad(function_node.FunctionNode):
+    """arctan2's gradient node (Chainer's name): ``Arctan2Grad().apply((x1, x2, gy))`` is
+    ``(gy * x2 / r2, -gy * x1 / r2)`` with ``r2 = x1 ** 2 + x2 ** 2``, each summed to its
+    input's shape."""
+
+    _float_inputs = True
+    _arg_names = ('x1', 'x2', 'gy')
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2))
+        x1, x2, gy = inputs
+        g = gy / (x1 * x1 + x2 * x2)
+        return (sum_to._sum_to_array(g * x2, x1.shape).astype(x1.dtype, copy=False),
+                sum_to._sum_to_array(-g * x1, x2.shape).astype(x2.dtype, copy=False))
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x1, x2, gy = self.get_retained_inputs()
+        ggx1, ggx2 = grad_outputs
+        r2 = x1 * x1 + x2 * x2
+        # The gradient of g1 = gy x2 / r2 and g2 = -gy x1 / r2, weighted by ggx1 and ggx2.
+        a = gy / (r2 * r2)
+        d1 = d2 = dgy = 0
+        if ggx1 is not None:
+            d1 = d1 + ggx1 * x1 * x2 * -2 * a
+            d2 = d2 + ggx1 * (x1 * x1 - x2 * x2) * a
+            dgy = dgy + ggx1 * x2 / r2
+        if ggx2 is not None:
+            d1 = d1 + ggx2 * (x1 * x1 - x2 * x2) * a
+            d2 = d2 + ggx2 * x1 * x2 * 2 * a
+            dgy = dgy - ggx2 * x1 / r2
+        ret = []
+        for i, d in ((0, d1), (1, d2), (2, dgy)):
+            if i in indexes:
+                shape = (x1, x2, gy)[i].shape
+                ret.append(sum_to.sum_to(d, shape) if not isinstance(d, int) else None)
+        return tuple(ret)
+
+
 def arctan2(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise arctangent of ``x1 / x2`` that takes the signs of both into account.
 

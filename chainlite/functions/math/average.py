@@ -18,6 +18,16 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 
+# Chainer keeps its mean node here: code that builds ``Mean(axis, keepdims)`` finds it.
+Mean = mean_mod.Mean
+
+
+def _mean(x: VariableOrArray, axis: int | Sequence[int] | None,
+          keepdims: bool = False) -> Variable:
+    # Chainer's private unweighted mean (average without weights).
+    return Mean(axis, keepdims).apply((x,))[0]
+
+
 def _invalid(expect, actual, also=None):
     error = type_check.InvalidType(
         expect, actual, msg='Invalid operation is performed in: average (Forward)\n\n'

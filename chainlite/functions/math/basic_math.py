@@ -45,6 +45,39 @@ Mul, MulConstant = _mul.Mul, _mul.MulConstant
 Div, DivFromConstant = _div.Div, _div.DivFromConstant
 PowVarVar, PowVarConst, PowConstVar = _pow.PowVarVar, _pow.PowVarConst, _pow.PowConstVar
 Neg, Absolute = _neg.Neg, _absolute.Absolute
+MultiAdd = _add.MultiAdd
+# Their gradient nodes, which Chainer code may build directly (``DivGrad(True).apply(...)``).
+AbsoluteGrad = _absolute.AbsoluteGrad
+DivGrad, DivFromConstantGrad = _div.DivGrad, _div.DivFromConstantGrad
+PowVarVarGrad, PowVarConstGrad = _pow.PowVarVarGrad, _pow.PowVarConstGrad
+PowConstVarGrad = _pow.PowConstVarGrad
+
+
+def _preprocess_const(x: numpy.ndarray, value: Any) -> Any:
+    # A scalar operand as a scalar of x's dtype (Chainer's rule: float32 stays float32).
+    return x.dtype.type(value)
+
+
+def _chainerx_preprocess_const(x: Any, value: Any, label: str) -> Any:
+    # Chainer's operand rule for ChainerX arrays: an array would move to ChainerX, which
+    # chainlite has no more than Chainer without it; scalars pass as Python numbers.
+    if isinstance(value, variable.Variable):
+        value = value.array
+    if isinstance(value, _ndarray):
+        raise RuntimeError('ChainerX is not available.')
+    if isinstance(value, numpy.generic):
+        return value.item()
+    return value
+
+
+def _preprocess_rhs(x: Variable, value: Any) -> Any:
+    # An operand of a binary operator: a Variable as is, an array or scalar in x's dtype.
+    if isinstance(value, variable.Variable):
+        return value
+    if not (numpy.isscalar(value) or isinstance(value, _ndarray)) or \
+            isinstance(value, (str, bytes)):
+        _bad_operand(value)
+    return numpy.asarray(value).astype(x.dtype, copy=False)
 
 
 def _convert_value_to_string(value):

@@ -32,6 +32,31 @@ class Cos(function_node.UfuncNode):
         return -numpy.sin(inputs[0]) * grad_outputs[0],
 
 
+class CosGrad(function_node.FunctionNode):
+    """Cosine's gradient node (Chainer's name): ``CosGrad().apply((x, gy))`` is
+    ``-gy * sin(x)``."""
+
+    _float_inputs = True
+    _elementwise = True
+    _arg_names = ('x', 'gy')
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return -numpy.sin(x) * gy,
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(-cos(x) * gy * g)
+        if 1 in indexes:
+            ret.append(CosGrad().apply((x, g))[0])
+        return tuple(ret)
+
+
 def cos(x: VariableOrArray) -> Variable:
     """Elementwise cosine.
 

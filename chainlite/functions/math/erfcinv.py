@@ -1,6 +1,7 @@
 """Elementwise inverse complementary error function."""
 from __future__ import annotations
 
+import importlib.util
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,12 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 _MINUS_HALF_SQRT_PI = -math.sqrt(math.pi) / 2
+#: ``sqrt(pi) / 2``, the size of erfcinv's derivative factor (Chainer's name, spelling kept).
+BACKWORDC = -_MINUS_HALF_SQRT_PI
+
+#: Whether SciPy, which computes erfcinv on the CPU, can be imported (Chainer's flag; chainlite
+#: imports SciPy only when the function first runs).
+available_cpu = importlib.util.find_spec('scipy') is not None
 
 
 class ErfcInv(_inverse_special.InverseSpecial):

@@ -1,6 +1,7 @@
 """Elementwise scaled complementary error function."""
 from __future__ import annotations
 
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 import numpy
@@ -16,6 +17,10 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+#: Whether SciPy, which computes erfcx on the CPU, can be imported (Chainer's flag; chainlite
+#: imports SciPy only when the function first runs).
+available_cpu = importlib.util.find_spec('scipy') is not None
 
 
 class Erfcx(function_node.FunctionNode):

@@ -1,6 +1,7 @@
 """Elementwise inverse error function."""
 from __future__ import annotations
 
+import importlib.util
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,12 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 _HALF_SQRT_PI = math.sqrt(math.pi) / 2
+#: ``sqrt(pi) / 2``, the factor of erfinv's derivative (Chainer's name, spelling kept).
+BACKWORDC = _HALF_SQRT_PI
+
+#: Whether SciPy, which computes erfinv on the CPU, can be imported (Chainer's flag; chainlite
+#: imports SciPy only when the function first runs).
+available_cpu = importlib.util.find_spec('scipy') is not None
 
 
 class ErfInv(_inverse_special.InverseSpecial):

@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 _INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
 
+def _slow_ndtr_cpu(x: float) -> float:
+    # One scalar through math.erfc: Chainer's fallback where SciPy is missing.
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
 class Ndtr(function_node.FunctionNode):
 
     @property

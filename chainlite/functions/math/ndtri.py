@@ -1,6 +1,7 @@
 """Elementwise inverse of the standard normal CDF."""
 from __future__ import annotations
 
+import importlib.util
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,10 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
+
+#: Whether SciPy, which computes ndtri on the CPU, can be imported (Chainer's flag; chainlite
+#: imports SciPy only when the function first runs).
+available_cpu = importlib.util.find_spec('scipy') is not None
 
 
 class Ndtri(_inverse_special.InverseSpecial):

@@ -52,6 +52,11 @@ class _RsqrtGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
+# Chainer's node for rsqrt on a GPU (its CPU path composes 1 / sqrt); chainlite's one node
+# serves every array module, so code that builds ``RsqrtGPU()`` gets it.
+RsqrtGPU = Rsqrt
+
+
 def rsqrt(x: VariableOrArray) -> Variable:
     """Elementwise reciprocal square root, ``1 / sqrt(x)``.
 

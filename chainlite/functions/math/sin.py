@@ -89,6 +89,10 @@ def _sin_grad_grad(x, gy, g):
     return y
 
 
+# Chainer's name for sin's gradient node, ``SinGrad().apply((x, gy))``: ``gy * cos(x)``.
+SinGrad = _SinGrad
+
+
 def sin(x: VariableOrArray) -> Variable:
     """Elementwise sine.
 

@@ -56,4 +56,5 @@ def sqrt(x: VariableOrArray) -> Variable:
 # Chainer's module also has rsqrt; chainlite keeps it in its own module (which may import
 # this one), imported on first use.
 __getattr__, __dir__ = _lazy.attach(
-    __name__, {'rsqrt': 'chainlite.functions.math.rsqrt'})[:2]
+    __name__, {'rsqrt': 'chainlite.functions.math.rsqrt',
+               'RsqrtGPU': 'chainlite.functions.math.rsqrt'})[:2]

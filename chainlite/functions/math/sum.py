@@ -75,4 +75,5 @@ def sum(x: VariableOrArray, axis: int | Sequence[int] | None = None,
 # Chainer's module also has sum_to; chainlite keeps it in its own module (which may import
 # this one), imported on first use.
 __getattr__, __dir__ = _lazy.attach(
-    __name__, {'sum_to': 'chainlite.functions.array.sum_to'})[:2]
+    __name__, {'sum_to': 'chainlite.functions.array.sum_to',
+               'SumTo': 'chainlite.functions.array.sum_to'})[:2]
