@@ -9,7 +9,6 @@ import warnings
 import numpy as np
 import pytest
 
-import chainlite
 from chainlite import compat
 
 
@@ -144,3 +143,140 @@ def test_grad_table_sums_lazily_and_feeds_backprop_step(chainer):
     table.accumulate(x.node, chainer.Variable(np.array([1.0, 2.0])))
     np.testing.assert_array_equal(table.pop(x.node).array, [11.0, 12.0])
     assert x.grad is None
+
+
+# -- chainermn ------------------------------------------------------------------------------------
+
+class _NumpyBuffer:
+    """A CPU buffer with the methods of ChainerMN's DeviceMemory (which needs CuPy)."""
+
+    def __init__(self, n_bytes):
+        self.memory = np.zeros(n_bytes, np.uint8)
+
+    def buffer(self, size):
+        return self.memory[:size]
+
+    def array(self, count, offset=0, dtype=np.float32):
+        return self.memory[offset:].view(dtype)[:count]
+
+    def from_device(self, src, size, offset=0, stream=None):
+        self.memory[offset:offset + size] = np.ascontiguousarray(src).view(np.uint8).ravel()
+
+    def to_device(self, dst, size, offset=0, stream=None):
+        dst.reshape(-1).view(np.uint8)[...] = self.memory[offset:offset + size]
+
+
+class _Stream:
+    def __init__(self):
+        self.synchronized = 0
+
+    def synchronize(self):
+        self.synchronized += 1
+
+
+def test_memory_utility_selects_counts_and_packs_params(chainer):
+    from chainermn.communicators import _memory_utility as mu
+    model = chainer.Sequential(chainer.links.Linear(3, 2),
+                               chainer.links.Linear(None, 4, nobias=True))
+    model.cleargrads()
+    params = mu.extract_params_set_data(model)
+    assert [p.shape for p in params] == [(2, 3), (2,)]  # the lazy layer is not initialized
+    assert mu.extract_params_set_grad(model, zero_fill=False) == []
+    params[0].grad = np.ones((2, 3), np.float32)
+    assert mu.extract_params_set_grad(model, zero_fill=False) == [params[0]]
+    assert mu.extract_params_set_grad(model, zero_fill=True) == params
+    assert mu.count_grad_elements([params[0]], zero_fill=False) == 6
+    assert mu.count_grad_elements(params, zero_fill=True) == 8
+
+    params[1].array[...] = [7.0, 8.0]
+    buf = _NumpyBuffer(64)
+    mu.pack_params(params, 'grad', buf, np.float64, zero_fill=True)
+    np.testing.assert_array_equal(buf.array(8, dtype=np.float64), [1] * 6 + [0, 0])
+    buf.array(8, dtype=np.float64)[...] = np.arange(8)
+    params[1].grad = None
+    mu.unpack_params(params, 'grad', buf, np.float64, zero_fill=True)
+    assert params[0].grad.dtype == np.float32
+    np.testing.assert_array_equal(params[0].grad.ravel(), np.arange(6))
+    np.testing.assert_array_equal(params[1].grad, [6, 7])
+
+    a = np.arange(6.0).reshape(2, 3).T
+    pointer = mu.get_device_memory_pointer(a)
+    assert pointer.flags.c_contiguous and np.array_equal(pointer, a)
+    assert np.array_equal(mu.array_to_buffer_object(a), a)
+    with pytest.raises(ValueError, match='unsupported array module'):
+        mu.get_device_memory_pointer([1.0])
+
+
+def test_memory_utility_gpu_buffers_raise_without_cupy(chainer):
+    from chainermn.communicators import _memory_utility as mu
+    assert mu.cp is None
+    for cls in (mu.HostPinnedMemory, mu.DeviceMemory):
+        with pytest.raises(RuntimeError, match='Cupy is not available'):
+            cls()
+    param = chainer.Parameter(np.ones(3, np.float32))
+    with pytest.raises(ValueError, match='unsupported array module'):
+        mu.ParamsData([param], 'grad', zero_fill=True)
+    np.testing.assert_array_equal(param.grad, np.zeros(3))  # zero-filled first, as ChainerMN
+    with pytest.raises(RuntimeError):
+        mu.ParamsData([], 'data', zero_fill=False)
+
+
+def test_communication_utility_splits_and_averages_across_nodes(chainer):
+    pytest.importorskip('mpi4py')
+    from mpi4py import MPI
+    from chainermn.communicators import _communication_utility as cu
+    world = MPI.COMM_WORLD
+    intra = cu.init_intra_mpi_comm(world, world.rank, 0)
+    inter = cu.init_inter_mpi_comm(world, world.rank, 0)
+    assert intra.size == world.size and inter.size == 1
+    with pytest.raises(RuntimeError, match='NCCL'):
+        cu.init_nccl_comm(world)
+    # One node: the mean over `size` processes of the node's sum is data / size.
+    data = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+    a, b, stream = _NumpyBuffer(16), _NumpyBuffer(16), _Stream()
+    b.from_device(data, 16)
+    cu.inter_allreduce_gpu(inter, 2, a, b, 16, 4, 16, stream)
+    np.testing.assert_allclose(b.array(4), data / 2)
+    assert stream.synchronized == 2
+
+
+class _OneRank:
+    rank = 0
+
+    def bcast_obj(self, obj, root=0):
+        return obj
+
+    def _multi_node_mean(self, sendbuf, recvbuf):
+        pass  # the mean over one rank is the value itself
+
+
+def test_scatter_epoch_trigger_helpers_warn_and_count(chainer):
+    from chainermn.datasets import scatter
+    with pytest.warns(DeprecationWarning, match='get_n_iterations_for_one_epoch'):
+        assert scatter.get_n_iterations_for_one_epoch(range(10), 4, _OneRank()) == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)
+        assert scatter.get_epoch_trigger(5, range(10), 4, _OneRank()) == (15, 'iteration')
+
+
+def test_multi_node_bn_backend_and_impl_selector(chainer):
+    from chainermn.functions import batch_normalization as mbn
+    assert mbn.get_communication_backend(_OneRank()) == 'mpi'
+    assert mbn.get_communication_backend(_OneRank(), 'mpi') == 'mpi'
+    with pytest.raises(ValueError, match='nccl is not supported'):
+        mbn.get_communication_backend(_OneRank(), 'nccl')
+    with pytest.raises(ValueError, match='does not support gloo'):
+        mbn.get_communication_backend(_OneRank(), 'gloo')
+    impl = mbn.MultiNodeBNImplSelector(_OneRank(), 'mpi')(None, ())
+    x = np.random.RandomState(0).randn(5, 3, 2).astype(np.float32)
+    gamma = np.ones(3, np.float32)
+    mean, var = impl.get_mean_and_var((0, 2), gamma, x, np, np.float32)
+    np.testing.assert_allclose(mean, x.mean(axis=(0, 2)), rtol=1e-5)
+    np.testing.assert_allclose(var, x.var(axis=(0, 2)), rtol=1e-4, atol=1e-6)
+    gy = np.random.RandomState(1).randn(5, 3, 2).astype(np.float32)
+    gbeta, ggamma = impl.get_ggamma_and_gbeta((0, 2), gamma, gy, x, np)
+    np.testing.assert_allclose(gbeta, gy.sum(axis=(0, 2)), rtol=1e-5)
+    np.testing.assert_allclose(ggamma, (gy * x).sum(axis=(0, 2)), rtol=1e-5)
+    nccl = mbn.MultiNodeBNImplSelector(_OneRank(), 'nccl')(None, ())
+    with pytest.raises(RuntimeError, match='Cupy is not available'):
+        nccl.get_mean_and_var((0, 2), gamma, x, np, np.float32)

@@ -1,6 +1,7 @@
 """Splitting a dataset among the ranks."""
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
@@ -107,3 +108,43 @@ def _scatter_index(n: int, size: int, force_equal_length: bool) -> list:
         out.append((i, b, e))
         b = e
     return out
+
+
+def get_n_iterations_for_one_epoch(dataset: Any, local_batch_size: int, comm: Any) -> int:
+    """Deprecated as in ChainerMN (warns): the iterations of one epoch of rank 0's dataset.
+
+    Use an ``(n, 'epoch')`` trigger instead.
+
+    Args:
+        dataset: This rank's part of the dataset.
+        local_batch_size: The batch size of each rank.
+        comm: A communicator (``bcast_obj`` is called on every rank).
+
+    Returns:
+        ``ceil(len(dataset) / local_batch_size)`` on rank 0, broadcast to all ranks.
+    """
+    warnings.warn('get_n_iterations_for_one_epoch is deprecated. Please use standard epoch '
+                  'triggers.', DeprecationWarning, stacklevel=2)
+    n_iterations = None
+    if comm.rank == 0:
+        n_iterations = -(-len(dataset) // local_batch_size)
+    return comm.bcast_obj(n_iterations)
+
+
+def get_epoch_trigger(n_epochs: int, dataset: Any, local_batch_size: int,
+                      comm: Any) -> tuple[int, str]:
+    """Deprecated as in ChainerMN (warns): an iteration trigger as long as ``n_epochs``.
+
+    Args:
+        n_epochs: The number of epochs.
+        dataset: This rank's part of the dataset.
+        local_batch_size: The batch size of each rank.
+        comm: A communicator.
+
+    Returns:
+        ``(n_epochs * get_n_iterations_for_one_epoch(...), 'iteration')``.
+    """
+    warnings.warn('get_epoch_trigger is deprecated. Please use standard epoch triggers.',
+                  DeprecationWarning, stacklevel=2)
+    return n_epochs * get_n_iterations_for_one_epoch(dataset, local_batch_size, comm), \
+        'iteration'

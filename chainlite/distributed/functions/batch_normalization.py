@@ -99,3 +99,99 @@ def multi_node_batch_normalization(x: Any, gamma: Any, beta: Any, comm: Communic
         running_var *= decay
         running_var += (1 - decay) * adjust * var.array.reshape(running_var.shape)
     return cast.cast(y, dtype) if y.dtype != dtype else y
+
+
+def get_communication_backend(comm: Any, communication_backend: str = 'auto') -> str:
+    """Chooses how ChainerMN's multi-node batch normalization communicates.
+
+    Args:
+        comm: A communicator.
+        communication_backend: ``'mpi'``, ``'nccl'`` (needs a ``PureNcclCommunicator``) or
+            ``'auto'`` (``'nccl'`` for a ``PureNcclCommunicator``, else ``'mpi'``).
+
+    Returns:
+        ``'mpi'`` or ``'nccl'``.
+
+    Raises:
+        ValueError: For another name, or ``'nccl'`` with a communicator that is not NCCL's.
+    """
+    if communication_backend not in ('mpi', 'nccl', 'auto'):
+        raise ValueError('MultiNodeBatchNormalization does not support %s.'
+                         % communication_backend)
+    from chainlite.distributed.communicators import pure_nccl_communicator
+    is_nccl = isinstance(comm, pure_nccl_communicator.PureNcclCommunicator)
+    if communication_backend == 'auto':
+        return 'nccl' if is_nccl else 'mpi'
+    if communication_backend == 'nccl' and not is_nccl:
+        raise ValueError('nccl is not supported in MultiNodeBatchNormalization when using %s.'
+                         % type(comm))
+    return communication_backend
+
+
+class _MpiImpl:
+    """The batch statistics averaged over the ranks with MPI (ChainerMN's implementation)."""
+
+    def __init__(self, comm: Any) -> None:
+        self.comm = comm
+
+    def get_mean_and_var(self, axis: Any, gamma: Any, x: Any, xp: Any,
+                         interm_dtype: Any) -> tuple[Any, Any]:
+        c = gamma.size
+        tmp = numpy.empty(2 * c, dtype=gamma.dtype)
+        x.mean(axis=axis, out=tmp[:c], dtype=gamma.dtype)
+        numpy.square(x).mean(axis=axis, out=tmp[c:], dtype=gamma.dtype)
+        self.comm._multi_node_mean(None, tmp)
+        mean = tmp[:c]
+        return mean, tmp[c:] - numpy.square(mean)
+
+    def get_ggamma_and_gbeta(self, axis: Any, gamma: Any, gy: Any, x_hat: Any,
+                             xp: Any) -> tuple[Any, Any]:
+        c = gamma.size
+        tmp = numpy.empty(2 * c, dtype=gamma.dtype)
+        gy.sum(axis=axis, out=tmp[:c], dtype=gamma.dtype)
+        (gy * x_hat).sum(axis=axis, out=tmp[c:], dtype=gamma.dtype)
+        self.comm._multi_node_mean(None, tmp)
+        return tmp[:c], tmp[c:]  # gbeta, ggamma: Chainer's order
+
+
+class _NcclImpl(_MpiImpl):
+    """ChainerMN's NCCL implementation: its GPU buffers raise, as CuPy is not available."""
+
+    def get_mean_and_var(self, axis: Any, gamma: Any, x: Any, xp: Any,
+                         interm_dtype: Any) -> tuple[Any, Any]:
+        raise self._no_device_memory()
+
+    def get_ggamma_and_gbeta(self, axis: Any, gamma: Any, gy: Any, x_hat: Any,
+                             xp: Any) -> tuple[Any, Any]:
+        raise self._no_device_memory()
+
+    @staticmethod
+    def _no_device_memory() -> RuntimeError:
+        # The GPU buffers ChainerMN allocates here need CuPy.
+        from chainlite.distributed.communicators import _memory_utility
+        return _memory_utility._no_cupy('DeviceMemory')
+
+
+class MultiNodeBNImplSelector:
+    """Picks ChainerMN's implementation of the statistics of a multi-node batch norm.
+
+    Called as Chainer's batch normalization calls its ``impl_selector``, with the function
+    and its inputs, it returns an object with ``get_mean_and_var(axis, gamma, x, xp,
+    interm_dtype)`` (the mean and biased variance over all ranks' batches, each rank
+    contributing equally) and ``get_ggamma_and_gbeta(axis, gamma, gy, x_hat, xp)`` (the
+    gradients' sums averaged over the ranks, as ``(gbeta, ggamma)``).
+
+    Args:
+        comm: A communicator.
+        communication_backend_name: ``'mpi'`` or ``'nccl'`` (see
+            :func:`get_communication_backend`; NCCL needs GPUs).
+    """
+
+    def __init__(self, comm: Any, communication_backend_name: str) -> None:
+        self.comm = comm
+        self.communication_backend_name = communication_backend_name
+
+    def __call__(self, batch_norm_func: Any, inputs: Any) -> _MpiImpl:
+        if self.communication_backend_name == 'nccl':
+            return _NcclImpl(self.comm)
+        return _MpiImpl(self.comm)
