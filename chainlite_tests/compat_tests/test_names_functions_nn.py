@@ -196,3 +196,186 @@ def test_swish_helpers_and_grad_node(chainer):
     np.testing.assert_allclose(gb.array, bv.grad)
     gradient_check.check_backward(f, (x, beta, gy), (gy, beta))
     gradient_check.check_double_backward(f, (x, beta, gy), (gy, beta), (x, beta, gy))
+
+
+# -- loss --------------------------------------------------------------------------------------
+
+def test_ctc_array_helpers(chainer):
+    m = _mod('loss.ctc')
+    a = _uniform(3, 4)
+    np.testing.assert_allclose(m._logsumexp(a, np, axis=1), np.log(np.exp(a).sum(axis=1)))
+    np.testing.assert_allclose(m._logsumexp(a, np), np.log(np.exp(a).sum()))
+    x = _uniform(2, 3, 4)
+    np.testing.assert_allclose(m._softmax(x, np), np.exp(x) / np.exp(x).sum(2, keepdims=True))
+    path = m._label_to_path(np.array([[1, 2], [3, 3]], np.int32), 0, np)
+    np.testing.assert_array_equal(path, [[0, 1, 0, 2, 0], [0, 3, 0, 3, 0]])
+    assert path.dtype == np.int32
+    flipped = m._flip_path(np.array([[0, 1, 0, 2, 0], [0, 3, 0, 9, 8]]), np.array([5, 3]), np)
+    np.testing.assert_array_equal(flipped, [[0, 2, 0, 1, 0], [0, 3, 0, 8, 9]])
+    # The valid steps of each sequence reversed, then its padding steps reversed.
+    y = _uniform(4, 2, 3)
+    il = np.array([4, 2])
+    expect = np.stack([y[::-1, 0], np.concatenate([y[1::-1, 1], y[:1:-1, 1]])], axis=1)
+    np.testing.assert_array_equal(m._flip_label_probability(y, il, np), expect)
+    prob = _uniform(4, 2, 5)
+    pl = np.array([5, 3])
+    got = m._flip_path_probability(prob, il, pl, np)
+    for b in range(2):
+        t_order = np.concatenate([np.arange(il[b])[::-1], np.arange(il[b], 4)[::-1]])
+        s_order = np.concatenate([np.arange(pl[b])[::-1], np.arange(pl[b], 5)[::-1]])
+        np.testing.assert_array_equal(got[:, b], prob[t_order][:, b][:, s_order])
+
+
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_ctc_function_matches_the_composite(chainer, reduce):
+    m = _mod('loss.ctc')
+    xs = _uniform(4, 2, 3)
+    t = np.array([[0, 1], [1, 1]], np.int32)
+    il, ll = np.array([4, 3], np.int32), np.array([2, 1], np.int32)
+    func = m.ConnectionistTemporalClassification(2, reduce)
+    xv = chainlite.Variable(xs)
+    loss = func(il, ll, t, xv)
+    ref = m.connectionist_temporal_classification(list(xs), t, 2, il, ll, reduce)
+    np.testing.assert_allclose(loss.array, ref.array)
+    assert func.zero_padding == -1e10 and func.path.shape == (2, 5)
+    np.testing.assert_array_equal(func.path_length, [5, 3])
+    gradient_check.check_backward(
+        lambda x: m.ConnectionistTemporalClassification(2, reduce)(il, ll, t, x), xs,
+        np.ones_like(ref.array))
+    with pytest.raises(ValueError, match='reduce'):
+        m.ConnectionistTemporalClassification(2, 'sum')
+
+
+@pytest.mark.parametrize('reduce', ['half_squared_sum', 'no'])
+def test_decov_function(chainer, reduce):
+    m = _mod('loss.decov')
+    h = _uniform(5, 3)
+    func = m.DeCov(reduce)
+    y = func(h)
+    np.testing.assert_allclose(y.array, m.decov(h, reduce).array)
+    assert np.allclose(func.h_centered.mean(axis=0), 0) and func.covariance.shape == (3, 3)
+    gy = _uniform(*y.shape, seed=1)
+    gradient_check.check_backward(lambda v: m.DeCov(reduce)(v), h, gy)
+    with pytest.raises(ValueError, match='reduce'):
+        m.DeCov('mean')
+
+
+def test_hinge_kernel_and_mae_dtype(chainer):
+    with pytest.raises(RuntimeError, match='CUDA'):
+        _mod('loss.hinge')._hinge_fwd_kernel()
+    f = _mod('loss.mean_absolute_error')._get_intermediate_dtype
+    assert f(np.float16) == np.float32 and f(np.dtype(np.float64)) == np.float64
+
+
+@pytest.mark.parametrize('reduce', ['sum', 'no'])
+def test_negative_sampling_function(chainer, reduce):
+    m = _mod('loss.negative_sampling')
+    x, W = _uniform(3, 4), _uniform(5, 4, seed=1)
+    t = np.array([1, -1, 4], np.int32)
+    draws = np.array([[0, 2, 3], [0, 1, 1], [0, 0, 2]], np.int32)
+    sampler = lambda shape: draws.copy()  # noqa: E731
+    func = m.NegativeSamplingFunction(sampler, 2, reduce)
+    loss, = func.apply((x, t, W))
+    ref, samples = m.negative_sampling(x, t, W, sampler, 2, reduce, return_samples=True)
+    np.testing.assert_allclose(loss.array, ref.array)
+    np.testing.assert_array_equal(func.samples, samples)
+    gy = _uniform(*ref.shape, seed=2)
+
+    def f(x, W):
+        return m.NegativeSamplingFunction(sampler, 2, reduce).apply((x, t, W))[0]
+    gradient_check.check_backward(f, (x, W), gy)
+    gradient_check.check_double_backward(f, (x, W), gy, (x, W))
+    gx, none, gW = m.NegativeSamplingFunctionGrad(
+        reduce, t != -1, 2, samples, None).apply((x, W, gy))
+    assert none.array is None
+    xv, Wv = chainlite.Variable(x), chainlite.Variable(W)
+    r = m.negative_sampling(xv, t, Wv, sampler, 2, reduce)
+    r.grad = gy
+    r.backward()
+    np.testing.assert_allclose(gx.array, xv.grad)
+    np.testing.assert_allclose(gW.array, Wv.grad)
+    s = _uniform(3)
+    np.testing.assert_allclose(m._sigmoid_grad(s, _sigmoid(s), gy * 0 + 1).array,
+                               _sigmoid(s) * (1 - _sigmoid(s)))
+    with pytest.raises(ValueError, match='reduce'):
+        m.NegativeSamplingFunction(sampler, 2, 'mean')
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_sigmoid_cross_entropy_grad_node(chainer, reduce):
+    m = _mod('loss.sigmoid_cross_entropy')
+    x = _uniform(3, 2)
+    t = np.array([[0, 1], [-1, 1], [1, 0]], np.int32)
+    gy = np.array(0.7) if reduce == 'mean' else _uniform(3, 2, seed=1)
+    node = lambda: m.SigmoidCrossEntropyGrad(reduce, 5, t != -1, t)  # noqa: E731
+    gx, = node().apply((x, gy))
+    np.testing.assert_allclose(
+        gx.array, _grad_of(lambda v: m.sigmoid_cross_entropy(v, t, reduce=reduce), x, gy))
+    f = lambda a, b: node().apply((a, b))[0]  # noqa: E731
+    gradient_check.check_backward(f, (x, gy), x)
+    gradient_check.check_double_backward(f, (x, gy), x, (x, gy))
+
+
+def test_softmax_cross_entropy_helpers(chainer):
+    m = _mod('loss.softmax_cross_entropy')
+    b = m._broadcast_to(np.arange(3.0), (2, 3))
+    np.testing.assert_array_equal(b, [[0, 1, 2], [0, 1, 2]])
+    m._check_class_weight_option(None)
+    m._check_class_weight_option(np.ones(3))
+    for bad in (np.ones((2, 2)), np.ones(3, np.int32), chainlite.Variable(np.ones(3))):
+        with pytest.raises(ValueError, match='class_weight'):
+            m._check_class_weight_option(bad)
+    m._check_reduce_option('no')
+    with pytest.raises(ValueError, match="'sum'"):
+        m._check_reduce_option('sum')
+    x = np.zeros((2, 3))
+    m._check_input_values(chainlite.Variable(x), np.array([0, -1]), -1)
+    with pytest.raises(ValueError, match='0 <= t < x.shape'):
+        m._check_input_values(x, np.array([0, 3]), -1)
+    assert m._reduction_dtype(np.float16) == np.float32
+    assert m._reduction_dtype(np.float64) == np.float64
+
+
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+@pytest.mark.parametrize('shape', [(4, 3), (4, 3, 2)])
+def test_softmax_cross_entropy_grad_node_and_double_backward_loss(chainer, reduce, shape):
+    m = _mod('loss.softmax_cross_entropy')
+    x = _uniform(*shape)
+    t = np.random.RandomState(1).randint(0, 3, (shape[0],) + shape[2:]).astype(np.int32)
+    t.flat[1] = -1
+    cw = np.array([0.5, 1.0, 2.0])
+    loss = m._double_backward_softmax_cross_entropy(x, chainlite.Variable(t), True, cw, -1,
+                                                    reduce, False)
+    ref = m.softmax_cross_entropy(x, t, class_weight=cw, reduce=reduce)
+    np.testing.assert_allclose(loss.array, ref.array)
+    gy = _uniform(*ref.shape, seed=2)
+    gradient_check.check_double_backward(
+        lambda v: m._double_backward_softmax_cross_entropy(v, t, True, cw, -1, reduce, False),
+        x, gy, x)
+    coeff = 1.0 / (t != -1).sum() if reduce == 'mean' else None
+    node = m._SoftmaxCrossEntropyGrad_NoDoubleBackprop(-1, cw, None, coeff, False)
+    gx, = node.apply((x, t, gy))
+    np.testing.assert_allclose(
+        gx.array,
+        _grad_of(lambda v: m.softmax_cross_entropy(v, t, class_weight=cw, reduce=reduce),
+                 x, gy))
+    xv = chainlite.Variable(x)
+    gx, = m._SoftmaxCrossEntropyGrad_NoDoubleBackprop(-1, None, None, coeff, False).apply(
+        (xv, t, gy))
+    with pytest.raises(RuntimeError, match='enable_double_backprop=True'):
+        chainlite.grad([gx], [xv], grad_outputs=[np.ones_like(x)])
+
+
+def test_softmax_cross_entropy_grad_node_soft_target(chainer):
+    m = _mod('loss.softmax_cross_entropy')
+    x = _uniform(3, 4)
+    t = np.exp(_uniform(3, 4, seed=1))
+    t /= t.sum(axis=1, keepdims=True)
+    y = np.exp(x) / np.exp(x).sum(axis=1, keepdims=True)
+    gx, = m._SoftmaxCrossEntropyGrad_NoDoubleBackprop(-1, None, y, 0.5, True).apply(
+        (x, t, np.array(2.0)))
+    np.testing.assert_allclose(gx.array, (y - t) * 2.0 * 0.5)

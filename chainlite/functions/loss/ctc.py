@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import collections.abc
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import backprop
+from chainlite import configuration
+from chainlite import function
 from chainlite import variable
 from chainlite.functions.activation import log_softmax as log_softmax_mod
 from chainlite.functions.array import cast as cast_mod
@@ -27,6 +30,52 @@ if TYPE_CHECKING:
 _LOG_ZERO = -1e10
 
 
+def _logsumexp(a, xp, axis=None):
+    # log(sum(exp(a))) over axis, shifted by the maximum, in a's dtype; axis is removed.
+    vmax = xp.amax(a, axis=axis, keepdims=True)
+    vmax = vmax + xp.log(xp.sum(xp.exp(a - vmax), axis=axis, keepdims=True, dtype=a.dtype))
+    return xp.squeeze(vmax, axis=axis)
+
+
+def _softmax(x, xp):
+    # The softmax of a (T, B, V) array over the vocabulary axis.
+    e = xp.exp(x - xp.amax(x, axis=2, keepdims=True))
+    return e / xp.sum(e, axis=2, keepdims=True)
+
+
+def _label_to_path(labels, blank_symbol, xp):
+    # (B, M) labels -> (B, 2M + 1) paths: a blank before, between and after the labels.
+    path = xp.full((len(labels), labels.shape[1] * 2 + 1), blank_symbol, numpy.int32)
+    path[:, 1::2] = labels
+    return path
+
+
+def _flip_path(path, path_length, xp):
+    # Each row's first path_length entries reversed, the padding after them (reversed too):
+    # a rotation by path_length, then a flip.
+    n_batch, n_label = path.shape
+    rotate = (xp.arange(n_label) + path_length[:, None]) % n_label
+    return path[xp.arange(n_batch)[:, None], rotate][:, ::-1]
+
+
+def _flip_label_probability(y, input_length, xp):
+    # (T, B, V) probabilities with each sequence's first input_length steps reversed.
+    seq, n_batch, n_vocab = y.shape
+    rotate = (xp.arange(seq)[:, None] + input_length) % seq
+    return y[rotate[:, :, None], xp.arange(n_batch)[None, :, None],
+             xp.arange(n_vocab)[None, None, :]][::-1]
+
+
+def _flip_path_probability(prob, input_length, path_length, xp):
+    # (T, B, S) path probabilities flipped along both time (input_length) and path
+    # (path_length), each within its valid length.
+    seq, n_batch, n_label = prob.shape
+    rotate_input = (xp.arange(seq)[:, None] + input_length) % seq
+    rotate_label = (xp.arange(n_label) + path_length[:, None]) % n_label
+    return prob[rotate_input[:, :, None], xp.arange(n_batch)[None, :, None],
+                rotate_label][::-1, :, ::-1]
+
+
 def _check(xs, t, input_length, label_length):
     def condition(in_types):
         x_type, t_type, il_type, ll_type = in_types
@@ -46,6 +95,58 @@ def _check(xs, t, input_length, label_length):
     _composite_check.check('connectionist_temporal_classification',
                            ('x', 't', 'input_length', 'label_length'),
                            (xs, t, input_length, label_length), condition)
+
+
+class ConnectionistTemporalClassification(function.Function):
+    """CTC loss as Chainer's old-style function, applied to ``(input_length, label_length,
+    t, x)`` with ``x`` the steps stacked into ``(T, B, V)``.
+
+    It computes what :func:`connectionist_temporal_classification` does (Chainer's is an
+    old-style function, so its gradient is differentiable once). After a call it keeps, as
+    Chainer's does, ``yseq`` (the softmax of ``x``), ``path`` (the labels with blanks),
+    ``path_length`` and ``input_length``.
+
+    Args:
+        blank_symbol: The index of the blank label.
+        reduce: ``'mean'`` or ``'no'``.
+    """
+
+    def __init__(self, blank_symbol: int, reduce: str = 'mean') -> None:
+        if reduce not in ('mean', 'no'):
+            raise ValueError("ConnectionistTemporalClassification: reduce must be 'mean' or "
+                             "'no', got %r" % (reduce,))
+        self.blank_symbol = blank_symbol
+        self.zero_padding: float | None = None
+        self.reduce = reduce
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ('input_length', 'label_length', 't', 'x'))
+        il, ll, t, x = in_types
+        type_check.expect(il.dtype == numpy.int32, il.ndim == 1, ll.dtype == numpy.int32,
+                          ll.ndim == 1, t.ndim == 2, t.dtype == numpy.int32, x.ndim == 3,
+                          x.dtype.kind == 'f')
+        n_batch = x.shape[1]
+        type_check.expect(t.shape[0] == n_batch, il.shape[0] == n_batch,
+                          ll.shape[0] == n_batch)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        input_length, label_length, t, xs = inputs
+        if self.zero_padding is None:
+            self.zero_padding = -10000.0 if xs.dtype == numpy.float16 else _LOG_ZERO
+        self.input_length = input_length
+        self.path_length = 2 * label_length + 1
+        self.yseq = _softmax(xs, numpy)
+        self.path = _label_to_path(t, self.blank_symbol, numpy)
+        with configuration.using_config('enable_backprop', True):
+            self._x = variable.Variable(xs)
+            self._loss = connectionist_temporal_classification(
+                [self._x[i] for i in range(len(xs))], t, self.blank_symbol, input_length,
+                label_length, self.reduce)
+        return self._loss.array,
+
+    def backward(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        gx, = backprop.grad([self._loss], [self._x], grad_outputs=[grad_outputs[0]])
+        return None, None, None, gx.array
 
 
 def connectionist_temporal_classification(

@@ -1,9 +1,12 @@
 """DeCov loss: penalises the covariance between the units of a hidden layer."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import numpy
 
 from chainlite import backend
+from chainlite import function
 from chainlite import variable
 from chainlite.functions.loss import _composite_check
 from chainlite.functions.math import matmul as matmul_mod
@@ -14,6 +17,54 @@ from chainlite.utils import type_check
 if TYPE_CHECKING:
     from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+
+
+class DeCov(function.Function):
+    """DeCov loss as Chainer's old-style function, ``DeCov(reduce)(h)``.
+
+    It computes what :func:`decov` does (Chainer's is an old-style function, so its
+    gradient is differentiable once); ``h_centered`` and ``covariance`` keep the centred
+    input and the off-diagonal covariance after a call.
+
+    Args:
+        reduce: ``'half_squared_sum'`` or ``'no'``.
+    """
+
+    def __init__(self, reduce: str = 'half_squared_sum') -> None:
+        if reduce not in ('half_squared_sum', 'no'):
+            raise ValueError("DeCov: reduce must be 'half_squared_sum' or 'no', got %r"
+                             % (reduce,))
+        self.reduce = reduce
+        self.h_centered: Any = None
+        self.covariance: Any = None
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ('h',))
+        h_type, = in_types
+        type_check.expect(h_type.dtype.kind == 'f', h_type.ndim == 2)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        h, = inputs
+        n = h.dtype.type(max(len(h), 1))
+        self.h_centered = h - h.mean(axis=0, keepdims=True)
+        cov = self.h_centered.T @ self.h_centered / n
+        numpy.fill_diagonal(cov, 0)
+        self.covariance = cov
+        if self.reduce == 'no':
+            return cov,
+        return numpy.asarray((cov * cov).sum() * h.dtype.type(0.5), h.dtype),
+
+    def backward(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        h, = inputs
+        g, = grad_outputs
+        g = g / g.dtype.type(max(len(h), 1))
+        if self.reduce == 'half_squared_sum':
+            # d(0.5 |C|^2)/dh = 2 hc C / n; centring drops out since the columns of hc sum
+            # to 0.
+            return (2 * g * (self.h_centered @ self.covariance)).astype(h.dtype, copy=False),
+        g = g.copy()
+        numpy.fill_diagonal(g, 0)
+        return (self.h_centered @ (g + g.T)).astype(h.dtype, copy=False),
 
 
 def decov(h: VariableOrArray, reduce: str = 'half_squared_sum') -> Variable:

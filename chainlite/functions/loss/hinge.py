@@ -7,12 +7,20 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite.functions import _accumulate
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+
+
+def _hinge_fwd_kernel() -> Any:
+    # Chainer's CUDA kernel that negates x at the labels; cuda.elementwise raises
+    # RuntimeError here, as in Chainer without CuPy.
+    return cuda.elementwise('S t', 'raw T bottom_diff',
+                            'int ind[] = {i, t}; bottom_diff[ind] *= -1', 'hinge_fwd')
 
 
 class Hinge(function_node.FunctionNode):

@@ -14,6 +14,13 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 
+def _get_intermediate_dtype(dtype: Any) -> Any:
+    # The dtype Chainer sums the errors in: float32 for float16 (no overflow), else dtype.
+    if dtype == numpy.float16:
+        return numpy.float32
+    return dtype
+
+
 class MeanAbsoluteError(function_node.FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:

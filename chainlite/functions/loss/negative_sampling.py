@@ -6,9 +6,15 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, overload
 import numpy
 
 from chainlite import backend
+from chainlite import function_node
 from chainlite import variable
+from chainlite.functions import _vjp
+from chainlite.functions._accumulate import widen
+from chainlite.functions.activation import sigmoid as sigmoid_mod
 from chainlite.functions.activation import softplus as softplus_mod
+from chainlite.functions.array import broadcast as broadcast_mod
 from chainlite.functions.array import cast as cast_mod
+from chainlite.functions.array import scatter_add as scatter_add_mod
 from chainlite.functions.connection import embed_id as embed_id_mod
 from chainlite.functions.loss import _composite_check
 from chainlite.functions.math import sum as sum_mod
@@ -17,6 +23,139 @@ from chainlite.utils import type_check
 if TYPE_CHECKING:
     from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+
+
+def _sigmoid_grad(x, y, gy):
+    # gy * y * (1 - y) through sigmoid's gradient node (y = sigmoid(x)), as Chainer's helper.
+    return sigmoid_mod.SigmoidGrad((x,)).apply((y, gy))[0]
+
+
+def _scores(xp, x, w, sign, mask):
+    # (B, k + 1): sign * (w_k . x), and the loss terms softplus of it, 0 on ignored rows.
+    f = (w * x[:, None, :]).sum(axis=2) * sign
+    return f, numpy.logaddexp(f, 0) * mask[:, None]
+
+
+class NegativeSamplingFunction(function_node.FunctionNode):
+    """Negative sampling loss as Chainer's node, applied to ``(x, t, W)``.
+
+    :func:`negative_sampling` computes the same loss as a composition; this node draws the
+    samples with ``sampler`` and keeps them in ``samples`` as Chainer's does.
+
+    Args:
+        sampler: A callable taking a shape and returning integer class ids of that shape.
+        sample_size: The number of negative samples per row.
+        reduce: ``'sum'`` or ``'no'``.
+    """
+
+    ignore_label = -1
+    samples = None
+
+    def __init__(self, sampler: Callable[[tuple[int, int]], Any], sample_size: int,
+                 reduce: str = 'sum') -> None:
+        if reduce not in ('sum', 'no'):
+            raise ValueError("NegativeSamplingFunction: reduce must be 'sum' or 'no', got %r"
+                             % (reduce,))
+        self.sampler = sampler
+        self.sample_size = sample_size
+        self.reduce = reduce
+        self.wx = None
+
+    def _make_samples(self, t):
+        samples = numpy.array(self.sampler((int(t.shape[0]), self.sample_size + 1)),
+                              numpy.int32)
+        samples[:, 0] = t
+        return samples
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ('x', 't', 'W'))
+        x_type, t_type, w_type = in_types
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == 2,
+                          t_type.dtype == numpy.int32, t_type.ndim == 1,
+                          x_type.shape[0] == t_type.shape[0],
+                          w_type.dtype == x_type.dtype, w_type.ndim == 2)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2))
+        x, t, W = inputs
+        self.ignore_mask = t != self.ignore_label
+        self.samples = samples = self._make_samples(t)
+        sign = numpy.ones(self.sample_size + 1, numpy.float32 if x.dtype == numpy.float16
+                          else x.dtype)
+        sign[0] = -1
+        ids = numpy.where(self.ignore_mask[:, None], samples, 0)
+        _, terms = _scores(numpy, widen(x), widen(W)[ids], sign, self.ignore_mask)
+        loss = terms.sum(axis=1)
+        if self.reduce == 'sum':
+            loss = loss.sum()
+        return numpy.asarray(loss, x.dtype),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, t, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        return NegativeSamplingFunctionGrad(self.reduce, self.ignore_mask, self.sample_size,
+                                            self.samples, self.wx).apply((x, W, gy))
+
+
+class NegativeSamplingFunctionGrad(function_node.FunctionNode):
+    """The gradients of :class:`NegativeSamplingFunction` as Chainer's node.
+
+    Applied to ``(x, W, gy)``, it returns ``(gx, None, gW)`` (the None stands for ``t``).
+
+    Args:
+        reduce: ``'sum'`` or ``'no'``, as in the forward.
+        ignore_mask: A boolean array ``(B,)``, False for ignored rows.
+        sample_size: The number of negative samples per row.
+        samples: The ``(B, sample_size + 1)`` class ids, column 0 the labels.
+        wx: Kept for Chainer's GPU path (None on the CPU).
+    """
+
+    def __init__(self, reduce: str, ignore_mask: numpy.ndarray, sample_size: int,
+                 samples: numpy.ndarray, wx: Any) -> None:
+        self.reduce = reduce
+        self.ignore_mask = ignore_mask
+        self.sample_size = sample_size
+        self.samples = samples
+        self.wx = wx
+
+    def _parts(self, xp, dtype):
+        sign = xp.ones(self.sample_size + 1, dtype)
+        sign[0] = -1
+        ids = xp.where(self.ignore_mask[:, None], self.samples, 0)
+        return sign, ids, self.ignore_mask[:, None].astype(dtype)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1, 2))
+        x, W, gy = inputs
+        xw, Ww = widen(x), widen(W)
+        sign, ids, mask = self._parts(numpy, xw.dtype)
+        w = Ww[ids]
+        f, _ = _scores(numpy, xw, w, sign, self.ignore_mask)
+        gy = widen(gy)
+        gyb = gy if self.reduce == 'sum' else gy[:, None]
+        g = gyb * (numpy.tanh(f * 0.5) * 0.5 + 0.5) * sign * mask
+        gx = numpy.einsum('bk,bkd->bd', g, w)
+        gW = numpy.zeros_like(Ww)
+        numpy.add.at(gW, ids, g[:, :, None] * xw[:, None, :])
+        return gx.astype(x.dtype, copy=False), None, gW.astype(W.dtype, copy=False)
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, W, gy = self.get_retained_inputs()
+        sign, ids, mask = self._parts(numpy, x.dtype)
+
+        def formula(x, W, gy):
+            w = embed_id_mod.embed_id(ids, W)
+            f = sum_mod.sum(w * x[:, None, :], axis=2) * sign
+            gyb = gy if self.reduce == 'sum' else gy[:, None]
+            g = broadcast_mod.broadcast_to(gyb, f.shape) * sigmoid_mod.sigmoid(f) * (sign * mask)
+            gx = sum_mod.sum(g[:, :, None] * w, axis=1)
+            rows = g[:, :, None] * x[:, None, :]
+            gW = scatter_add_mod.scatter_add(W * 0, ids.ravel(),
+                                             rows.reshape(-1, W.shape[1]))
+            return gx, None, gW
+        return _vjp.vjp(formula, (x, W, gy), grad_outputs, indexes)
 
 
 def _check(x, t, W):

@@ -7,7 +7,9 @@ import numpy
 
 from chainlite import function_node
 from chainlite.functions import _accumulate
+from chainlite.functions import _vjp
 from chainlite.functions.activation import tanh
+from chainlite.functions.array import broadcast
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -55,6 +57,48 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         # sigmoid(x) = (1 + tanh(x / 2)) / 2, differentiable to any order.
         sig = tanh.tanh(x * 0.5) * 0.5 + 0.5
         return gy * ((sig - target) * valid), None
+
+
+class SigmoidCrossEntropyGrad(function_node.FunctionNode):
+    """Sigmoid cross entropy's gradient as Chainer's node, applied to ``(x, gy)``.
+
+    ``gx = gy * ignore_mask * (sigmoid(x) - t)``, divided by ``count`` when ``reduce`` is
+    ``'mean'``.
+
+    Args:
+        reduce: ``'mean'`` (``gy`` is a scalar) or ``'no'`` (``gy`` has ``x``'s shape).
+        count: The divisor of the mean.
+        ignore_mask: A boolean array, False where the label is ignored.
+        t: The integer labels.
+    """
+
+    def __init__(self, reduce: str, count: Any, ignore_mask: numpy.ndarray,
+                 t: numpy.ndarray) -> None:
+        self.reduce = reduce
+        self.count = count
+        self.ignore_mask = ignore_mask
+        self.t = t
+
+    def _gx(self, x, gy, sig):
+        # The gradient formula, on arrays or on Variables.
+        gx = gy * ((sig - self.t.astype(x.dtype)) * self.ignore_mask.astype(x.dtype))
+        if self.reduce == 'mean':
+            gx = gx * x.dtype.type(1.0 / self.count)
+        return gx
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        sig = numpy.tanh(x * x.dtype.type(0.5)) * x.dtype.type(0.5) + x.dtype.type(0.5)
+        return numpy.asarray(self._gx(x, gy, sig)).astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        def formula(x, gy):
+            if gy.shape != x.shape:
+                gy = broadcast.broadcast_to(gy, x.shape)
+            return self._gx(x, gy, tanh.tanh(x * 0.5) * 0.5 + 0.5),
+        return _vjp.vjp(formula, self.get_retained_inputs(), grad_outputs, indexes)
 
 
 def sigmoid_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: bool = True,

@@ -96,6 +96,46 @@ def _exp_and_sum(x):
     return m, e, e.sum(axis=1, keepdims=True)
 
 
+def _broadcast_to(array: Any, shape: tuple[int, ...]) -> Any:
+    # A read-only broadcast view (Chainer's helper from before numpy.broadcast_to existed).
+    return backend.get_array_module(array).broadcast_to(array, shape)
+
+
+def _check_class_weight_option(class_weight: Any) -> None:
+    # Chainer's checks of class_weight: None, or a 1-d float array (not a Variable).
+    if class_weight is None:
+        return
+    if class_weight.ndim != 1:
+        raise ValueError('softmax_cross_entropy: class_weight.ndim should be 1, got %d'
+                         % class_weight.ndim)
+    if class_weight.dtype.kind != 'f':
+        raise ValueError("softmax_cross_entropy: the dtype of class_weight should be 'f', "
+                         'got %s' % class_weight.dtype)
+    if isinstance(class_weight, variable.Variable):
+        raise ValueError('softmax_cross_entropy: class_weight should be an array, not a '
+                         'Variable')
+
+
+def _check_reduce_option(reduce: str) -> None:
+    if reduce not in ('mean', 'no'):
+        raise ValueError("softmax_cross_entropy: only 'mean' and 'no' are valid for "
+                         "'reduce', but %r is given" % (reduce,))
+
+
+def _check_input_values(x: Any, t: Any, ignore_label: int) -> None:
+    # Every label a class of x (0 <= t < x.shape[1]) or ignore_label, as in Chainer's debug mode.
+    if isinstance(x, variable.Variable):
+        x = x.array
+    if not (((0 <= t) & (t < x.shape[1])) | (t == ignore_label)).all():
+        raise ValueError('softmax_cross_entropy: each label t needs to satisfy '
+                         '0 <= t < x.shape[1] or t == %d' % ignore_label)
+
+
+def _reduction_dtype(x_dtype: Any) -> Any:
+    # The dtype the mean loss is summed in: float32 for float16 (no overflow), else x's.
+    return numpy.float32 if x_dtype == numpy.float16 else x_dtype
+
+
 class SoftmaxCrossEntropy(function_node.FunctionNode):
 
     def __init__(self, normalize: bool = True, cache_score: bool = True,
@@ -303,6 +343,65 @@ class _SoftmaxCrossEntropyGrad(function_node.FunctionNode):
             else:
                 ret[1] = sum_mod.sum(h, axis=1)
         return tuple(ret)
+
+
+class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
+    # Chainer's first-order gradient node, applied to (x, t, gloss): gx = (softmax(x) -
+    # onehot(t)) * class_weight[t] * valid, times gloss * coeff (mean) or gloss per label.
+    # As in Chainer, differentiating it again raises RuntimeError.
+
+    def __init__(self, ignore_label, class_weight, y, coeff, soft_target):
+        self.ignore_label = ignore_label
+        self.class_weight = class_weight
+        self.y = y
+        self.coeff = coeff
+        self.soft_target = soft_target
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        x, t, gloss = inputs
+        if x.size == 0:
+            return numpy.zeros(x.shape, x.dtype),
+        if self.y is not None:
+            gx = numpy.array(self.y, x.dtype)
+        else:
+            _, e, s = _exp_and_sum(x)
+            gx = e / s
+        if self.soft_target:
+            gx -= t
+        else:
+            valid = t != self.ignore_label
+            labels = numpy.expand_dims(t * valid, 1)
+            numpy.put_along_axis(gx, labels,
+                                 numpy.take_along_axis(gx, labels, axis=1) - 1, axis=1)
+            if self.class_weight is not None:
+                gx *= numpy.asarray(self.class_weight)[labels]
+            gx *= numpy.expand_dims(valid, 1)
+        if self.coeff is not None:
+            gx *= gloss * self.coeff
+        else:
+            gx *= numpy.expand_dims(gloss, 1)
+        return gx.astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        raise RuntimeError(
+            "F.softmax_cross_entropy was called with 'enable_double_backprop=False' argument, "
+            'but double-backprop is actually being performed. Please specify '
+            "'enable_double_backprop=True' explicitly.")
+
+
+def _double_backward_softmax_cross_entropy(x, t, normalize, class_weight, ignore_label,
+                                           reduce, is_chainerx):
+    # Chainer's loss built from differentiable functions (enable_double_backprop=True):
+    # chainlite's softmax_cross_entropy is differentiable twice already. is_chainerx only
+    # chose a cast in Chainer; there is no ChainerX here.
+    if isinstance(t, variable.Variable):
+        t = t.array
+    _check_class_weight_option(class_weight)
+    _check_reduce_option(reduce)
+    return softmax_cross_entropy(x, t, normalize=normalize, class_weight=class_weight,
+                                 ignore_label=ignore_label, reduce=reduce,
+                                 enable_double_backprop=True)
 
 
 def softmax_cross_entropy(x: VariableOrArray, t: VariableOrArray, normalize: bool = True,
