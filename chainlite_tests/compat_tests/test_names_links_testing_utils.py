@@ -185,3 +185,158 @@ def test_caffe_layer_callables(chainer):
         caffe._EltwiseFunction(1, [1.0])(a, b)
     with pytest.raises(ValueError):
         caffe._EltwiseFunction(3)(a, b)
+
+
+# -- links: helpers of the connection, loss, normalization, rnn and vision modules ------------
+
+def test_connection_pair_helpers(chainer):
+    from chainer.links.connection import (convolution_2d, deconvolution_2d,
+                                          depthwise_convolution_2d, dilated_convolution_2d,
+                                          local_convolution_2d)
+    for module in (convolution_2d, deconvolution_2d, depthwise_convolution_2d,
+                   dilated_convolution_2d):
+        assert module._pair(3) == (3, 3)
+        pair = [1, 2]
+        assert module._pair(pair) is pair  # indexable: returned as is, as in Chainer
+    # Chainer's helper ignores the stride.
+    assert local_convolution_2d._conv_output_length(7, 3, 2) == 5
+
+
+def test_n_step_rnn_list_helpers(chainer):
+    from chainer.links.rnn import n_step_rnn
+    xs = [np.zeros(2), np.zeros(5), np.zeros(1), np.zeros(3)]
+    order = n_step_rnn.argsort_list_descent(xs)
+    assert order.dtype == np.int32 and order.tolist() == [1, 3, 0, 2]
+    items = ['a', 'b', 'c', 'd']
+    permuted = n_step_rnn.permutate_list(items, order, inv=False)
+    assert permuted == ['b', 'd', 'a', 'c']
+    assert n_step_rnn.permutate_list(permuted, order, inv=True) == items
+
+
+def test_hierarchical_softmax_tree_parser(chainer):
+    from chainer.links.loss import hierarchical_softmax
+    parser = hierarchical_softmax.TreeParser(np.float64)
+    parser.parse((('a', ('b', 'c')), 'd'))
+    assert parser.size() == 3
+    paths, codes = parser.get_paths(), parser.get_codes()
+    assert {k: v.tolist() for k, v in paths.items()} == {
+        'a': [0, 1], 'b': [0, 1, 2], 'c': [0, 1, 2], 'd': [0]}
+    assert {k: v.tolist() for k, v in codes.items()} == {
+        'a': [1, 1], 'b': [1, -1, 1], 'c': [1, -1, -1], 'd': [-1]}
+    assert paths['a'].dtype == np.int32 and codes['a'].dtype == np.float64
+    with pytest.raises(ValueError):
+        parser.parse((1, 2, 3))
+
+
+def test_decorrelated_batch_normalization_old_layouts(chainer):
+    from chainer.links.normalization import decorrelated_batch_normalization as dbn
+    mean = np.array([1.0, 2.0])
+    assert dbn.fix_avg_mean(np.ones((2, 2)), 2).shape == (2, 2)
+    with pytest.warns(UserWarning, match='old'):
+        fixed = dbn.fix_avg_mean(mean, 3)
+    np.testing.assert_array_equal(fixed, [mean] * 3)
+    assert dbn.fix_avg_projection(np.eye(2), 1).shape == (1, 2, 2)  # one group: no warning
+    with pytest.raises(ValueError):
+        dbn.fix_avg_projection(np.ones(2), 2)
+    with pytest.warns(UserWarning):
+        dbn._warn_old_model()
+    assert dbn._broadcast_to(mean, (2, 2)).shape == (2, 2)
+
+    # A deserializer reading an old file through the patches.
+    class Stored(chainer.serializer.Deserializer):
+        def __call__(self, key, value):
+            stored = {'avg_mean': mean, 'N': 4}[key]
+            if value is None:
+                return stored
+            value[...] = stored
+            return value
+
+    patched = dbn._PatchedDeserializer(Stored(), {
+        'avg_mean': lambda a: dbn.fix_avg_mean(a, 1)})
+    target = np.zeros((1, 2))
+    assert patched('avg_mean', target) is target
+    np.testing.assert_array_equal(target, [[1.0, 2.0]])
+    assert patched('avg_mean', None).shape == (1, 2)
+    assert patched('N', None) == 4 and 'Stored' in repr(patched)
+
+
+class _Namespace:
+    pass
+
+
+def _fake_caffe_bn(ns, suffix, value):
+    # A Caffe model's conv, BatchNorm and Scale layers for one branch, filled with ``value``.
+    conv, bn, scale, bias = _Namespace(), _Namespace(), _Namespace(), _Namespace()
+    conv.W = _Namespace()
+    scale.W, bias.b, scale.bias = _Namespace(), _Namespace(), bias
+    conv.W.array = value
+    bn.avg_mean, bn.avg_var = value + 1, value + 2
+    scale.W.array, bias.b.array = value + 3, value + 4
+    setattr(ns, 'res' + suffix, conv)
+    setattr(ns, 'bn' + suffix, bn)
+    setattr(ns, 'scale' + suffix, scale)
+
+
+def test_resnet_transfer_block(chainer):
+    from chainer.links.model.vision import resnet
+    block = resnet.BuildingBlock(2, 4, 2, 4, 1)
+    src = _Namespace()
+    for k, (name, branch) in enumerate([('2a', '2a'), ('2a', '2b'), ('2a', '2c'), ('2a', '1'),
+                                        ('2b', '2a'), ('2b', '2b'), ('2b', '2c')]):
+        _fake_caffe_bn(src, '{}_branch{}'.format(name, branch), np.float32(10 * k))
+    resnet._transfer_block(src, block, ['2a', '2b'])
+    assert (block.a.conv4.W.array == 30).all() and (block.a.bn4.avg_var == 32).all()
+    assert (block.b1.conv3.W.array == 60).all()
+    assert (block.b1.bn3.gamma.array == 63).all() and (block.b1.bn3.beta.array == 64).all()
+    assert (block.a.bn1.avg_mean == 1).all()
+
+
+def test_resnet_transfer_whole_models_walk_caffes_names(chainer):
+    from chainer.links.model.vision import resnet
+    seen = []
+    stages = [_Namespace() for _ in range(4)]
+
+    def record(src, dst, names):
+        seen.append((stages.index(dst), list(names)))
+
+    dst = _Namespace()
+    dst.res2, dst.res3, dst.res4, dst.res5 = stages
+    src = _Namespace()
+    for name in ('conv1', 'fc1000'):
+        layer = _Namespace()
+        layer.W, layer.b = _Namespace(), _Namespace()
+        layer.W.array, layer.b.array = np.zeros(1), np.zeros(1)
+        setattr(src, name, layer)
+    dst.conv1, dst.fc6 = src.conv1, src.fc1000
+    _fake_caffe_bn(src, '_conv1', np.float32(0))  # bn_conv1 and scale_conv1
+    dst.bn1 = _Namespace()
+    dst.bn1.avg_mean, dst.bn1.avg_var = np.zeros(1), np.zeros(1)
+    dst.bn1.gamma, dst.bn1.beta = _Namespace(), _Namespace()
+    dst.bn1.gamma.array, dst.bn1.beta.array = np.zeros(1), np.zeros(1)
+    original = resnet._transfer_block
+    resnet._transfer_block = record
+    try:
+        resnet._transfer_resnet101(src, dst)
+        resnet._transfer_resnet152(src, dst)
+        resnet._transfer_resnet50(src, dst)
+    finally:
+        resnet._transfer_block = original
+    lengths = [[len(n) for _, n in seen[i:i + 4]] for i in (0, 4, 8)]
+    assert lengths == [[3, 4, 23, 3], [3, 8, 36, 3], [3, 4, 6, 3]]
+    assert seen[1][1] == ['3a', '3b1', '3b2', '3b3'] and seen[6][1][-1] == '4b35'
+    assert dst.bn1.gamma.array[0] == 3 and dst.bn1.beta.array[0] == 4
+
+
+def test_googlenet_transfer_inception(chainer):
+    from chainer.links.model.vision import googlenet
+    dst = _Namespace()
+    dst.inc3a = chainer.links.Inception(3, 2, 2, 2, 2, 2, 2)
+    src = {}
+    for k, part in enumerate(['1x1', '3x3_reduce', '3x3', '5x5_reduce', '5x5', 'pool_proj']):
+        layer = _Namespace()
+        layer.W, layer.b = _Namespace(), _Namespace()
+        layer.W.array, layer.b.array = np.float32(k), np.float32(-k)
+        src['inception_3a/' + part] = layer
+    googlenet._transfer_inception(src, dst, ['3a'])
+    assert (dst.inc3a.conv5.W.array == 4).all() and (dst.inc3a.projp.b.array == -5).all()
+    assert (dst.inc3a.proj3.W.array == 1).all()

@@ -16,6 +16,11 @@ class InputCountError(TypeError, AssertionError):
     Chainer's debug-mode check raises."""
 
 
+def pair(x: Any) -> Any:
+    """``x`` itself if it is indexable (a tuple, a list), else ``(x, x)``: Chainer's ``_pair``."""
+    return x if hasattr(x, '__getitem__') else (x, x)
+
+
 def initializer(link: Any, argname: str, spec: Any) -> Any:
     """The initializer ``spec`` stands for (None: LeCunNormal); errors name the argument."""
     try:

@@ -12,6 +12,9 @@ if TYPE_CHECKING:
     from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
+_pair = _param_args.pair  # Chainer's helper of this module
+
+
 class Deconvolution2D(link.Link):
     """Two-dimensional deconvolutional layer (:func:`~chainlite.functions.deconvolution_2d`).
 

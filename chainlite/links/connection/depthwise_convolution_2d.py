@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
+_pair = _param_args.pair  # Chainer's helper of this module
+
+
 class DepthwiseConvolution2D(link.Link):
     """Two-dimensional depthwise convolution: each input channel has its own filters.
 

@@ -12,6 +12,9 @@ if TYPE_CHECKING:
     from chainlite.types import InitializerSpec, ShapeSpec, VariableOrArray
 
 
+_pair = _param_args.pair  # Chainer's helper of this module
+
+
 class DilatedConvolution2D(link.Link):
     """Two-dimensional dilated convolutional layer: filter taps ``dilate`` pixels apart.
 

@@ -16,6 +16,12 @@ def _pair(x: Any) -> tuple:
     return tuple(x) if hasattr(x, '__getitem__') else (x, x)
 
 
+def _conv_output_length(input_length: int, filter_size: int, stride: int) -> int:
+    # Chainer's helper: the output length of a stride-1 valid convolution; like Chainer's, it
+    # ignores ``stride``.
+    return input_length - filter_size + 1
+
+
 class LocalConvolution2D(link.Link):
     """Locally connected layer (:func:`~chainlite.functions.local_convolution_2d`): a 2-D
     convolution without padding whose filters differ at each output position.

@@ -3,18 +3,76 @@ from __future__ import annotations
 
 import copy
 import heapq
+
+import numpy
 from typing import TYPE_CHECKING, Any
 
 from chainlite import configuration
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
+from chainlite.functions.loss import hierarchical_softmax as hsm_function
 from chainlite.functions.loss.hierarchical_softmax import BinaryHierarchicalSoftmaxFunction
 
 if TYPE_CHECKING:
     from chainlite.types import DTypeSpec, VariableOrArray
 
 __all__ = ['BinaryHierarchicalSoftmax', 'BinaryHierarchicalSoftmaxFunction']
+
+
+class TreeParser:
+    """Finds each leaf's path of internal nodes in a binary tree, and the turns taken.
+
+    Internal nodes are numbered in pre-order from 0; a turn to the left child is coded
+    ``+1``, to the right ``-1``.
+
+    Args:
+        dtype: The dtype of the codes.
+
+    Attributes:
+        paths: After :meth:`parse`, leaf -> the ``int32`` ids of the internal nodes from the
+            root down to it.
+        codes: After :meth:`parse`, leaf -> the turns (``+1``/``-1``) at those nodes.
+        next_id: The number of internal nodes numbered so far.
+
+    Example:
+        >>> import numpy as np
+        >>> parser = TreeParser(np.float32)
+        >>> parser.parse(((0, 1), 2))
+        >>> parser.size(), parser.get_paths()[1], parser.get_codes()[1]
+        (2, array([0, 1], dtype=int32), array([ 1., -1.], dtype=float32))
+    """
+
+    def __init__(self, dtype: DTypeSpec) -> None:
+        self.next_id = 0
+        self.dtype = dtype
+        self.paths: dict = {}
+        self.codes: dict = {}
+
+    def size(self) -> int:
+        """Returns the number of internal nodes of the tree parsed."""
+        return self.next_id
+
+    def get_paths(self) -> dict:
+        """Returns leaf -> the ids of the internal nodes on its path."""
+        return self.paths
+
+    def get_codes(self) -> dict:
+        """Returns leaf -> the turns taken on its path."""
+        return self.codes
+
+    def parse(self, tree: Any) -> None:
+        """Parses ``tree``, nested pairs whose leaves are anything but tuples.
+
+        Args:
+            tree: For example ``((0, 1), 2)``.
+
+        Raises:
+            ValueError: If an internal node does not have two children.
+        """
+        paths, codes, self.next_id = hsm_function._parse_tree(tree)
+        self.paths = {leaf: numpy.array(p, numpy.int32) for leaf, p in paths.items()}
+        self.codes = {leaf: numpy.array(c, self.dtype) for leaf, c in codes.items()}
 
 
 class BinaryHierarchicalSoftmax(link.Link):

@@ -16,18 +16,90 @@ if TYPE_CHECKING:
     from chainlite.types import DTypeSpec, VariableOrArray
 
 
+def _warn_old_model(name: str = 'the moving statistics') -> None:
+    warnings.warn('DecorrelatedBatchNormalization: %s has the layout of old Chainer versions '
+                  '(no group axis), whose algorithm differed from the paper; it is repeated '
+                  'for each group' % name)
+
+
+_broadcast_to = numpy.broadcast_to  # Chainer's name
+
+
 def _old_layout(name: str, array: Any, ndim: int, groups: int) -> Any:
     # Statistics saved before Chainer v7 had no group axis (Chainer issue #7706).
     if array.ndim == ndim:
         return array
     if array.ndim == ndim - 1:
         if groups != 1:
-            warnings.warn('DecorrelatedBatchNormalization: %s has the layout of old Chainer '
-                          'versions (no group axis), whose algorithm differed from the '
-                          'paper; it is repeated for each group' % name)
+            _warn_old_model(name)
         return numpy.broadcast_to(array, (groups,) + array.shape)
     raise ValueError('DecorrelatedBatchNormalization: %s has %d axes, expected %d'
                      % (name, array.ndim, ndim))
+
+
+def fix_avg_mean(avg_mean: Any, groups: int) -> Any:
+    """Gives a saved ``avg_mean`` the group axis that old Chainer versions lacked.
+
+    Args:
+        avg_mean: ``(groups, C)`` (returned as is) or the old ``(C,)``, which is repeated
+            for each group (with a warning unless ``groups`` is 1).
+        groups: The link's number of groups.
+
+    Returns:
+        An array of shape ``(groups, C)`` (a read-only broadcast view for the old layout).
+
+    Raises:
+        ValueError: For any other number of axes.
+
+    Example:
+        >>> import numpy as np
+        >>> fix_avg_mean(np.array([1.0, 2.0]), 1)
+        array([[1., 2.]])
+    """
+    return _old_layout('avg_mean', avg_mean, 2, groups)
+
+
+def fix_avg_projection(avg_projection: Any, groups: int) -> Any:
+    """Gives a saved ``avg_projection`` the group axis that old Chainer versions lacked.
+
+    Args:
+        avg_projection: ``(groups, C, C)`` (returned as is) or the old ``(C, C)``, which is
+            repeated for each group (with a warning unless ``groups`` is 1).
+        groups: The link's number of groups.
+
+    Returns:
+        An array of shape ``(groups, C, C)``.
+
+    Raises:
+        ValueError: For any other number of axes.
+
+    Example:
+        >>> import numpy as np
+        >>> fix_avg_projection(np.eye(2), 1).shape
+        (1, 2, 2)
+    """
+    return _old_layout('avg_projection', avg_projection, 3, groups)
+
+
+class _PatchedDeserializer(serializer_mod.Deserializer):
+    # Reads through ``base``; the entries named in ``patches`` are passed through the
+    # patch function (old layout -> new) before they are copied into the target array.
+
+    def __init__(self, base: Any, patches: dict) -> None:
+        self.base = base
+        self.patches = patches
+
+    def __repr__(self) -> str:
+        return '_PatchedDeserializer({}, {})'.format(repr(self.base), repr(self.patches))
+
+    def __call__(self, key: str, value: Any) -> Any:
+        if key not in self.patches:
+            return self.base(key, value)
+        array = self.patches[key](self.base(key, None))
+        if value is None:
+            return array
+        numpy.copyto(value, array)
+        return value
 
 
 class DecorrelatedBatchNormalization(link.Link):

@@ -16,6 +16,50 @@ if TYPE_CHECKING:
     from chainlite.types import InitializerSpec, VariableOrArray
 
 
+def argsort_list_descent(lst: Sequence[Any]) -> numpy.ndarray:
+    """Returns the order that sorts sequences from the longest to the shortest.
+
+    Args:
+        lst: Sequences (arrays, Variables, lists).
+
+    Returns:
+        An int32 array of indices into ``lst``, longest first (ties keep their order).
+
+    Example:
+        >>> argsort_list_descent([[1], [1, 2, 3], [1, 2]])
+        array([1, 2, 0], dtype=int32)
+    """
+    return numpy.argsort([-len(x) for x in lst], kind='stable').astype(numpy.int32)
+
+
+def permutate_list(lst: Sequence[Any], indices: Sequence[int], inv: bool) -> list:
+    """Reorders a list by ``indices``, or undoes that reordering.
+
+    Args:
+        lst: The items.
+        indices: A permutation of ``range(len(lst))``.
+        inv: False: item ``i`` of the result is ``lst[indices[i]]``; True: the inverse,
+            ``lst[i]`` goes to position ``indices[i]``.
+
+    Returns:
+        A new list.
+
+    Example:
+        >>> permutate_list(['a', 'b', 'c'], [2, 0, 1], False)
+        ['c', 'a', 'b']
+        >>> permutate_list(['c', 'a', 'b'], [2, 0, 1], True)
+        ['a', 'b', 'c']
+    """
+    ret: list = [None] * len(lst)
+    if inv:
+        for i, index in enumerate(indices):
+            ret[index] = lst[i]
+    else:
+        for i, index in enumerate(indices):
+            ret[i] = lst[index]
+    return ret
+
+
 class NStepRNNBase(link.ChainList):
     """The base of the stacked recurrent links (``NStepLSTM``, ``NStepGRU``, ``NStepRNNTanh``...).
 

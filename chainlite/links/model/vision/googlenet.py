@@ -244,3 +244,35 @@ class GoogLeNet(link.Chain):
             A Variable of shape ``(N, 1000)``.
         """
         return _common.predict(self, prepare, images, oversample)
+
+
+# Copying the parameters of Caffe's BVLC GoogLeNet (a CaffeFunction) into GoogLeNet, under
+# Chainer's names.
+
+def _copy(dst: Any, src: Any) -> None:
+    dst.W.array[:] = src.W.array
+    dst.b.array[:] = src.b.array
+
+
+# Inception's child links -> the suffixes of Caffe's layer names.
+_INCEPTION_PARTS = (('conv1', '1x1'), ('proj3', '3x3_reduce'), ('conv3', '3x3'),
+                    ('proj5', '5x5_reduce'), ('conv5', '5x5'), ('projp', 'pool_proj'))
+
+
+def _transfer_inception(src: Any, dst: Any, names: Sequence[str]) -> None:
+    for name in names:
+        chain = getattr(dst, 'inc{}'.format(name))
+        for part, caffe_part in _INCEPTION_PARTS:
+            _copy(getattr(chain, part), src['inception_{}/{}'.format(name, caffe_part)])
+
+
+def _transfer_googlenet(src: Any, dst: Any) -> None:
+    _copy(dst.conv1, src['conv1/7x7_s2'])
+    _copy(dst.conv2_reduce, src['conv2/3x3_reduce'])
+    _copy(dst.conv2, src['conv2/3x3'])
+    _transfer_inception(src, dst, ['3a', '3b', '4a', '4b', '4c', '4d', '4e', '5a', '5b'])
+    for i in (1, 2):
+        _copy(getattr(dst, 'loss%d_conv' % i), src['loss%d/conv' % i])
+        _copy(getattr(dst, 'loss%d_fc1' % i), src['loss%d/fc' % i])
+        _copy(getattr(dst, 'loss%d_fc2' % i), src['loss%d/classifier' % i])
+    _copy(dst.loss3_fc, src['loss3/classifier'])

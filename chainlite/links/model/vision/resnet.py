@@ -326,3 +326,73 @@ class ResNet152Layers(ResNetLayers):
         if pretrained_model == 'auto':
             pretrained_model = 'ResNet-152-model.caffemodel'
         super().__init__(pretrained_model, 152, downsample_fb)
+
+
+# Copying the parameters of Caffe's ResNet (a CaffeFunction of the MSRA model) into
+# ResNetLayers, under Chainer's names.
+
+def _transfer_components(src: Any, dst_conv: Any, dst_bn: Any, bname: str, cname: str) -> None:
+    # Caffe splits a batch normalization into BatchNorm (statistics) and Scale (gamma, beta).
+    suffix = '{}_branch{}'.format(bname, cname)
+    src_bn, src_scale = getattr(src, 'bn' + suffix), getattr(src, 'scale' + suffix)
+    dst_conv.W.array[:] = getattr(src, 'res' + suffix).W.array
+    dst_bn.avg_mean[:] = src_bn.avg_mean
+    dst_bn.avg_var[:] = src_bn.avg_var
+    dst_bn.gamma.array[:] = src_scale.W.array
+    dst_bn.beta.array[:] = src_scale.bias.b.array
+
+
+def _transfer_bottleneckA(src: Any, dst: Any, name: str) -> None:
+    for i, branch in enumerate(('2a', '2b', '2c', '1'), 1):
+        _transfer_components(src, getattr(dst, 'conv%d' % i), getattr(dst, 'bn%d' % i), name,
+                             branch)
+
+
+def _transfer_bottleneckB(src: Any, dst: Any, name: str) -> None:
+    for i, branch in enumerate(('2a', '2b', '2c'), 1):
+        _transfer_components(src, getattr(dst, 'conv%d' % i), getattr(dst, 'bn%d' % i), name,
+                             branch)
+
+
+def _transfer_block(src: Any, dst: Any, names: Sequence[str]) -> None:
+    _transfer_bottleneckA(src, dst.a, names[0])
+    for i, name in enumerate(names[1:], 1):
+        _transfer_bottleneckB(src, getattr(dst, 'b%d' % i), name)
+
+
+def _transfer_resnet(src: Any, dst: Any, blocks: Sequence[Sequence[str]],
+                     conv1_bias: bool) -> None:
+    dst.conv1.W.array[:] = src.conv1.W.array
+    if conv1_bias:  # only the 50-layer Caffe model has a bias in conv1
+        dst.conv1.b.array[:] = src.conv1.b.array
+    dst.bn1.avg_mean[:] = src.bn_conv1.avg_mean
+    dst.bn1.avg_var[:] = src.bn_conv1.avg_var
+    dst.bn1.gamma.array[:] = src.scale_conv1.W.array
+    dst.bn1.beta.array[:] = src.scale_conv1.bias.b.array
+    for stage, names in zip((dst.res2, dst.res3, dst.res4, dst.res5), blocks):
+        _transfer_block(src, stage, names)
+    dst.fc6.W.array[:] = src.fc1000.W.array
+    dst.fc6.b.array[:] = src.fc1000.b.array
+
+
+def _numbered(first: str, prefix: str, n: int) -> list[str]:
+    # Caffe's names of a stage's blocks in the deep models: '4a', '4b1', '4b2', ...
+    return [first] + ['{}{}'.format(prefix, i) for i in range(1, n + 1)]
+
+
+def _transfer_resnet50(src: Any, dst: Any) -> None:
+    _transfer_resnet(src, dst, [['2a', '2b', '2c'], ['3a', '3b', '3c', '3d'],
+                                ['4a', '4b', '4c', '4d', '4e', '4f'], ['5a', '5b', '5c']],
+                     conv1_bias=True)
+
+
+def _transfer_resnet101(src: Any, dst: Any) -> None:
+    _transfer_resnet(src, dst, [['2a', '2b', '2c'], _numbered('3a', '3b', 3),
+                                _numbered('4a', '4b', 22), ['5a', '5b', '5c']],
+                     conv1_bias=False)
+
+
+def _transfer_resnet152(src: Any, dst: Any) -> None:
+    _transfer_resnet(src, dst, [['2a', '2b', '2c'], _numbered('3a', '3b', 7),
+                                _numbered('4a', '4b', 35), ['5a', '5b', '5c']],
+                     conv1_bias=False)
