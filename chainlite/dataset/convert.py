@@ -306,3 +306,62 @@ class ConcatWithAsyncTransfer:
             raise ValueError("ConcatWithAsyncTransfer: device is different from the first "
                              "call's (%r), got %r" % (self._device, device))
         return concat_examples_func(batch, device, padding)
+
+
+class Conveyor:
+    """Chainer's double-buffered transfer of arrays to a GPU: :meth:`put` then :meth:`get`.
+
+    Chainer copies to a GPU asynchronously when ``device >= 0`` and a CUDA stream is given;
+    without CUDA that raises here. Otherwise (no device, the CPU, or no stream) ``put``
+    sends the array with :func:`to_device` at once and ``get`` returns the results in the
+    order put.
+
+    Args:
+        device: A device id: None leaves arrays where they are, a negative id is the CPU.
+        stream: A CUDA stream, or None for synchronous transfer.
+
+    Example:
+        >>> import numpy as np
+        >>> conveyor = Conveyor(-1)
+        >>> conveyor.put(np.arange(3))
+        >>> conveyor.get()
+        array([0, 1, 2])
+    """
+
+    def __init__(self, device: Any = None, stream: Any = None) -> None:
+        self._device = device
+        self._stream = stream
+        self._ret_array: list = []
+
+    def _is_async(self) -> bool:
+        return self._device is not None and self._device >= 0 and self._stream is not None
+
+    def put(self, array: Any) -> None:
+        """Starts sending ``array`` to the device (at once: there is no CUDA stream).
+
+        Args:
+            array: A NumPy array.
+
+        Raises:
+            RuntimeError: For a GPU id with a stream (CUDA is not available).
+        """
+        if self._is_async():
+            from chainlite.backends import cuda
+            cuda.check_cuda_available()
+        self._ret_array.append(to_device(self._device, array))
+
+    def get(self, sync: bool = True) -> Any:
+        """Returns the first array put and not yet got.
+
+        Args:
+            sync: Whether to wait for the GPU copy (nothing to wait for on the CPU).
+
+        Returns:
+            The array, on the device.
+
+        Raises:
+            IndexError: If every array put has been got.
+        """
+        if not self._ret_array:
+            raise IndexError('Conveyor.get: no array was put (call put first)')
+        return self._ret_array.pop(0)

@@ -280,3 +280,71 @@ def test_multi_node_bn_backend_and_impl_selector(chainer):
     nccl = mbn.MultiNodeBNImplSelector(_OneRank(), 'nccl')(None, ())
     with pytest.raises(RuntimeError, match='Cupy is not available'):
         nccl.get_mean_and_var((0, 2), gamma, x, np, np.float32)
+
+
+# -- chainer.dataset ------------------------------------------------------------------------------
+
+def test_conveyor_puts_and_gets_in_order(chainer):
+    from chainer.dataset import convert
+    conveyor = convert.Conveyor(-1)
+    a, b = np.arange(3), np.ones(2)
+    conveyor.put(a)
+    conveyor.put(b)
+    np.testing.assert_array_equal(conveyor.get(), a)
+    np.testing.assert_array_equal(conveyor.get(sync=False), b)
+    with pytest.raises(IndexError, match='no array'):
+        conveyor.get()
+    left = convert.Conveyor()
+    left.put(a)
+    assert left.get() is a
+    with pytest.raises(RuntimeError):
+        convert.Conveyor(0, stream=object()).put(a)
+
+
+def test_tabular_slice_helpers(chainer):
+    from chainer.dataset.tabular import _slice
+    assert _slice._as_indices(slice(1, 3), 5) == slice(1, 3)
+    assert _slice._as_indices([True, False, True], 3) == [0, 2]
+    assert _slice._as_indices([-1, 0], 4) == [3, 0]
+    empty = np.array([], dtype=int)
+    assert _slice._as_indices(empty, 4) is empty
+    with pytest.raises(IndexError):
+        _slice._as_indices([4], 4)
+    with pytest.raises(ValueError):
+        _slice._as_indices([True], 3)
+    assert _slice._as_key_indices(None, ('a', 'b')) is None
+    assert _slice._as_key_indices(('b', -2), ('a', 'b')) == (1, 0)
+    with pytest.raises(KeyError):
+        _slice._as_key_indices(('c',), ('a', 'b'))
+    rows = list(range(10))
+    for a, b in [(slice(1, 9, 2), slice(1, None)), (slice(8, 0, -3), [0, 2]),
+                 ([5, 3, 1], slice(None, None, -1)), ([5, 3, 1], [2, 0]), (None, [1]),
+                 (slice(2, 5), None)]:
+        view = rows if a is None else (rows[a] if isinstance(a, slice) else [rows[i] for i in a])
+        expected = view if b is None else (
+            view[b] if isinstance(b, slice) else [view[i] for i in b])
+        merged = _slice._merge_indices(a, b, 10, len(view))
+        got = rows[merged] if isinstance(merged, slice) else [rows[i] for i in merged]
+        assert got == expected, (a, b)
+    assert _slice._merge_indices(None, None, 3, 3) is None
+    assert _slice._merge_key_indices((2, 0, 1), (1, 2)) == (0, 1)
+    assert _slice._merge_key_indices(None, (1,)) == (1,)
+    assert _slice._merge_key_indices((3,), None) == (3,)
+
+
+def test_tabular_make_dataset_and_as_array(chainer):
+    # As in Chainer, the package's name from_data is the function: import the module.
+    from_data = importlib.import_module('chainer.dataset.tabular.from_data')
+    tabular_dataset = importlib.import_module('chainer.dataset.tabular.tabular_dataset')
+    column = from_data._make_dataset('a', np.arange(4), None)
+    assert column.keys == ('a',) and len(column) == 4 and column[2] == 2
+    squares = from_data._make_dataset('sq', lambda i: i * i, 5)
+    assert squares[3] == 9
+    unnamed = from_data._make_dataset(None, [7, 8], None)
+    assert unnamed.keys[0].startswith('_') and unnamed[1] == 8
+    with pytest.raises(ValueError):
+        from_data._make_dataset(None, lambda i: i, 3)  # a callable needs a key
+    array = np.arange(3)
+    assert tabular_dataset._as_array(array) is array
+    converted = tabular_dataset._as_array([1, 2])
+    assert isinstance(converted, np.ndarray) and converted.tolist() == [1, 2]

@@ -49,9 +49,7 @@ class _Slice(TabularDataset):
 
     def get_examples(self, indices, key_indices):
         rows = _compose_rows(self._indices, indices, len(self._dataset))
-        cols = self._key_indices
-        if key_indices is not None:
-            cols = key_indices if cols is None else tuple(cols[k] for k in key_indices)
+        cols = _merge_key_indices(self._key_indices, key_indices)
         return self._dataset.get_examples(rows, cols)
 
     def convert(self, data):
@@ -145,3 +143,30 @@ def _compose_rows(outer, inner, length):
     if isinstance(inner, slice):
         return list(outer[inner])
     return [outer[i] for i in inner]
+
+
+def _as_indices(indices, len_):
+    """Chainer's name of :func:`_normalize_rows` (an empty list of rows comes back as given)."""
+    if not isinstance(indices, slice) and indices is not None and hasattr(indices, '__len__') \
+            and len(indices) == 0:
+        return indices
+    return _normalize_rows(indices, len_)
+
+
+# Chainer's name of _normalize_keys.
+_as_key_indices = _normalize_keys
+
+
+def _merge_indices(a, b, len_a, len_b):
+    """Chainer's name of :func:`_compose_rows`: the rows ``b`` (of a view of ``len_b`` rows)
+    of the rows ``a`` (of a dataset of ``len_a`` rows)."""
+    return _compose_rows(a, b, len_a)
+
+
+def _merge_key_indices(a, b):
+    """The columns ``b`` of the columns ``a`` (either None for all)."""
+    if b is None:
+        return a
+    if a is None:
+        return b
+    return tuple(a[k] for k in b)

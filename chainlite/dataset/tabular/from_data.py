@@ -87,6 +87,10 @@ def _column(key, column, size):
                     % type(column).__name__)
 
 
+# Chainer's name of _column.
+_make_dataset = _column
+
+
 class _Array(TabularDataset):
     """One column backed by a list or an array (read in place)."""
 

@@ -239,3 +239,7 @@ def _to_array(column: Any) -> Any:
     if isinstance(column, numpy.ndarray):
         return column
     return numpy.asarray(column)
+
+
+# Chainer's name of _to_array.
+_as_array = _to_array
