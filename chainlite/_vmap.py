@@ -1,24 +1,22 @@
 """``vmap``: maps a function over an axis of its arguments (``chainlite.func.vmap``)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy
 
+from chainlite import _vmap_rules
 from chainlite import functions
 from chainlite import variable
 
 _Variable = variable.Variable
 Axes = Union[None, int, Sequence[Any]]
 
-# Elementwise functions of one argument: f(x)[i] == f(x[i]) along any axis, so vmap calls
-# them once on the whole batch. Every entry is tested against the loop.
-_ELEMENTWISE_NAMES = (
-    'absolute', 'arctan', 'cos', 'cosh', 'elu', 'erf', 'exp', 'expm1', 'gelu', 'hard_sigmoid',
-    'leaky_relu', 'log', 'log1p', 'relu', 'rsqrt', 'selu', 'sigmoid', 'sin', 'sinh',
-    'softplus', 'sqrt', 'square', 'tan', 'tanh')
+# Elementwise functions of one argument: f(x)[i] == f(x[i]) along any axis. They and the
+# other functions with a batching rule are in _vmap_rules.
+_ELEMENTWISE_NAMES = _vmap_rules.ELEMENTWISE_NAMES
 _ELEMENTWISE = tuple(getattr(functions, n) for n in _ELEMENTWISE_NAMES
-                         if hasattr(functions, n))
+                     if hasattr(functions, n))
 
 
 def _is_leaf(x: Any) -> bool:
@@ -80,7 +78,7 @@ def _move(x: Any, source: int, destination: int) -> Any:
     return numpy.moveaxis(x, source, destination)
 
 
-def _out_axes(outs: Any, out_axes: Axes) -> list:
+def _out_axes(outs: Any, out_axes: Any) -> list:
     if isinstance(out_axes, (tuple, list)):
         if _is_leaf(outs) or len(outs) != len(out_axes):
             raise ValueError('vmap: out_axes %r does not match f\'s %s'
@@ -92,42 +90,115 @@ def _out_axes(outs: Any, out_axes: Axes) -> list:
 
 def _check_out_axis(axis: Any, ndim: int) -> int:
     if isinstance(axis, bool) or not isinstance(axis, int):
-        raise ValueError('vmap: each out_axes entry must be an int; got %r' % (axis,))
+        raise ValueError('vmap: each out_axes entry must be an int or None; got %r' % (axis,))
     if not -ndim - 1 <= axis <= ndim:
         raise ValueError('vmap: out_axes %d is out of range for a mapped output of %d '
                          'dimensions (before mapping)' % (axis, ndim))
     return axis % (ndim + 1)
 
 
-def _stack(rows: list, axis: Any) -> Any:
-    ndim = numpy.ndim(rows[0].array if isinstance(rows[0], _Variable) else rows[0])
-    axis = _check_out_axis(axis, ndim)
+def _data(y: Any) -> Any:
+    return y.array if isinstance(y, _Variable) else numpy.asarray(y)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a.shape == b.shape and bool(numpy.array_equal(a, b, equal_nan=a.dtype.kind in 'fc'))
+
+
+def _unmapped(rows: list, k: int) -> Any:
+    # out_axes None: the output must not depend on the mapped axis (torch's rule); vmap can
+    # only see the values, so it checks they are the same for every example.
+    first = _data(rows[0])
+    if not all(_same(first, _data(r)) for r in rows[1:]):
+        raise ValueError('vmap: out_axes is None for output %d, but it differs between '
+                         'examples (it depends on the mapped axis); give it an int axis' % k)
+    return rows[0]
+
+
+def _stack(rows: list, axis: Any, k: int) -> Any:
+    if axis is None:
+        return _unmapped(rows, k)
+    axis = _check_out_axis(axis, numpy.ndim(_data(rows[0])))
     if any(isinstance(r, _Variable) for r in rows):
         return functions.stack(rows, axis)
     return numpy.stack([numpy.asarray(r) for r in rows], axis)
 
 
-def vmap(f: Callable, in_axes: Axes = 0, out_axes: Union[int, Sequence[int]] = 0, *,
-         batched: bool = False) -> Callable:
+def _concat(parts: list) -> Any:
+    if len(parts) == 1:
+        return parts[0]
+    if any(isinstance(p, _Variable) for p in parts):
+        return functions.concat(parts, 0)
+    return numpy.concatenate([numpy.asarray(p) for p in parts], 0)
+
+
+def _place(y: Any, axis: Any, k: int) -> Any:
+    # A batched output (batch in front) moved to its out_axes entry.
+    if axis is None:
+        first = _data(y)
+        row = first[:1]
+        if first.ndim and len(first) > 1 and not _same(numpy.broadcast_to(row, first.shape),
+                                                       first):
+            raise ValueError('vmap: out_axes is None for output %d, but it differs between '
+                             'examples (it depends on the mapped axis); give it an int axis'
+                             % k)
+        return y[0]
+    ndim = numpy.ndim(_data(y))
+    if ndim == 0:
+        raise ValueError('vmap: output %d of the batched call is 0-d, without the batch axis '
+                         '0 that batched=True promises' % k)
+    return _move(y, 0, _check_out_axis(axis, ndim - 1))
+
+
+def _slice(x: Any, axis: int, start: int, stop: int) -> Any:
+    if start == 0 and stop == x.shape[axis]:
+        return x
+    index = (slice(None),) * axis + (slice(start, stop),)
+    if isinstance(x, _Variable):
+        return functions.get_item(x, index)
+    return x[index]
+
+
+def vmap(f: Callable, in_axes: Axes = 0, out_axes: Axes = 0, *, batched: bool = False,
+         chunk_size: Optional[int] = None) -> Callable:
     """Maps ``f`` over an axis of its arguments (``torch.func.vmap``, ``jax.vmap``).
 
     ``vmap(f)(xs)`` is ``stack([f(x) for x in xs])``: the mapped axis of each argument is
     taken away, ``f`` sees one example at a time, and the results are stacked along
     ``out_axes``. So ``vmap(grad(loss), in_axes=(None, 0))(w, xs)`` gives one gradient per
-    example, and compositions with every other transform are exact.
+    example, and compositions with every other transform are exact. Keyword arguments of the
+    mapped function are passed to ``f`` unmapped, as torch does.
 
     By default it runs ``f`` once per example in a Python loop (correct for every ``f``).
     It calls ``f`` once on the whole batch instead when that is known to give the same
-    result: when ``f`` is one of chainlite's elementwise functions of one argument
-    (``F.sin``, ``F.exp``, ``F.relu``, ``F.tanh``, ``F.sigmoid`` and the others listed in
-    the guide), or when ``batched=True`` declares that ``f`` treats axis 0 of its mapped
-    arguments as a batch axis (``f(xs)[i] == f(xs[i])``, the unmapped arguments broadcast).
-    Then the mapped axes are moved to the front, ``f`` runs once, and axis 0 of each output
-    is moved to ``out_axes``.
+    result:
+
+    * when ``f`` is a chainlite function with a batching rule, itself or a
+      ``functools.partial`` of it with keyword settings (``partial(F.sum, axis=1)``):
+      the elementwise functions of one argument (``F.sin``, ``F.exp``, ``F.relu``,
+      ``F.tanh`` and the others listed in the guide); the broadcasting ones (``F.add``,
+      ``F.maximum``, ``F.minimum``, ``F.where``, ``F.arctan2``, ``F.fmod``,
+      ``F.squared_difference`` and ``operator.add``/``sub``/``mul``/``truediv``), any
+      arguments mapped or not; the reductions (``F.sum``, ``F.mean``, ``F.max``,
+      ``F.min``, ``F.prod``, ``F.logsumexp``) and the functions taking an axis or a shape
+      (``F.softmax``, ``F.log_softmax``, ``F.cumsum``, ``F.cumprod``, ``F.transpose``,
+      ``F.swapaxes``, ``F.moveaxis``, ``F.reshape``, ``F.flatten``, ``F.expand_dims``,
+      ``F.squeeze``, ``F.broadcast_to``, ``F.concat``, ``F.stack``), each example's axes
+      shifted past the batch axis; ``F.matmul`` and ``F.linear`` with the batch on either
+      side or both. Where a rule cannot promise the loop's result (an axis out of range, a
+      0-d example for a reduction), vmap loops and the function raises its own error;
+    * when ``batched=True`` declares that ``f`` treats axis 0 of its mapped arguments as a
+      batch axis (``f(xs)[i] == f(xs[i])``, the unmapped arguments broadcast).
+
+    Then the mapped axes are moved to the front, ``f`` runs once (or once per
+    ``chunk_size`` examples) and axis 0 of each output is moved to ``out_axes``. A lambda
+    or a composition of functions is not looked into: it loops, unless ``batched=True``.
 
     Results are what ``f`` returns, stacked: Variables (linked to the arguments' graphs, so
     ``grad`` of a ``vmap`` works) when ``f`` returns Variables, arrays when it returns
-    arrays.
+    arrays. An output whose ``out_axes`` entry is None is returned once, not stacked; it
+    must not depend on the mapped axis (torch raises then): vmap checks that its values are
+    the same for every example.
 
     Args:
         f: A function of arrays or Variables (or tuples of them), returning an array or
@@ -135,27 +206,39 @@ def vmap(f: Callable, in_axes: Axes = 0, out_axes: Union[int, Sequence[int]] = 0
         in_axes: The axis to map over in each positional argument: an int for every
             argument, or a tuple with one entry per argument, each an int, None (not mapped,
             passed whole to every call) or, for a tuple argument, a tuple of entries.
-        out_axes: Where the mapped axis goes in each output: an int, or a tuple with one
-            int per output.
+        out_axes: Where the mapped axis goes in each output: an int or None, or a tuple
+            with one entry per output.
         batched: Whether ``f`` is known to handle a leading batch axis itself (see above).
+        chunk_size: With a batching rule or ``batched=True``, call ``f`` on at most this
+            many examples at a time and concatenate (to bound memory, as torch's
+            ``chunk_size``); None for all at once. The loop already runs one at a time.
 
     Returns:
-        A function with ``f``'s positional arguments returning the stacked results.
+        A function with ``f``'s arguments returning the stacked results.
 
     Raises:
         ValueError: If ``in_axes`` or ``out_axes`` do not match the arguments or outputs,
-            name an axis out of range, no argument is mapped, or the mapped axes differ in
-            size.
+            name an axis out of range, no argument is mapped, the mapped axes differ in
+            size, an output with ``out_axes`` None differs between examples, or
+            ``chunk_size`` is not a positive int.
 
     Example:
-        >>> import numpy as np, chainlite.functions as F
+        >>> import functools, numpy as np, chainlite.functions as F
         >>> from chainlite import func
         >>> dot = lambda w, x: F.sum(w * x)
         >>> func.vmap(dot, in_axes=(None, 0))(np.array([1.0, 2.0]),
         ...                                   np.array([[1.0, 1.0], [3.0, 0.0]])).array
         array([3., 3.])
+        >>> func.vmap(functools.partial(F.sum, axis=0))(np.ones((4, 2, 3))).shape
+        (4, 3)
     """
-    def wrapped(*args):
+    if chunk_size is not None and (isinstance(chunk_size, bool)
+                                   or not isinstance(chunk_size, int) or chunk_size < 1):
+        raise ValueError('vmap: chunk_size must be a positive int or None; got %r'
+                         % (chunk_size,))
+    found = None if batched else _vmap_rules.find(f)
+
+    def wrapped(*args, **kwargs):
         if isinstance(in_axes, (tuple, list)):
             if len(in_axes) != len(args):
                 raise ValueError('vmap: in_axes has %d entries but f got %d positional '
@@ -181,29 +264,42 @@ def vmap(f: Callable, in_axes: Axes = 0, out_axes: Union[int, Sequence[int]] = 0
             raise ValueError('vmap: the mapped axes differ in size: %s'
                              % ', '.join('in_axes%s has %d' % (w, n) for n, w in mapped))
         size = mapped[0][0]
-        if any(f is g for g in _ELEMENTWISE) and len(args) == 1 and len(leaves) == 1:
-            x, ax, _ = leaves[0]
-            y = f(x)
-            return _move(y, ax, _check_out_axis(_out_axes(y, out_axes)[0], y.ndim - 1))
-        if batched:
-            front = [x if ax is None else _move(x, ax, 0) for x, ax, _ in leaves]
-            outs = f(*[_rebuild(a, front) for a in args])
-            axes = _out_axes(outs, out_axes)
-            ys = [outs] if _is_leaf(outs) else list(outs)
-            moved = [_move(y, 0, _check_out_axis(a, numpy.ndim(y) - 1))
-                     for y, a in zip(ys, axes)]
-            return moved[0] if _is_leaf(outs) else type(outs)(moved)
+        step = max(1, size if chunk_size is None else min(chunk_size, size))
+        bounds = [(i, min(i + step, size)) for i in range(0, size, step)] or [(0, 0)]
+        marks = [ax is not None for _, ax, _ in leaves]
+        flags = [_rebuild(a, marks) for a in args]
+
+        def call(start: int, stop: int) -> Any:
+            front = [x if ax is None else _move(_slice(x, ax, start, stop), ax, 0)
+                     for x, ax, _ in leaves]
+            inputs = [_rebuild(a, front) for a in args]
+            if batched:
+                return f(*inputs, **kwargs)
+            fn, rule, keywords = found  # type: ignore[misc]
+            return _vmap_rules.apply(fn, rule, tuple(inputs), tuple(flags),
+                                     dict(keywords, **kwargs), stop - start)
+
+        if batched or found is not None:
+            parts = [call(*bounds[0])]
+            if parts[0] is not None:
+                parts += [call(*b) for b in bounds[1:]]
+                first = parts[0]
+                axes = _out_axes(first, out_axes)
+                if _is_leaf(first):
+                    return _place(_concat(parts), axes[0], 0)
+                return type(first)(_place(_concat([p[k] for p in parts]), a, k)
+                                   for k, a in enumerate(axes))
         if size == 0:
             raise ValueError('vmap: the mapped axes have size 0; the loop has no example '
                              'to learn the output shape from')
         results = []
         for i in range(size):
             sliced = [x if ax is None else _take(x, ax, i) for x, ax, _ in leaves]
-            results.append(f(*[_rebuild(a, sliced) for a in args]))
+            results.append(f(*[_rebuild(a, sliced) for a in args], **kwargs))
         first = results[0]
         axes = _out_axes(first, out_axes)
         if _is_leaf(first):
-            return _stack(results, axes[0])
-        return type(first)(_stack([r[k] for r in results], a) for k, a in enumerate(axes))
+            return _stack(results, axes[0], 0)
+        return type(first)(_stack([r[k] for r in results], a, k) for k, a in enumerate(axes))
 
     return wrapped
