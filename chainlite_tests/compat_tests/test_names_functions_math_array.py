@@ -158,3 +158,227 @@ def test_rsqrt_gpu_node_and_sum_to_node(chainer):
     np.testing.assert_allclose(y.array, 1 / np.sqrt(x))
     y, = _check(lambda x: sum_.SumTo((1, 2)).apply((x,)), (_r(3, 2),))
     assert y.shape == (1, 2)
+
+
+# -- math: gradient nodes of elementwise and reduction ops -------------------------------------
+
+def test_maximum_and_minimum_grad_nodes(chainer):
+    x1, x2, gy = _r(3, 2), _r(2), _r(3, 2)  # x2 broadcasts: each part is summed to its shape
+    for name, cond in (('maximum.MaximumGrad', x1 >= x2), ('minimum.MinimumGrad', x1 <= x2)):
+        module, cls = name.split('.')
+        node = getattr(_mod('math.' + module), cls)
+        gx1, gx2 = _check(lambda gy: node(x1, x2).apply((gy,)), (gy,))
+        np.testing.assert_allclose(gx1.array, np.where(cond, gy, 0))
+        np.testing.assert_allclose(gx2.array, np.where(cond, 0, gy).sum(0))
+
+
+def test_clip_grad_node(chainer):
+    clip = _mod('math.clip')
+    x, gy = np.array([-2.0, -0.5, 0.5, 2.0]), _r(4)
+    gx, = _check(lambda gy: clip.ClipGrad(x, -1.0, 1.0).apply((gy,)), (gy,))
+    np.testing.assert_allclose(gx.array, [0, gy[1], gy[2], 0])
+    np.testing.assert_allclose(clip.ClipGrad(x, None, 1.0).apply((gy,))[0].array,
+                               [gy[0], gy[1], gy[2], 0])
+    with pytest.raises(ValueError):
+        clip.ClipGrad(x, None, None)
+
+
+def test_batch_l2_norm_squared_and_linear_interpolate_grads(chainer):
+    b = _mod('math.batch_l2_norm_squared')
+    x, gy = _r(3, 2, 2), _r(3)
+    gx, = _check(lambda x, gy: b.BatchL2NormSquaredGrad().apply((x, gy)), (x, gy))
+    np.testing.assert_allclose(gx.array, 2 * x * gy[:, None, None])
+    li = _mod('math.linear_interpolate')
+    p, x, y, gz = _r(3, 2), _r(3, 2), _r(3, 2), _r(3, 2)
+    gp, gx, gy = _check(lambda *xs: li.LinearInterpolateGrad().apply(xs), (p, x, y, gz))
+    np.testing.assert_allclose(gp.array, (x - y) * gz)
+    np.testing.assert_allclose(gx.array, p * gz)
+    np.testing.assert_allclose(gy.array, (1 - p) * gz)
+
+
+def test_cumprodsum_and_flipcumprodsum(chainer):
+    cumprod = _mod('math.cumprod')
+    xmul, xadd = _r(2, 3), _r(2, 4)
+    y, = _check(lambda m, a: cumprod.Cumprodsum(1).apply((m, a)), (xmul, xadd))
+    expect = xadd.copy()
+    for i in range(1, 4):
+        expect[:, i] = expect[:, i - 1] * xmul[:, i - 1] + xadd[:, i]
+    np.testing.assert_allclose(y.array, expect)
+    # Run backwards: g[i] = gy[i] + xmul[i] * g[i + 1].
+    z = cumprod._flipcumprodsum(np.array([2.0, 3.0]), np.array([1.0, 1.0, 1.0]), 0)
+    np.testing.assert_allclose(z.array, [9.0, 4.0, 1.0])
+
+
+def test_minmax_nodes(chainer):
+    minmax = _mod('math.minmax')
+    x = np.array([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]])
+    y = minmax.ArgMax(1).apply((x,))[0]
+    np.testing.assert_array_equal(y.array, [1, 0])
+    assert y.dtype == np.int32
+    assert minmax.ArgMin().apply((x,))[0].array == 4
+    assert issubclass(minmax.ArgMax, minmax.IndexSelectorBase)
+    assert issubclass(minmax.Max, minmax.SelectorBase) and issubclass(minmax.Min, minmax.Max)
+    with pytest.raises(TypeError, match='None or an int'):
+        minmax.ArgMax((0, 1))
+    with pytest.raises(TypeError, match='base class'):
+        minmax.SelectorBase().apply((x,))
+
+    class Peak(minmax.SelectorBase):  # Chainer's way to add a reduction
+        def _fwd(self, x, xp):
+            return x.max(axis=self.axis, keepdims=self.keepdims)
+
+    np.testing.assert_allclose(Peak(1).apply((x,))[0].array, [5.0, 4.0])
+
+
+# -- math: matrix products ---------------------------------------------------------------------
+
+def test_matmul_array_helpers(chainer):
+    matmul = _mod('math.matmul')
+    a, b = _r(2, 3), _r(3, 4)
+    np.testing.assert_allclose(matmul._matmul(a, b), a @ b)
+    np.testing.assert_allclose(matmul._matmul(a.T, b, transa=True), a @ b)
+    np.testing.assert_allclose(matmul._matmul(a, b, transout=True), (a @ b).T)
+    np.testing.assert_allclose(matmul._matmul(_r(3), b, transa=True).shape, (4,))
+    assert matmul._as_batch_mat(_r(5, 3)).shape == (5, 3, 1)
+    assert matmul._as_batch_mat(_r(5, 3, 2, 2)).shape == (5, 3, 4)
+    trans, ld = matmul._get_ld(np.zeros((3, 4)))
+    assert (trans, ld) == (1, 4)
+    trans, ld = matmul._get_ld(np.asfortranarray(np.zeros((3, 4))))
+    assert (trans, ld) == (0, 3)
+    assert matmul._get_check_index(False, False) == 1 and matmul._get_check_index(True, False) == 0
+    assert matmul._get_check_index(False, True, row_idx=1, col_idx=2) == 1
+    x, y = _r(2, 3, 4), _r(2, 5, 4)
+    np.testing.assert_allclose(matmul._batch_matmul(x, y, False, True, False),
+                               x @ y.transpose(0, 2, 1))
+    with pytest.raises(RuntimeError, match='CUDA is not available'):
+        matmul._mat_ptrs(x)
+
+
+def test_matmul_type_check_helpers(chainer):
+    matmul = _mod('math.matmul')
+    from chainer.utils import type_check
+    types = type_check.get_types((np.zeros((2, 3)),), 'in_types', False)
+    matmul._check_ndim(types[0], 1, 2)
+    assert matmul._get_size(types[0], 2) == 1
+    assert type_check.eval(matmul._get_size(types[0], 1)) == 3
+    with pytest.raises(type_check.InvalidType):
+        matmul._check_ndim(types[0], 3, 3)
+
+
+@pytest.mark.parametrize('transa', [False, True])
+@pytest.mark.parametrize('transb', [False, True])
+def test_batch_matmul_nodes(chainer, transa, transb):
+    matmul = _mod('math.matmul')
+    a = _r(2, 4, 3) if transa else _r(2, 3, 4)
+    b = _r(2, 5, 4) if transb else _r(2, 4, 5)
+    y = matmul.BatchMatMul(transa, transb).apply((a, b))[0]
+    ta, tb = (a.transpose(0, 2, 1) if transa else a), (b.transpose(0, 2, 1) if transb else b)
+    np.testing.assert_allclose(y.array, ta @ tb)
+    gy = _r(2, 3, 5)
+    ga, gb = _check(lambda *xs: matmul.BatchMatMulGrad(transa, transb).apply(xs), (a, b, gy))
+    va, vb = chainer.Variable(a), chainer.Variable(b)
+    out = matmul.BatchMatMul(transa, transb).apply((va, vb))[0]
+    out.grad = gy
+    out.backward()
+    np.testing.assert_allclose(ga.array, va.grad)
+    np.testing.assert_allclose(gb.array, vb.grad)
+    with pytest.warns(DeprecationWarning):
+        np.testing.assert_allclose(matmul.batch_matmul(a, b, transa, transb).array, ta @ tb)
+
+
+def test_batch_det_inv_nodes_and_inv_gpu(chainer):
+    det, inv = _mod('math.det'), _mod('math.inv')
+    a = _r(2, 3, 3) + 3 * np.eye(3)
+    np.testing.assert_allclose(det.BatchDet().apply((a,))[0].array, np.linalg.det(a))
+    np.testing.assert_allclose(inv.BatchInv().apply((a,))[0].array, np.linalg.inv(a))
+    with pytest.raises(RuntimeError, match='CUDA is not available'):
+        inv._inv_gpu(a)
+
+
+def test_tensordot_array_helper(chainer):
+    tensordot = _mod('math.tensordot')
+    a, b = _r(2, 3, 4), _r(4, 3, 5)
+    y = tensordot._tensordot(a, b, ((0,), (1, 2)), ((1, 0), (2,)))
+    np.testing.assert_allclose(y, np.einsum('ijk,kjl->il', a, b))
+    y = tensordot._tensordot(a, b, ((0,), (1, 2)), ((1, 0), (2,)), ((1,), (0,)))
+    np.testing.assert_allclose(y, np.einsum('ijk,kjl->li', a, b))
+    with pytest.raises(ValueError, match='shape mismatch'):
+        tensordot._tensordot(a, b, ((0,), (1, 2)), ((0, 1), (2,)))
+    with pytest.raises(ValueError, match='axes count mismatch'):
+        tensordot._tensordot(a, b, ((0,), (1, 2)), ((1,), (0, 2)))
+
+
+def test_einsum_helpers(chainer):
+    einsum = _mod('math.einsum')
+    assert einsum.einsum_symbols[:3] == 'ABC' and len(einsum.einsum_symbols) == 52
+    assert einsum.einsum_symbols_set == set(einsum.einsum_symbols)
+    a, b = np.ones((4, 4)), np.ones((4, 4, 4))
+    assert einsum._parse_einsum_input(('...a,...a->...', a, b)) == ('@a,@a', '@', [a, b])
+    # Sublist ints index einsum_symbols, whose first letter is 'A'.
+    assert einsum._parse_einsum_input((a, [Ellipsis, 0], b, [Ellipsis, 0]))[:2] == \
+        ('@A,@A', '@')
+    assert einsum._parse_einsum_input(('ij,jk', a, a))[:2] == ('ij,jk', 'ik')
+    with pytest.raises(ValueError):
+        einsum._parse_einsum_input(('ij->k', a))
+    assert list(einsum._enumerate_axes('a@bc')) == [
+        (0, 'a'), (slice(1, -2), '@'), (-2, 'b'), (-1, 'c')]
+    assert list(einsum._enumerate_axes('ab')) == [(0, 'a'), (1, 'b')]
+    x, y = _r(2, 3, 4), _r(4, 5)
+    z = einsum._einsum(np, np.float32, '@j,jk', '@k', x, y)
+    assert z.dtype == np.float32
+    np.testing.assert_allclose(z, np.einsum('...j,jk->...k', x, y), rtol=1e-5)
+    np.testing.assert_allclose(einsum._einsum(np, np.float64, '@j', 'j', x), x.sum((0, 1)))
+    with pytest.raises(ValueError, match="summing over the axes of '...'"):
+        einsum._einsum(np, np.float64, '@j', 'j', x, check_undefined_ellipsis_sum=True)
+
+
+def _coo(dense):
+    row, col = np.nonzero(dense)
+    # One padding entry (row -1) at the end, as Chainer's COO arrays allow.
+    return (np.append(dense[row, col], 0.0), np.append(row, -1).astype(np.int32),
+            np.append(col, -1).astype(np.int32))
+
+
+def test_sparse_matmul_array_helpers(chainer):
+    sm = _mod('math.sparse_matmul')
+    S = _r(3, 4) * (_r(3, 4) > 0)
+    data, row, col = _coo(S)
+    B = _r(4, 5)
+    np.testing.assert_allclose(sm._coo_matmul(data, row, col, (3, 4), 'C', B, False, False,
+                                              False), S @ B)
+    np.testing.assert_allclose(sm._coo_matmul(data, row, col, (3, 4), 'C', B.T.copy(), False,
+                                              True, True), (S @ B).T)
+    np.testing.assert_allclose(sm._coo_matmul(data, row, col, (3, 4), 'C', _r(3, 2), True,
+                                              False, False).shape, (4, 2))
+    y = sm._coo_matmul_cpu(data, row, col, (3, 4), B, np.float32)
+    assert y.dtype == np.float32
+    np.testing.assert_allclose(y, S @ B, rtol=1e-5)
+    A, C = _r(3, 6), _r(6, 4)
+    g = sm._coo_matmul_gradsp(A, C, row, col, (3, 4), False, False, False, None)
+    np.testing.assert_allclose(g[:-1], (A @ C)[row[:-1], col[:-1]])
+    assert g[-1] == 0
+    np.testing.assert_allclose(sm._coo_matmul_gradsp_cpu(A, C, row, col, np.float64), g)
+    for f, args in ((sm._coo_matmul_gpu, (data, row, col, (3, 4), 'C', B, None)),
+                    (sm._coo_matmul_gradsp_gpu, (A, C, row, col, None)),
+                    (sm._cupy_coo_matmul, ()), (sm._cupy_coo_matmul_gradsp, ())):
+        with pytest.raises(RuntimeError, match='CUDA is not available'):
+            f(*args)
+
+
+@pytest.mark.parametrize('transa,transb,transc', [(False, False, False), (True, True, True),
+                                                  (True, False, True), (False, True, False)])
+def test_coo_matmul_grad_sp_node(chainer, transa, transb, transc):
+    sm = _mod('math.sparse_matmul')
+    _, row, col = _coo(_r(3, 4) * (_r(3, 4) > 0))
+    A, B = _r(3, 6), _r(6, 4)
+    a, b = (A.T.copy() if transa else A), (B.T.copy() if transb else B)
+    r, c = (col, row) if transc else (row, col)
+    shape = (4, 3) if transc else (3, 4)
+    f = lambda a, b: sm.CooMatMulGradSP(r, c, shape, 'other', transa, transb,  # noqa
+                                        transc).apply((a, b))
+    g, = f(a, b)
+    np.testing.assert_allclose(g.array[:-1], (A @ B)[row[:-1], col[:-1]])
+    gs = _r(len(row))
+    gs[-1] = 0  # the padding entry is a constant 0
+    gradient_check.check_backward(f, (a, b), gs)
+    gradient_check.check_double_backward(f, (a, b), gs, (_r(*a.shape), _r(*b.shape)))

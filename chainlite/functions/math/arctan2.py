@@ -75,7 +75,7 @@ class Arctan2Grad(function_node.FunctionNode):
             d1 = d1 + ggx2 * (x1 * x1 - x2 * x2) * a
             d2 = d2 + ggx2 * x1 * x2 * 2 * a
             dgy = dgy - ggx2 * x1 / r2
-        ret = []
+        ret: list[Any] = []
         for i, d in ((0, d1), (1, d2), (2, dgy)):
             if i in indexes:
                 shape = (x1, x2, gy)[i].shape

@@ -1,10 +1,11 @@
 """Index of the maximum over an axis (not differentiable)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import function_node
 from chainlite import variable
 from chainlite.functions import _axis
 from chainlite.utils import type_check
@@ -29,6 +30,46 @@ def _select_index(x, axis, label, method):
     # As Chainer, indices are int32; NumPy returns a scalar for a full reduction.
     y = numpy.asarray(getattr(a, method)(axis=axis)).astype(numpy.int32)
     return variable.Variable(y, requires_grad=False)
+
+
+class IndexSelectorBase(function_node.FunctionNode):
+    """The base of ArgMax and ArgMin (Chainer's nodes): the int32 index that the subclass's
+    ``_fwd(x, xp)`` selects along ``axis`` (None: into the flattened array); no gradient.
+
+    Args:
+        axis: None or an int.
+    """
+
+    def __init__(self, axis: int | None = None) -> None:
+        if axis is not None and not isinstance(axis, (int, numpy.integer)):
+            raise TypeError('%s: axis must be None or an int, got %r'
+                            % (type(self).__name__, axis))
+        self.axis = axis
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+        if self.axis is not None:
+            type_check.expect(-in_types[0].ndim <= self.axis, self.axis < in_types[0].ndim)
+
+    def _fwd(self, x: Any, xp: Any) -> Any:
+        raise TypeError('%s is a base class: a subclass defines _fwd(x, xp), the index it '
+                        'selects along self.axis' % type(self).__name__)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        x, = inputs
+        return numpy.asarray(self._fwd(x, numpy)),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return None,  # an index is piecewise constant: no gradient
+
+
+class ArgMax(IndexSelectorBase):
+    """argmax as a node (Chainer's): ``ArgMax(axis).apply((x,))``."""
+
+    def _fwd(self, x, xp):
+        return x.argmax(axis=self.axis).astype(numpy.int32)
 
 
 def argmax(x: VariableOrArray, axis: int | None = None) -> Variable:

@@ -3,11 +3,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy
+
 from chainlite.functions.math import argmax
 
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
     from chainlite.variable import Variable
+
+
+class ArgMin(argmax.IndexSelectorBase):
+    """argmin as a node (Chainer's): ``ArgMin(axis).apply((x,))``."""
+
+    def _fwd(self, x, xp):
+        return x.argmin(axis=self.axis).astype(numpy.int32)
 
 
 def argmin(x: VariableOrArray, axis: int | None = None) -> Variable:

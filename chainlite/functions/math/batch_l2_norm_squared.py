@@ -9,6 +9,7 @@ from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
+from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -36,6 +37,33 @@ class BatchL2NormSquared(function_node.FunctionNode):
         gy = broadcast.broadcast_to(reshape.reshape(gy, (len(gy),) + (1,) * (x.ndim - 1)),
                                     x.shape)
         return gy * x * 2,
+
+
+class BatchL2NormSquaredGrad(function_node.FunctionNode):
+    """batch_l2_norm_squared's gradient node (Chainer's):
+    ``BatchL2NormSquaredGrad().apply((x, gy))`` is ``2 * x * gy``, with ``gy`` (one value
+    per example) broadcast over each example's axes."""
+
+    _float_inputs = True
+    _arg_names = ('x', 'gy')
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return (x * 2 * gy.reshape((-1,) + (1,) * (x.ndim - 1))).astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, gy = self.get_retained_inputs()
+        g, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            gy = broadcast.broadcast_to(
+                reshape.reshape(gy, (len(gy),) + (1,) * (x.ndim - 1)), x.shape)
+            ret.append(g * gy * 2)
+        if 1 in indexes:
+            ret.append(sum_mod.sum(g * x * 2, axis=tuple(range(1, x.ndim))))
+        return tuple(ret)
 
 
 def batch_l2_norm_squared(x: VariableOrArray) -> Variable:

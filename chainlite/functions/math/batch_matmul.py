@@ -4,6 +4,8 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any
 
+import numpy
+
 from chainlite import function_node
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
@@ -11,7 +13,6 @@ from chainlite.functions.math import matmul
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
-    import numpy
 
     from chainlite.types import VariableOrArray
     from chainlite.variable import Variable
@@ -64,6 +65,42 @@ class BatchMatMul(function_node.FunctionNode):
             gb = (matmul.matmul(gy, a, transa=True, transb=ta) if tb
                   else matmul.matmul(a, gy, transa=not ta))
             ret.append(cast.cast_to(reshape.reshape(gb, b_shape), b.dtype))
+        return tuple(ret)
+
+
+class BatchMatMulGrad(function_node.FunctionNode):
+    """BatchMatMul's gradient node (Chainer's): ``BatchMatMulGrad(transa, transb).apply((a, b,
+    gy))`` is ``(ga, gb)``, the gradients of ``batch_matmul(a, b, transa, transb)`` for the
+    output gradient ``gy``, in the shapes of ``a`` and ``b``."""
+
+    _float_inputs = True
+    _arg_names = ('a', 'b', 'gy')
+
+    def __init__(self, transa: bool = False, transb: bool = False) -> None:
+        self.transa = transa
+        self.transb = transb
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2))
+        a, b, gy = inputs
+        ga = matmul._batch_matmul(gy, b, False, not self.transb, self.transa)
+        gb = matmul._batch_matmul(a, gy, not self.transa, False, self.transb)
+        return (ga.reshape(a.shape).astype(a.dtype, copy=False),
+                gb.reshape(b.shape).astype(b.dtype, copy=False))
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        a, b, gy = self.get_retained_inputs()
+        gga, ggb = [numpy.zeros(v.shape, v.dtype) if g is None else g
+                    for g, v in zip(grad_outputs, (a, b))]
+        ret: list[Any] = []
+        if 0 in indexes or 1 in indexes:
+            # Both outputs are bilinear in (a or b, gy): the same node, on the new gradients.
+            ga, gb = BatchMatMulGrad(self.transa, self.transb).apply((gga, ggb, gy))
+            ret.extend([g for i, g in ((0, ga), (1, gb)) if i in indexes])
+        if 2 in indexes:
+            ret.append(BatchMatMul(self.transa, self.transb).apply((gga, b))[0] +
+                       BatchMatMul(self.transa, self.transb).apply((a, ggb))[0])
         return tuple(ret)
 
 

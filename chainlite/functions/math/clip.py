@@ -52,6 +52,34 @@ class Clip(function_node.FunctionNode):
         return gy * inside.astype(x.dtype),
 
 
+class ClipGrad(function_node.FunctionNode):
+    """clip's gradient node (Chainer's): ``ClipGrad(x, x_min, x_max).apply((gy,))`` passes
+    ``gy`` where ``x_min <= x <= x_max`` (edges included) and 0 elsewhere; ``x`` is the
+    forward's input array, either bound may be None but not both."""
+
+    _float_inputs = True
+    _arg_names = ('gy',)
+
+    def __init__(self, x: numpy.ndarray, x_min: float | None, x_max: float | None) -> None:
+        if x_min is None and x_max is None:
+            raise ValueError('ClipGrad: x_min and x_max cannot both be None')
+        cond = numpy.ones(x.shape, bool)
+        if x_min is not None:
+            cond &= x_min <= x
+        if x_max is not None:
+            cond &= x <= x_max
+        self.cond = cond
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        gy, = inputs
+        return gy * self.cond.astype(gy.dtype),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        g, = grad_outputs
+        return g * self.cond.astype(g.dtype),
+
+
 def clip(x: VariableOrArray, x_min: float | None, x_max: float | None) -> Variable:
     """Clips the elements of ``x`` to the interval ``[x_min, x_max]``.
 

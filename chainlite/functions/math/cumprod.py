@@ -7,7 +7,9 @@ import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import broadcast
+from chainlite.functions.array import flip
 from chainlite.functions.array import reshape
+from chainlite.functions.array import split_axis
 from chainlite.functions.math import cumsum as cumsum_mod
 from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
@@ -62,6 +64,49 @@ class Cumprod(function_node.FunctionNode):
         if self.axis is None:
             gx = reshape.reshape(gx, in_nodes[0].shape)
         return gx,
+
+
+class Cumprodsum(function_node.FunctionNode):
+    """The linear recurrence Chainer's cumprod gradient runs on (Chainer's node):
+    ``Cumprodsum(axis).apply((xmul, xadd))`` is ``y`` with ``y[0] = xadd[0]`` and
+    ``y[i] = y[i - 1] * xmul[i - 1] + xadd[i]`` along ``axis`` (a non-negative int), where
+    ``xmul`` is one shorter than ``xadd`` along it."""
+
+    _float_inputs = True
+    _arg_names = ('xmul', 'xadd')
+
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        xmul, xadd = inputs
+        m, a = numpy.moveaxis(xmul, self.axis, 0), numpy.moveaxis(xadd, self.axis, 0)
+        y = numpy.empty_like(a)
+        y[0] = a[0]
+        for i in range(1, len(a)):
+            y[i] = y[i - 1] * m[i - 1] + a[i]
+        return numpy.moveaxis(y, 0, self.axis),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        xmul, = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        axis = self.axis
+        # The transposed recurrence runs backwards: g[i] = gy[i] + xmul[i] * g[i + 1].
+        gxadd = _flipcumprodsum(xmul, gy, axis)
+        n = y.shape[axis]
+        gxmul = split_axis.split_axis(gxadd, (1,), axis)[1] * \
+            split_axis.split_axis(y, (n - 1,), axis)[0]
+        return tuple([(gxmul, gxadd)[i] for i in indexes])
+
+
+def _flipcumprodsum(xmul: VariableOrArray, xadd: VariableOrArray, axis: int) -> Variable:
+    # Cumprodsum run from the end of the axis to its start.
+    z, = Cumprodsum(axis).apply((flip.flip(xmul, axis), flip.flip(xadd, axis)))
+    return flip.flip(z, axis)
 
 
 def cumprod(x: VariableOrArray, axis: int | None = None) -> Variable:

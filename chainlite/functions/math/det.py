@@ -66,4 +66,4 @@ def det(a: VariableOrArray) -> Variable:
 # Chainer's module also has batch_det; chainlite keeps it in its own module (which may import
 # this one), imported on first use.
 __getattr__, __dir__ = _lazy.attach(
-    __name__, {'batch_det': 'chainlite.functions.math.batch_det'})[:2]
+    __name__, dict.fromkeys(('batch_det', 'BatchDet'), 'chainlite.functions.math.batch_det'))[:2]

@@ -16,6 +16,11 @@ if TYPE_CHECKING:
 _LETTERS = string.ascii_uppercase + string.ascii_lowercase  # sublist ints index this
 _ELLIPSIS = '@'  # one character for '...' while parsing
 
+#: The subscript letters, in the order the ints of a sublist index them (Chainer's name).
+einsum_symbols = _LETTERS
+#: The same letters as a set.
+einsum_symbols_set = set(einsum_symbols)
+
 
 def _sublist_term(sub):
     term = ''
@@ -72,6 +77,45 @@ def _parse(operands):
             if out.count(c) > 1:
                 raise ValueError('einsum: output subscript %r appears more than once' % c)
     return terms, out, operands
+
+
+def _parse_einsum_input(operands: tuple) -> tuple[str, str, list]:
+    # Chainer's parser: ``(input subscripts joined by ',', output subscripts, operands)``,
+    # with '...' written '@' and the implicit output made explicit.
+    terms, out, operands = _parse(operands)
+    return ','.join(terms), out, list(operands)
+
+
+def _enumerate_axes(subscripts: str) -> Any:
+    # (axis, letter) for each letter of one operand's subscripts: the letters after '@'
+    # count from the end, and '@' itself gets the slice of axes it stands for.
+    if _ELLIPSIS not in subscripts:
+        yield from enumerate(subscripts)
+        return
+    left, right = subscripts.split(_ELLIPSIS)
+    yield from enumerate(left)
+    yield slice(len(left), -len(right) or None), _ELLIPSIS
+    for i, c in enumerate(right):
+        yield i - len(right), c
+
+
+def _einsum(xp: Any, dtype: Any, in_subscripts: str, out_subscript: str, *inputs: Any,
+            check_undefined_ellipsis_sum: bool = False) -> Any:
+    # The einsum of arrays in '@' subscripts, as an array of ``dtype``. An output without
+    # '@' sums over the axes of '...' (NumPy refuses that); check_undefined_ellipsis_sum
+    # makes that a ValueError where '...' stands for some axes.
+    subscripts = (in_subscripts + '->' + out_subscript).replace(_ELLIPSIS, '...')
+    sum_ellipsis = _ELLIPSIS in in_subscripts and _ELLIPSIS not in out_subscript
+    if sum_ellipsis:
+        subscripts = in_subscripts.replace(_ELLIPSIS, '...') + '->...' + out_subscript
+    y = xp.einsum(subscripts, *inputs, optimize=len(inputs) >= 3)
+    if sum_ellipsis:
+        n = y.ndim - len(out_subscript)
+        if check_undefined_ellipsis_sum and n > 0:
+            raise ValueError("einsum: summing over the axes of '...' (the output %r leaves "
+                             "them out) is not supported, as in Chainer" % out_subscript)
+        y = y.sum(axis=tuple(range(n)))
+    return xp.asarray(y, dtype)
 
 
 def _invalid(expect, actual):

@@ -7,12 +7,18 @@ import numpy
 
 from chainlite import _lazy
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite.functions.math import _square_matrix
 from chainlite.functions.math import matmul
 
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
     from chainlite.variable import Variable
+
+
+def _inv_gpu(b: Any) -> Any:
+    # Chainer's batched inverse through cuBLAS: needs CUDA.
+    cuda.check_cuda_available()
 
 
 class Inv(function_node.FunctionNode):
@@ -64,4 +70,4 @@ def inv(a: VariableOrArray) -> Variable:
 # Chainer's module also has batch_inv; chainlite keeps it in its own module (which may import
 # this one), imported on first use.
 __getattr__, __dir__ = _lazy.attach(
-    __name__, {'batch_inv': 'chainlite.functions.math.batch_inv'})[:2]
+    __name__, dict.fromkeys(('batch_inv', 'BatchInv'), 'chainlite.functions.math.batch_inv'))[:2]

@@ -42,6 +42,34 @@ class LinearInterpolate(function_node.FunctionNode):
         return tuple(ret)
 
 
+class LinearInterpolateGrad(function_node.FunctionNode):
+    """linear_interpolate's gradient node (Chainer's):
+    ``LinearInterpolateGrad().apply((p, x, y, gz))`` is ``((x - y) * gz, p * gz,
+    (1 - p) * gz)``, each summed to its input's shape."""
+
+    _float_inputs = True
+    _elementwise = True
+    _arg_names = ('p', 'x', 'y', 'gz')
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2, 3))
+        p, x, y, gz = inputs
+        pg = p * gz
+        return (sum_to._sum_to_array((x - y) * gz, p.shape),
+                sum_to._sum_to_array(pg, x.shape),
+                sum_to._sum_to_array(gz - pg, y.shape))
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        p, x, y, gz = self.get_retained_inputs()
+        ggp, ggx, ggy = [numpy.zeros(v.shape, v.dtype) if g is None else g
+                         for g, v in zip(grad_outputs, (p, x, y))]
+        grads = {0: gz * (ggx - ggy), 1: gz * ggp, 2: -gz * ggp,
+                 3: (x - y) * ggp + p * ggx + (1 - p) * ggy}
+        shapes = (p.shape, x.shape, y.shape, gz.shape)
+        return tuple([sum_to.sum_to(grads[i], shapes[i]) for i in indexes])
+
+
 def linear_interpolate(p: VariableOrArray, x: VariableOrArray, y: VariableOrArray) -> Variable:
     """Elementwise linear interpolation between ``y`` (at ``p = 0``) and ``x`` (at ``p = 1``).
 

@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import _blas
+from chainlite import _lazy
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
@@ -47,6 +49,60 @@ def matmul_arrays(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
 
 def _t(a, trans):
     return a.swapaxes(-1, -2) if trans else a
+
+
+# Chainer's array helpers for its matmul kernels, kept under their names for code that calls
+# them.
+
+def _mat_ptrs(a: Any) -> Any:
+    # The device pointers of a batch of CuPy matrices, for cuBLAS: needs CUDA.
+    cuda.check_cuda_available()
+
+
+def _as_batch_mat(x: numpy.ndarray) -> numpy.ndarray:
+    # (B, M, ...) as B matrices of M rows; a 2-D (B, M) is B columns.
+    return x.reshape(len(x), x.shape[1], -1)
+
+
+def _get_ld(a: numpy.ndarray) -> tuple[Any, int]:
+    # Whether the matrices of ``a`` are transposed in memory (the axis with the smaller
+    # stride: 0 for row-major), and their BLAS leading dimension.
+    strides = a.strides[-2:]
+    trans = numpy.argmin(strides)
+    return trans, int(max(a.shape[trans - 2], max(strides) // a.itemsize))
+
+
+def _matmul(a: numpy.ndarray, b: numpy.ndarray, transa: bool = False, transb: bool = False,
+            transout: bool = False) -> numpy.ndarray:
+    # The product of arrays with optional transposes (of the result too: (a b)^T = b^T a^T);
+    # a 1-D operand is not transposed.
+    if transout:
+        a, b, transa, transb = b, a, not transb, not transa
+    return numpy.matmul(_t(a, transa and a.ndim != 1), _t(b, transb and b.ndim != 1))
+
+
+def _check_ndim(in_type: Any, lower: int = 1, upper: int = 2) -> None:
+    # type_check: ``lower <= ndim <= upper``.
+    type_check.expect(in_type.ndim >= lower, in_type.ndim <= upper)
+
+
+def _get_check_index(trans: bool, right: bool, row_idx: int = 0, col_idx: int = 1) -> int:
+    # The axis whose length must match the other operand's: the columns of a left operand,
+    # the rows of a right one, swapped when transposed.
+    return row_idx if trans ^ right else col_idx
+
+
+def _get_size(typ: Any, index: int) -> Any:
+    # The length of axis ``index`` of a batch operand; a 2-D batch has one column.
+    if index == 2 and type_check.eval(typ.ndim) == 2:
+        return 1
+    return typ.shape[index]
+
+
+def _batch_matmul(a: numpy.ndarray, b: numpy.ndarray, transa: bool, transb: bool,
+                  transout: bool) -> numpy.ndarray:
+    # _matmul of two batches of matrices, (B, M, ...) read as B matrices of M rows.
+    return _matmul(_as_batch_mat(a), _as_batch_mat(b), transa, transb, transout)
 
 
 class MatMul(function_node.FunctionNode):
@@ -126,3 +182,10 @@ def matmul(a: VariableOrArray, b: VariableOrArray, transa: bool = False,
             (y.shape[-1],) if not b_1d else ())
         y = reshape.reshape(y, shape)
     return y
+
+
+# Chainer's module also has batch_matmul and its nodes; chainlite keeps them in their own
+# module (which imports this one), imported on first use.
+__getattr__, __dir__ = _lazy.attach(__name__, dict.fromkeys(
+    ('batch_matmul', 'BatchMatMul', 'BatchMatMulGrad'),
+    'chainlite.functions.math.batch_matmul'))[:2]

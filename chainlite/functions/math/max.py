@@ -16,7 +16,9 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 
-class Max(function_node.FunctionNode):
+class SelectorBase(function_node.FunctionNode):
+    """The base of Max and Min (Chainer's): reduces ``x`` over ``axis`` with the subclass's
+    ``_fwd(x, xp)``, and sends the gradient to every element equal to the result."""
 
     def __init__(self, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> None:
         self.axis: Any = axis  # normalized by forward to a tuple of ints or None
@@ -26,8 +28,9 @@ class Max(function_node.FunctionNode):
         type_check._argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
-    def _reduce(self, x):
-        return x.max(axis=self.axis, keepdims=self.keepdims)
+    def _fwd(self, x: Any, xp: Any) -> Any:
+        raise TypeError('%s is a base class: a subclass defines _fwd(x, xp), the reduction '
+                        'of x over self.axis' % type(self).__name__)
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
@@ -39,7 +42,7 @@ class Max(function_node.FunctionNode):
                              % (type(self).__name__.lower(), x.shape, self.axis))
         self.retain_inputs((0,))
         self.retain_outputs((0,))
-        return self._reduce(x),
+        return numpy.asarray(self._fwd(x, numpy)),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -52,6 +55,12 @@ class Max(function_node.FunctionNode):
         # equal to the result (all of them, in a tie) receives the whole gradient.
         mask = (x.array == y.array.reshape(kept)).astype(x.dtype)
         return broadcast.broadcast_to(reshape.reshape(gy, kept), shape) * mask,
+
+
+class Max(SelectorBase):
+
+    def _fwd(self, x, xp):
+        return x.max(axis=self.axis, keepdims=self.keepdims)
 
 
 def max(x: VariableOrArray, axis: int | Sequence[int] | None = None,

@@ -49,6 +49,40 @@ class Maximum(function_node.FunctionNode):
         return tuple(ret)
 
 
+class MaximumGrad(function_node.FunctionNode):
+    """maximum's gradient node (Chainer's): ``MaximumGrad(x1, x2).apply((gy,))`` sends ``gy``
+    to ``x1`` where ``x1 >= x2`` and to ``x2`` elsewhere, each part summed to its input's
+    shape; ``x1`` and ``x2`` are the forward's input arrays."""
+
+    _float_inputs = True
+    _arg_names = ('gy',)
+
+    def __init__(self, x1: numpy.ndarray, x2: numpy.ndarray) -> None:
+        self.cond = self._x1_selected(x1, x2)
+        self.x1_shape = x1.shape
+        self.x2_shape = x2.shape
+
+    def _x1_selected(self, x1, x2):
+        return x1 >= x2
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        gy, = inputs
+        zero = gy.dtype.type(0)
+        return (sum_to._sum_to_array(numpy.where(self.cond, gy, zero), self.x1_shape),
+                sum_to._sum_to_array(numpy.where(self.cond, zero, gy), self.x2_shape))
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        ggx1, ggx2 = grad_outputs
+        ggy: Any = None
+        for gg, mask in ((ggx1, self.cond), (ggx2, ~self.cond)):
+            if gg is not None:
+                # A constant mask: the selection is piecewise constant.
+                term = gg * mask.astype(gg.dtype)
+                ggy = term if ggy is None else ggy + term
+        return ggy,
+
+
 def maximum(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise maximum of two inputs, which broadcast against each other by NumPy's rules.
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 class Min(max_mod.Max):
     # Max's backward holds as is: the mask marks the elements equal to the result.
 
-    def _reduce(self, x):
+    def _fwd(self, x, xp):
         return x.min(axis=self.axis, keepdims=self.keepdims)
 
 

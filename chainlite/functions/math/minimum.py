@@ -23,6 +23,19 @@ class Minimum(maximum.Maximum):
         return x1 <= x2
 
 
+class MinimumGrad(maximum.MaximumGrad):
+    """minimum's gradient node (Chainer's): ``MinimumGrad(x1, x2).apply((gy,))`` sends ``gy``
+    to ``x1`` where ``x1 <= x2`` and to ``x2`` elsewhere, each part summed to its input's
+    shape."""
+
+    def __init__(self, x1: numpy.ndarray, x2: numpy.ndarray) -> None:
+        super().__init__(x1, x2)
+        self.x1, self.x2 = x1, x2
+
+    def _x1_selected(self, x1, x2):
+        return x1 <= x2
+
+
 def minimum(x1: VariableOrArray, x2: VariableOrArray) -> Variable:
     """Elementwise minimum of two inputs, which broadcast against each other by NumPy's rules.
 

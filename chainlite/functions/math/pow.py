@@ -126,7 +126,7 @@ class PowVarVarGrad(function_node.FunctionNode):
             terms[1].append(ggx1 * log_x0 * log_x0 * p * gy)
             terms[2].append(ggx1 * log_x0 * p)
         shapes = (x0.shape, x1.shape, gy.shape)
-        ret = []
+        ret: list[Any] = []
         for i in indexes:
             if not terms[i]:
                 ret.append(None)

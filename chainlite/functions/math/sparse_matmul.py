@@ -9,6 +9,7 @@ from chainlite.functions._scipy import sparse as scipy_sparse
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
+from chainlite.backends import cuda
 from chainlite.functions.array import cast
 from chainlite.functions.array import transpose
 from chainlite.utils import sparse
@@ -46,6 +47,72 @@ def _sp_dense(data, row, col, shape, trans, dense):
     y = s @ dense3.reshape(nb * k, n).astype(dtype, copy=False)
     out_dtype = numpy.result_type(data.dtype, dense.dtype)
     return numpy.asarray(y).astype(out_dtype, copy=False).reshape(dense.shape[:-2] + (m, n))
+
+
+# Chainer's array functions behind its sparse nodes, kept under their names for code that
+# calls them. S is given as (data, row, col, shape) with ``row < 0`` marking padding; a batch
+# adds a leading axis to data, row and col.
+
+def _coo_matmul(sp_data: numpy.ndarray, sp_row: numpy.ndarray, sp_col: numpy.ndarray,
+                sp_shape: tuple[int, int], sp_order: Any, dn: numpy.ndarray, transa: bool,
+                transb: bool, transc: bool, dtype: DTypeSpec = None) -> numpy.ndarray:
+    # op_c(op_a(S) @ op_b(dn)) as an array of ``dtype`` (default: the promoted one).
+    if dtype is None:
+        dtype = numpy.result_type(sp_data.dtype, dn.dtype)
+    c = _sp_dense(sp_data, sp_row, sp_col, sp_shape, transa,
+                  dn.swapaxes(-1, -2) if transb else dn)
+    return (c.swapaxes(-1, -2) if transc else c).astype(dtype, copy=False)
+
+
+def _coo_matmul_cpu(A_data: numpy.ndarray, A_row: numpy.ndarray, A_col: numpy.ndarray,
+                    A_shape: tuple[int, int], B: numpy.ndarray,
+                    dtype: DTypeSpec) -> numpy.ndarray:
+    # A @ B for the sparse A, through scipy.sparse.
+    return _sp_dense(A_data, A_row, A_col, A_shape, False, B).astype(dtype, copy=False)
+
+
+def _coo_matmul_gpu(A_data: Any, A_row: Any, A_col: Any, A_shape: Any, A_order: Any, B: Any,
+                    dtype: Any) -> Any:
+    # Chainer's CUDA kernel path: needs CUDA.
+    cuda.check_cuda_available()
+
+
+def _cupy_coo_matmul() -> Any:
+    # The CUDA kernel of _coo_matmul_gpu: needs CUDA.
+    cuda.check_cuda_available()
+
+
+def _coo_matmul_gradsp(a: numpy.ndarray, b: numpy.ndarray, c_row: numpy.ndarray,
+                       c_col: numpy.ndarray, c_shape: tuple[int, int], transa: bool,
+                       transb: bool, transc: bool, dtype: DTypeSpec) -> numpy.ndarray:
+    # The entries at (c_row, c_col) of op_c(op_a(a) @ op_b(b)): the gradient of S's data.
+    if dtype is None:
+        dtype = numpy.result_type(a.dtype, b.dtype)
+    A = a.swapaxes(-1, -2) if transa else a
+    B = b.swapaxes(-1, -2) if transb else b
+    C_row, C_col = (c_col, c_row) if transc else (c_row, c_col)
+    return _coo_matmul_gradsp_cpu(A, B, C_row, C_col, dtype)
+
+
+def _coo_matmul_gradsp_cpu(A: numpy.ndarray, B: numpy.ndarray, C_row: numpy.ndarray,
+                           C_col: numpy.ndarray, dtype: DTypeSpec) -> numpy.ndarray:
+    # (A @ B)[C_row, C_col], per batch entry; 0 at padding.
+    C = numpy.matmul(A, B).astype(dtype, copy=False)
+    row, col, C3 = _batched(C_row, C_col, C)
+    valid = row >= 0
+    b = numpy.arange(row.shape[0])[:, None]
+    data = numpy.where(valid, C3[b, numpy.where(valid, row, 0), numpy.where(valid, col, 0)], 0)
+    return data.astype(dtype, copy=False).reshape(C_row.shape)
+
+
+def _coo_matmul_gradsp_gpu(A: Any, B: Any, C_row: Any, C_col: Any, dtype: Any) -> Any:
+    # Chainer's CUDA kernel path: needs CUDA.
+    cuda.check_cuda_available()
+
+
+def _cupy_coo_matmul_gradsp() -> Any:
+    # The CUDA kernel of _coo_matmul_gradsp_gpu: needs CUDA.
+    cuda.check_cuda_available()
 
 
 class CooMatMul(function_node.FunctionNode):
@@ -145,6 +212,51 @@ class _CooMatMulGradSP(function_node.FunctionNode):
         if 1 in indexes:
             ret.append(cast.cast_to(CooMatMul(self.row, self.col, self.sp_shape,
                                               not self.trans).apply((gg, gy))[0], dense.dtype))
+        return tuple(ret)
+
+
+class CooMatMulGradSP(function_node.FunctionNode):
+    """The gradient node of a sparse matrix's entries (Chainer's):
+    ``CooMatMulGradSP(sp_row, sp_col, sp_shape, sp_order, transa, transb, transc,
+    dtype).apply((a, b))`` is the entries at ``(sp_row, sp_col)`` of
+    ``op_c(op_a(a) @ op_b(b))`` (each op a transpose of the last two axes when its flag is
+    set), 0 where ``sp_row < 0``; ``sp_shape`` is the shape of that product's matrices before
+    ``op_c``, and ``sp_order`` is a memory-order hint that does not change the result."""
+
+    _float_inputs = True
+    _arg_names = ('a', 'b')
+
+    def __init__(self, sp_row: numpy.ndarray, sp_col: numpy.ndarray,
+                 sp_shape: tuple[int, int], sp_order: Any = 'other', transa: bool = False,
+                 transb: bool = False, transc: bool = False, dtype: DTypeSpec = None) -> None:
+        if sp_row.shape != sp_col.shape or sp_row.ndim not in (1, 2):
+            raise ValueError('CooMatMulGradSP: sp_row and sp_col must have one shape of 1 or 2 '
+                             'dimensions, got %s and %s' % (sp_row.shape, sp_col.shape))
+        if len(sp_shape) != 2:
+            raise ValueError('CooMatMulGradSP: len(sp_shape) must be two, got %r' % (sp_shape,))
+        self.sp_row, self.sp_col, self.sp_shape = sp_row, sp_col, sp_shape
+        self.sp_order = sp_order
+        self.transa, self.transb, self.transc = transa, transb, transc
+        self.dtype = dtype
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        return _coo_matmul_gradsp(a, b, self.sp_row, self.sp_col, self.sp_shape, self.transa,
+                                  self.transb, self.transc, self.dtype),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        a, b = self.get_retained_inputs()
+        g, = grad_outputs
+        args = self.sp_row, self.sp_col, self.sp_shape, self.sp_order
+        ret = []
+        if 0 in indexes:
+            ret.append(CooMatMul(*args, transa=self.transc, transb=not self.transb,
+                                 transc=self.transa, dtype=a.dtype).apply((g, b))[0])
+        if 1 in indexes:
+            ret.append(CooMatMul(*args, transa=not self.transc, transb=self.transa,
+                                 transc=not self.transb, dtype=b.dtype).apply((g, a))[0])
         return tuple(ret)
 
 

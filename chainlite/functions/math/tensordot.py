@@ -45,6 +45,38 @@ def _normalize(axes, a_ndim, b_ndim):
     return tuple(pair)
 
 
+def _tensordot(a: numpy.ndarray, b: numpy.ndarray, a_axes: Sequence[Sequence[int]],
+               b_axes: Sequence[Sequence[int]],
+               c_axes: Sequence[Sequence[int]] | None = None) -> numpy.ndarray:
+    # Chainer's array tensordot: a_axes = (a's free axes, a's contracted axes), b_axes =
+    # (b's contracted axes, b's free axes); c_axes = (where a's free axes go in the
+    # result, where b's go), by default a's then b's in axis order.
+    a_free, a_sum = a_axes
+    b_sum, b_free = b_axes
+    if len(a_sum) != len(b_sum):
+        raise ValueError('axes count mismatch')
+    if a.ndim < len(a_sum) or b.ndim < len(b_sum):
+        raise ValueError('dimension of input tensors must be greater equal to dot-axes '
+                         'count ({})'.format(len(a_sum)))
+    for i, j in zip(a_sum, b_sum):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError('shape mismatch')
+    y = numpy.tensordot(a, b, axes=(tuple(a_sum), tuple(b_sum)))
+    if c_axes is None:
+        return y
+    if len(a_free) != len(c_axes[0]) or len(b_free) != len(c_axes[1]):
+        raise ValueError('axes count mismatch')
+    # y holds a's free axes in a's order, then b's in b's: rank each within its operand.
+    a_rank = {ax: r for r, ax in enumerate(sorted(a_free))}
+    b_rank = {ax: r + len(a_free) for r, ax in enumerate(sorted(b_free))}
+    order = [0] * y.ndim
+    for ax, c in zip(a_free, c_axes[0]):
+        order[c] = a_rank[ax]
+    for ax, c in zip(b_free, c_axes[1]):
+        order[c] = b_rank[ax]
+    return y.transpose(order)
+
+
 class TensorDot(function_node.FunctionNode):
 
     def __init__(self, a_axes: Sequence[int], b_axes: Sequence[int]) -> None:
