@@ -197,3 +197,26 @@ def col2im_cpu(col: numpy.ndarray, sy: int, sx: int, ph: int, pw: int, h: int, w
 
 im2col = im2col_cpu
 col2im = col2im_cpu
+
+
+def im2col_gpu(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int,
+               cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
+               out_w: int | None = None) -> Any:
+    """Chainer's CUDA kernel of :func:`im2col_cpu`; chainlite has no GPU, so it raises.
+
+    Raises:
+        RuntimeError: Always (CUDA is not available), as Chainer does without CuPy.
+    """
+    from chainlite.backends import cuda
+    cuda.check_cuda_available()
+
+
+def col2im_gpu(col: Any, sy: int, sx: int, ph: int, pw: int, h: int, w: int, dy: int = 1,
+               dx: int = 1) -> Any:
+    """Chainer's CUDA kernel of :func:`col2im_cpu`; chainlite has no GPU, so it raises.
+
+    Raises:
+        RuntimeError: Always (CUDA is not available), as Chainer does without CuPy.
+    """
+    from chainlite.backends import cuda
+    cuda.check_cuda_available()

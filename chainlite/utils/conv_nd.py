@@ -110,3 +110,24 @@ def col2im_nd_cpu(col: numpy.ndarray, stride: tuple, pad: tuple, dims: tuple,
 
 im2col_nd = im2col_nd_cpu
 col2im_nd = col2im_nd_cpu
+
+
+def im2col_nd_gpu(img: Any, ksize: tuple, stride: tuple, pad: tuple, cover_all: bool = False,
+                  dilate: Any = 1) -> Any:
+    """Chainer's CUDA kernel of :func:`im2col_nd_cpu`; chainlite has no GPU, so it raises.
+
+    Raises:
+        RuntimeError: Always (CUDA is not available), as Chainer does without CuPy.
+    """
+    from chainlite.backends import cuda
+    cuda.check_cuda_available()
+
+
+def col2im_nd_gpu(col: Any, stride: tuple, pad: tuple, dims: tuple, dilate: Any = 1) -> Any:
+    """Chainer's CUDA kernel of :func:`col2im_nd_cpu`; chainlite has no GPU, so it raises.
+
+    Raises:
+        RuntimeError: Always (CUDA is not available), as Chainer does without CuPy.
+    """
+    from chainlite.backends import cuda
+    cuda.check_cuda_available()

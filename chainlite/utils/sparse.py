@@ -164,3 +164,21 @@ def _sorted(major, minor):
         if not ((m[1:] > m[:-1]) | ((m[1:] == m[:-1]) & (n[1:] >= n[:-1]))).all():
             return False
     return True
+
+
+def _add_at(add_at: Any, x: Any, row: Any, col: Any, data: Any) -> None:
+    # ``add_at(x, (row, col), data)`` over the entries up to the last nonzero one (the rest
+    # is padding), as Chainer's helper of to_dense.
+    if data.size == 0:
+        raise ValueError('_add_at: data holds no entries')
+    last_nz = data.size - (data != 0)[::-1].argmax()
+    add_at(x, (row[:last_nz], col[:last_nz]), data[:last_nz])
+
+
+def _is_c_order(row: Any, col: Any) -> bool:
+    # Whether the entries are sorted by row and then column (padding at -1 skipped).
+    if row.shape != col.shape:
+        raise ValueError('shape of row and col must be the same.')
+    if ((row < 0) != (col < 0)).any():
+        raise ValueError('invalid index combination of row and col.')
+    return _sorted(row, col)

@@ -16,12 +16,19 @@ No global mode flag exists: every helper tells the modes apart by the types it r
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import operator
-from typing import Any, Callable, Sequence
+import threading
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy
+
+
+# The function whose check runs (get_function_check_context) and the light-mode flag (LightMode),
+# per thread, as in Chainer.
+_thread_local = threading.local()
 
 
 class InvalidType(Exception):
@@ -40,6 +47,10 @@ class InvalidType(Exception):
     def __init__(self, expect: str, actual: str, msg: str | None = None) -> None:
         if msg is None:
             msg = f'Expect: {expect}\nActual: {actual}'
+            function = getattr(_thread_local, 'current_function', None)
+            if function is not None:
+                msg = ('\nInvalid operation is performed in: %s (Forward)\n\n%s'
+                       % (function.label, msg))
         super().__init__(msg)
         self.expect = expect
         self.actual = actual
@@ -198,7 +209,23 @@ def _priority(value: Any) -> int:
     return value.priority if isinstance(value, Expr) else _PRI_ATOM
 
 
-class Constant(Expr):
+class Atom(Expr):
+    """An expression that binds tightest (a literal, a name, ``x.a``, ``x[i]``, ``f(x)``).
+
+    The base of :class:`Constant`, :class:`Variable`, :class:`GetAttr`, :class:`GetItem` and
+    :class:`Call`: its text is never parenthesised.
+
+    Example:
+        >>> from chainlite.utils import type_check
+        >>> isinstance(type_check.make_variable(3, 'n'), type_check.Atom)
+        True
+    """
+
+    def __init__(self) -> None:
+        super().__init__(_PRI_ATOM)
+
+
+class Constant(Atom):
     """A literal value inside an expression; shown with ``str(value)``.
 
     Args:
@@ -222,7 +249,7 @@ class Constant(Expr):
         return _source(value) if isinstance(value, (tuple, list)) else str(value)
 
 
-class Variable(Expr):
+class Variable(Atom):
     """A named value inside an expression; shown by its name.
 
     Args:
@@ -243,7 +270,7 @@ class Variable(Expr):
         return self.name
 
 
-class GetAttr(Expr):
+class GetAttr(Atom):
     """Attribute access ``obj.name`` on an expression.
 
     The nodes keep their parts in private attributes, so that ``x.dtype.name`` builds an
@@ -272,7 +299,7 @@ class GetAttr(Expr):
         return f'getattr({_source(self._obj)}, {_source(name)})'
 
 
-class GetItem(Expr):
+class GetItem(Atom):
     """Indexing ``obj[key]``; ``key`` may be an int, slice, tuple or expression.
 
     Args:
@@ -293,7 +320,7 @@ class GetItem(Expr):
         return f'{obj}[{_index_source(self._key)}]'
 
 
-class Call(Expr):
+class Call(Atom):
     """A call ``obj(*args, **kwargs)`` whose callee is an expression (e.g. a Variable).
 
     Args:
@@ -464,16 +491,19 @@ def eval(exp: Any) -> Any:  # noqa: A001 - Chainer's public name.
     return exp.eval() if isinstance(exp, Expr) else exp
 
 
-def make_variable(value: Any, name: str) -> Variable:
+def make_variable(value: Any, name: str) -> Any:
     """Wraps ``value`` in a :class:`Variable` so messages show ``name`` instead of the value.
 
     The result is correct in light mode too: comparing it with a plain value yields an
-    :class:`Expr`, which :func:`expect` evaluates.
+    :class:`Expr`, which :func:`expect` evaluates. Inside ``with light_mode`` it is ``value``
+    itself, as in Chainer.
 
     Args:
         value: The value, e.g. a configured size of the function.
         name: Text shown in error messages.
     """
+    if getattr(_thread_local, 'light_mode', False):
+        return value
     return Variable(value, name)
 
 
@@ -736,3 +766,116 @@ def expect_broadcast_shapes(*shape_types: Any, allow_none: bool = False) -> None
     actual = [f'{src} = {s}' if src else str(s) for src, s in zip(sources, shapes)]
     names = ', '.join(src if src else str(s) for src, s in zip(sources, shapes))
     raise InvalidType(f'shapes broadcastable together: {names}', ', '.join(actual))
+
+
+@contextlib.contextmanager
+def get_function_check_context(f: Any) -> Iterator[None]:
+    """Names the function whose inputs are checked, in the :class:`InvalidType` raised inside.
+
+    Within the block, an :class:`InvalidType` made without an explicit message starts with
+    ``Invalid operation is performed in: <f.label> (Forward)``.
+
+    Args:
+        f: The function (anything with a ``label``).
+
+    Example:
+        >>> from chainlite.utils import type_check
+        >>> class F:
+        ...     label = 'MyFunction'
+        >>> with type_check.get_function_check_context(F()):
+        ...     error = type_check.InvalidType('x.ndim == 2', 'x.ndim = 3')
+        >>> 'performed in: MyFunction (Forward)' in str(error)
+        True
+    """
+    previous = getattr(_thread_local, 'current_function', None)
+    _thread_local.current_function = f
+    try:
+        yield
+    finally:
+        _thread_local.current_function = previous
+
+
+class LightMode:
+    """The context of :data:`light_mode`: checks see plain values instead of expressions.
+
+    chainlite's helpers tell the modes apart by the values they get, so the flag only
+    changes what :func:`make_variable` and :func:`_make_variable_from_array` return (the
+    value itself, as in Chainer) and what :func:`in_light_mode` says.
+    """
+
+    def __enter__(self) -> None:
+        _thread_local.light_mode = True
+
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+        _thread_local.light_mode = False
+
+
+#: Use as ``with type_check.light_mode:`` to run checks on plain values.
+light_mode = LightMode()
+
+
+def in_light_mode() -> bool:
+    """Returns whether this thread is inside ``with type_check.light_mode``.
+
+    Example:
+        >>> from chainlite.utils import type_check
+        >>> with type_check.light_mode:
+        ...     type_check.in_light_mode()
+        True
+        >>> type_check.in_light_mode()
+        False
+    """
+    return getattr(_thread_local, 'light_mode', False)
+
+
+def _make_variable_from_array(array: Any, name: str) -> Any:
+    # An input array as a checked Variable (the array itself in light mode).
+    if not (hasattr(array, 'shape') and hasattr(array, 'dtype')):
+        raise InvalidType('isinstance({}, ndarray)'.format(name),
+                          'type({}) == {}'.format(name, type(array)))
+    if in_light_mode():
+        return array
+    return Variable(TypeInfo(array.shape, array.dtype), name)
+
+
+def _get_type(name: str, index: int, array: Any, accept_none: bool,
+              shape: Sequence[int]) -> Variable:
+    # Input ``index`` of the tuple ``name`` as a Variable holding its TypeInfo.
+    var = '{0}[{1}]'.format(name, index)
+    if accept_none and array is None:
+        return Variable(TypeInfo((), None), var)
+    if not (hasattr(array, 'shape') and hasattr(array, 'dtype')):
+        raise _NotASequenceError('%s is not an array: %s' % (var, type(array).__name__))
+    return Variable(TypeInfo(shape, array.dtype), var)
+
+
+def _prod_impl(xs: Any) -> Any:
+    result = 1
+    for x in xs:
+        result *= x
+    return result
+
+
+def _make_un_operator(exp: str, priority: int, func: Callable[[Any], Any]) -> Callable:
+    # A function building the expression ``<exp>x``.
+    return lambda x: UnaryOperator(priority, x, exp, func)
+
+
+def _make_bin_operator(exp: str, priority: int, func: Callable[[Any, Any], Any],
+                       right_associative: bool = False) -> Callable:
+    # A function building the expression ``x <exp> y``.
+    return lambda x, y: BinaryOperator(priority, x, y, exp, func, right_associative)
+
+
+def _make_bool_operator(exp: str, inv: str, func: Callable[[Any, Any], Any]) -> Callable:
+    # A function building the testable comparison ``x <exp> y`` (``inv`` is its negation).
+    return lambda x, y: BoolBinaryOperator(x, y, exp, inv, func)
+
+
+def _flip(f: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    # ``f`` with its two arguments swapped (the reflected operators).
+    return lambda x, y: f(y, x)
+
+
+_eval_expr = _eval_value  # Chainer's name
+_str_subscript = _index_source  # Chainer's name

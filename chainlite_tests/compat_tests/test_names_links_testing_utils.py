@@ -340,3 +340,86 @@ def test_googlenet_transfer_inception(chainer):
     googlenet._transfer_inception(src, dst, ['3a'])
     assert (dst.inc3a.conv5.W.array == 4).all() and (dst.inc3a.projp.b.array == -5).all()
     assert (dst.inc3a.proj3.W.array == 1).all()
+
+
+# -- utils ---------------------------------------------------------------------------------
+
+def test_type_check_light_mode_and_function_context(chainer):
+    from chainer.utils import type_check
+    assert not type_check.in_light_mode()
+    assert isinstance(type_check.make_variable(3, 'n'), type_check.Variable)
+    with type_check.light_mode:
+        assert type_check.in_light_mode()
+        assert type_check.make_variable(3, 'n') == 3
+        x = np.zeros((2, 3), np.float32)
+        assert type_check._make_variable_from_array(x, 'x') is x
+    assert not type_check.in_light_mode()
+    assert isinstance(type_check.light_mode, type_check.LightMode)
+    v = type_check._make_variable_from_array(np.zeros((2, 3)), 'x')
+    assert str(v) == 'x' and v.eval().shape == (2, 3)
+    with pytest.raises(type_check.InvalidType, match='isinstance'):
+        type_check._make_variable_from_array([1, 2], 'x')
+
+    class Function:
+        label = 'MyFunction'
+
+    with type_check.get_function_check_context(Function()):
+        with pytest.raises(type_check.InvalidType,
+                           match='(?s)performed in: MyFunction \\(Forward\\).*Expect: a'):
+            type_check.expect(type_check.make_variable(1, 'a') == 2)
+    assert 'MyFunction' not in str(type_check.InvalidType('a', 'b'))
+
+
+def test_type_check_expression_builders(chainer):
+    import operator
+    from chainer.utils import type_check
+    a, b = type_check.make_variable(6, 'a'), type_check.make_variable(2, 'b')
+    assert isinstance(a, type_check.Atom) and isinstance(type_check.Constant(1), type_check.Atom)
+    div = type_check._make_bin_operator('/', 5, operator.truediv)
+    assert str(div(a, b)) == 'a / b' and div(a, b).eval() == 3
+    rdiv = type_check._flip(div)
+    assert str(rdiv(a, b)) == 'b / a'
+    neg = type_check._make_un_operator('-', 6, operator.neg)
+    assert str(neg(a)) == '-a' and neg(a).eval() == -6
+    less = type_check._make_bool_operator('<', '>=', operator.lt)
+    with pytest.raises(type_check.InvalidType, match='Actual: 6 >= 2'):
+        type_check.expect(less(a, b))
+    assert type_check._eval_expr([a, (b, 1)]) == [6, (2, 1)]
+    assert type_check._str_subscript(slice(1, None, 2)) == '1::2'
+    assert type_check._str_subscript(Ellipsis) == '...'
+    assert type_check._prod_impl((2, 3, 4)) == 24 and type_check._prod_impl(()) == 1
+    info = type_check._get_type('in_types', 1, np.zeros((4, 5), np.float16), False, (5, 4))
+    assert str(info) == 'in_types[1]' and info.eval().shape == (5, 4)
+    assert info.eval().dtype == np.float16
+    missing = type_check._get_type('grads', 0, None, True, ())
+    assert missing.eval().dtype is None
+
+
+def test_conv_gpu_kernels_raise_without_cuda(chainer):
+    from chainer.utils import conv, conv_nd
+    x = np.zeros((1, 1, 4, 4), np.float32)
+    for call in (lambda: conv.im2col_gpu(x, 2, 2, 1, 1, 0, 0),
+                 lambda: conv.col2im_gpu(np.zeros((1, 1, 2, 2, 3, 3)), 1, 1, 0, 0, 4, 4),
+                 lambda: conv_nd.im2col_nd_gpu(x, (2, 2), (1, 1), (0, 0)),
+                 lambda: conv_nd.col2im_nd_gpu(np.zeros((1, 1, 2, 2, 3, 3)), (1, 1), (0, 0),
+                                               (4, 4))):
+        with pytest.raises(RuntimeError, match='CUDA'):
+            call()
+
+
+def test_sparse_add_at_and_c_order(chainer):
+    from chainer.utils import sparse
+    x = np.zeros((2, 2))
+    row, col = np.array([0, 1, 0, 0]), np.array([1, 0, 0, 0])
+    # Trailing zeros are padding: only the entries up to the last nonzero one are added.
+    sparse._add_at(np.add.at, x, row, col, np.array([1.0, 2.0, 0.0, 0.0]))
+    np.testing.assert_array_equal(x, [[0, 1], [2, 0]])
+    with pytest.raises(ValueError):
+        sparse._add_at(np.add.at, x, row[:0], col[:0], np.zeros(0))
+    assert sparse._is_c_order(np.array([0, 0, 1, -1]), np.array([0, 2, 1, -1]))
+    assert not sparse._is_c_order(np.array([1, 0]), np.array([0, 0]))
+    assert sparse._is_c_order(np.array([[0, 1], [0, 0]]), np.array([[1, 0], [0, 1]]))
+    with pytest.raises(ValueError, match='invalid index'):
+        sparse._is_c_order(np.array([0, -1]), np.array([0, 1]))
+    with pytest.raises(ValueError, match='shape'):
+        sparse._is_c_order(np.array([0]), np.array([0, 1]))
