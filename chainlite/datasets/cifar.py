@@ -9,6 +9,7 @@ The npz caches have Chainer's name and keys (``pfnet/chainer/cifar/cifar-10.npz`
 from __future__ import annotations
 
 import os
+import pickle
 import tarfile
 from typing import TYPE_CHECKING, Any
 
@@ -158,3 +159,17 @@ def _preprocess(images: numpy.ndarray, labels: numpy.ndarray, withlabel: bool, n
     if not withlabel:
         return images
     return tuple_dataset.TupleDataset(images, labels.astype(numpy.int32))
+
+
+def _preprocess_cifar(images: numpy.ndarray, labels: numpy.ndarray, withlabel: bool, ndim: int,
+                      scale: float, dtype: Any) -> Any:
+    """Chainer's helper: flat uint8 CIFAR rows shaped (``ndim`` 1 or 3), scaled to
+    ``[0, scale]`` in ``dtype`` (``config.dtype`` if None), with int32 labels if ``withlabel``.
+    """
+    _mnist_helper.check_ndim('_preprocess_cifar', ndim, (1, 3))
+    return _preprocess(images, labels, withlabel, ndim, scale, configuration.get_dtype(dtype))
+
+
+def _pickle_load(f: Any) -> Any:
+    """Unpickles one batch of CIFAR's Python version (pickled by Python 2: latin-1 strings)."""
+    return pickle.load(f, encoding='latin-1')

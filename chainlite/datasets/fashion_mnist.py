@@ -85,13 +85,29 @@ def get_fashion_mnist(withlabel: bool = True, ndim: int = 1, scale: float = 1.,
     """
     _mnist_helper.check_ndim('get_fashion_mnist', ndim)
     dtype = configuration.get_dtype(dtype)
-    splits = []
-    for npz_name, prefix in (('train.npz', 'train'), ('test.npz', 't10k')):
-        raw = _mnist_helper.retrieve_idx_pair(
-            'pfnet/chainer/fashion-mnist', npz_name, FASHION_MNIST_MIRRORS,
-            FASHION_MNIST_SHA256, prefix + '-images-idx3-ubyte.gz',
-            prefix + '-labels-idx1-ubyte.gz')
-        splits.append(_mnist_helper.preprocess_images(
-            'get_fashion_mnist', raw['x'], raw['y'], withlabel, ndim, scale, 255., dtype,
-            label_dtype, rgb_format))
-    return tuple(splits)
+    return tuple(_mnist_helper.preprocess_images(
+        'get_fashion_mnist', raw['x'], raw['y'], withlabel, ndim, scale, 255., dtype, label_dtype,
+        rgb_format) for raw in (_retrieve_fashion_mnist_training(), _retrieve_fashion_mnist_test()))
+
+
+def _retrieve_fashion_mnist_training() -> dict:
+    """The raw training split, ``{'x': flat uint8 images, 'y': labels}`` (downloaded once)."""
+    return _retrieve_split('train.npz', 'train')
+
+
+def _retrieve_fashion_mnist_test() -> dict:
+    """The raw test split, ``{'x': flat uint8 images, 'y': labels}`` (downloaded once)."""
+    return _retrieve_split('test.npz', 't10k')
+
+
+def _retrieve_split(npz_name: str, prefix: str) -> dict:
+    # From the mirrors, each file checked against its SHA-256.
+    return _mnist_helper.retrieve_idx_pair(
+        'pfnet/chainer/fashion-mnist', npz_name, FASHION_MNIST_MIRRORS, FASHION_MNIST_SHA256,
+        prefix + '-images-idx3-ubyte.gz', prefix + '-labels-idx1-ubyte.gz')
+
+
+def _retrieve_fashion_mnist(name: str, urls: Any) -> dict:
+    """Chainer's loader of one split: the pair at ``urls`` (image and label URLs, each a
+    URL or a sequence of mirrors), cached as ``name`` beside the splits."""
+    return _mnist_helper.retrieve_npz('pfnet/chainer/fashion-mnist', name, urls)

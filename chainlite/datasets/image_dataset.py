@@ -42,9 +42,25 @@ def _read_image(source: Any, dtype: numpy.dtype, owner: str) -> numpy.ndarray:
     # An image file (path or file object) as a (channels, height, width) array.
     with _pillow_image(owner).open(source) as image:
         array = numpy.asarray(image, dtype=dtype)
-    if array.ndim == 2:
-        array = array[..., None]
-    return array.transpose(2, 0, 1)
+    return _postprocess_image(array)
+
+
+def _check_pillow_availability() -> None:
+    """Raises ImportError (saying how to install Pillow) unless Pillow imports."""
+    _pillow_image('chainer.datasets.image_dataset')
+
+
+def _read_image_as_array(path: Any, dtype: DTypeSpec) -> numpy.ndarray:
+    """Reads an image file as an array as Pillow gives it: ``(height, width[, channels])``."""
+    with _pillow_image('_read_image_as_array').open(path) as image:
+        return numpy.asarray(image, dtype=dtype)
+
+
+def _postprocess_image(image: numpy.ndarray) -> numpy.ndarray:
+    """Turns ``(height, width[, channels])`` into ``(channels, height, width)`` (a view)."""
+    if image.ndim == 2:
+        image = image[..., None]
+    return image.transpose(2, 0, 1)
 
 
 def _read_pairs(path: str, owner: str) -> list:

