@@ -13,32 +13,98 @@ import numpy
 from chainlite import _version
 from chainlite import configuration
 from chainlite import function_hook
+from chainlite import link_hook
 from chainlite import variable
 from chainlite.onnx import _deps
 from chainlite.onnx import context as context_module
-from chainlite.onnx import converter as converter_module
+from chainlite.onnx import graph as graph_module
 from chainlite.onnx import onnx_helper
 
 MINIMUM_OPSET_VERSION = 9
 
 
-class _RetainInputs(function_hook.FunctionHook):
-    """Keeps the input arrays of every function applied during the export's forward pass.
+def __getattr__(name: str) -> Any:
+    if name == 'MAXIMUM_OPSET_VERSION':
+        # The newest opset the installed onnx and ONNX Runtime share: known only on demand.
+        return default_opset_version()
+    raise AttributeError('module %r has no attribute %r' % (__name__, name))
+
+
+class _FunctionInputs(function_hook.FunctionHook):
+    """Hands the input arrays of every function applied to a :class:`RetainInputHook`."""
+
+    name = 'chainlite.onnx._FunctionInputs'
+
+    def __init__(self, owner: RetainInputHook) -> None:
+        self.owner = owner
+
+    def forward_preprocess(self, function: Any, in_data: tuple) -> None:
+        self.owner.in_data[id(function)] = in_data
+        self.owner.retain_inputs.append((function, in_data))  # keeps the id valid
+
+
+class RetainInputHook(link_hook.LinkHook):
+    """Keeps the input arrays of every function applied inside the block.
 
     A function holds its inputs as nodes, and a node keeps its array only when backward
     needs it: constants (arrays given to functions, or computed without a graph) would
-    otherwise be lost.
+    otherwise be lost before the exporter reads them. Used as a context manager; the
+    exporter runs the model inside one.
+
+    Attributes:
+        in_data: ``id(function) -> tuple of its input arrays``, for each function applied.
+        retain_inputs: ``(function, input arrays)`` in the order they were applied; it
+            keeps both alive, so the ids stay valid while the hook lives.
+        link_inputs: The ids of the Variables given to the link being called (as
+            onnx_chainer's hook tracks them); empty between calls.
+
+    Example:
+        >>> import numpy as np, chainlite, chainlite.functions as F
+        >>> with RetainInputHook() as hook:
+        ...     y = F.relu(F.exp(chainlite.Variable(np.zeros(2, np.float32))))
+        >>> [type(f).__name__ for f, _ in hook.retain_inputs]
+        ['Exp', 'ReLU']
+        >>> hook.in_data[id(y.creator)][0].tolist()
+        [1.0, 1.0]
     """
 
-    name = 'chainlite.onnx._RetainInputs'
+    name = 'RetainInputHook'
 
     def __init__(self) -> None:
         self.in_data: dict = {}
-        self._functions: list = []
+        self.retain_inputs: list = []
+        self.link_inputs: set = set()
+        self._function_hook = _FunctionInputs(self)
 
-    def forward_preprocess(self, function: Any, in_data: tuple) -> None:
-        self.in_data[id(function)] = in_data
-        self._functions.append(function)  # keeps the id valid
+    def forward_preprocess(self, args: Any) -> None:
+        self.link_inputs |= _variable_ids(args.args) | _variable_ids(args.kwargs)
+
+    def forward_postprocess(self, args: Any) -> None:
+        self.link_inputs.clear()
+
+    def __enter__(self) -> RetainInputHook:
+        self._function_hook.__enter__()
+        try:
+            return super().__enter__()
+        except BaseException:
+            self._function_hook.__exit__(None, None, None)
+            raise
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            super().__exit__(*exc)
+        finally:
+            self._function_hook.__exit__(*exc)
+
+
+def _variable_ids(args: Any) -> set:
+    if isinstance(args, variable.Variable):
+        return {id(args)}
+    if isinstance(args, (list, tuple)):
+        return set().union(*map(_variable_ids, args)) if args else set()
+    if isinstance(args, dict):
+        return _variable_ids(list(args.values()))
+    return set()
 
 
 def _probe_runtime_opset(ort: Any, onnx: Any, high: int) -> int:
@@ -224,49 +290,6 @@ def _flatten_outputs(outputs: Any) -> collections.OrderedDict:
     return flat
 
 
-def _function_name(func: Any) -> str:
-    return getattr(func, 'custom_function_node_name', None) or type(func).__name__
-
-
-def _collect_functions(output_nodes: list, stop: set) -> list:
-    # Every function between the inputs and the outputs, parents before children. Ranks
-    # grow along every edge, so sorting by rank orders them; the walk is a loop, not a
-    # recursion, so deep graphs (long RNN unrolls) are fine.
-    found: dict = {}
-    todo = [n.creator_node for n in output_nodes
-            if n.creator_node is not None and id(n) not in stop]
-    while todo:
-        f = todo.pop()
-        if id(f) in found:
-            continue
-        found[id(f)] = f
-        for n in f.inputs:
-            c = n.creator_node
-            if c is not None and id(n) not in stop and id(c) not in found:
-                todo.append(c)
-    return sorted(found.values(), key=lambda f: f.rank)
-
-
-def _lookup_converter(func: Any, name: str, external: dict) -> Any:
-    from chainlite.onnx import functions
-    if name in external:
-        return external[name]
-    if type(func) in external:
-        return external[type(func)]
-    conv = functions.converters.get(type(func))
-    if conv is None and getattr(func, 'custom_function_node_name', None):
-        # A node wrapped by replace_func under a built-in function's name (as onnx_chainer
-        # keys its converters by name): that converter, reading the node's attributes.
-        conv = functions.converters_by_name().get(name)
-    if conv is None:
-        raise ValueError(
-            'chainlite.onnx cannot export the function %s (%s.%s): no converter for it. '
-            'Pass one with export(..., external_converters={%r: converter}), where '
-            'converter(params) returns the ONNX nodes (see docs/onnx.md).'
-            % (name, type(func).__module__, type(func).__qualname__, name))
-    return conv
-
-
 def _export_impl(model, args, filename, export_params, graph_name, save_text, opset_version,
                  input_names, output_names, train, return_named_inout, external_converters,
                  external_opset_imports, input_shapes):
@@ -286,7 +309,7 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
     call, inputs = _flatten_args(args)
     in_names = _names(input_names, list(inputs), 'Input', 'input')
     shapes = _declared_shapes(input_shapes, inputs)
-    hook = _RetainInputs()
+    hook = RetainInputHook()
     with configuration.using_config('train', bool(train)), \
             configuration.using_config('enable_backprop', True), \
             _recorded.recorded_functions(), hook:
@@ -324,24 +347,23 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
         for node, name in zip(out_nodes, pinned_out):
             context.set_name(node, name, pinned=True)
 
-    functions = _collect_functions(out_nodes, stop)
-    nodes: list = []
     initializers: dict = {}  # name -> (array, is_state)
-    counts: dict = collections.defaultdict(int)
 
-    def leaf_name(node, func, index):
+    def leaf(node, func, index):
+        # -> (name, constant or None) of an input that no converted function computes.
         entry = params.get(id(node))
         if entry is not None:
             name, p = entry
             context.set_name(node, name)
             initializers[name] = (p.array, True)
-            return name
+            return name, None
         data = hook.in_data.get(id(func), (None,) * (index + 1))[index]
         if data is None:
             data = node.data
         if data is None:
             raise ValueError('export: the value of input %d of %s is unknown (it was computed '
-                             'before export ran the model)' % (index, _function_name(func)))
+                             'before export ran the model)'
+                             % (index, graph_module.function_name(func)))
         if context.has_name(data):
             name = context.get_name(data)
         elif id(data) in persistents:
@@ -351,54 +373,14 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
             name = context.set_name(data, context.unique_name('Constant_%d' % len(initializers)))
             initializers[name] = (data, False)
         context.set_name(node, name)
-        return name
+        return name, (None if initializers.get(name, (None, True))[1]
+                      else initializers[name][0])
 
-    for func in functions:
-        real = func._function if func._function is not None else func
-        fname = _function_name(real)
-        base = '%s_%d' % (fname, counts[fname])
-        counts[fname] += 1
-        in_nodes = func.inputs
-        input_names_f = []
-        consts: list[Any] = []
-        for i, n in enumerate(in_nodes):
-            if context.has_name(n):
-                input_names_f.append(context.get_name(n))
-                consts.append(None)
-                continue
-            if n.creator_node is not None and id(n) not in stop:
-                raise RuntimeError('export: %s reads a value computed by a function that was '
-                                   'not converted before it' % fname)
-            name = leaf_name(n, func, i)
-            input_names_f.append(name)
-            consts.append(None if initializers.get(name, (None, True))[1]
-                          else initializers[name][0])
-        out_refs = func.outputs
-        output_names_f = []
-        out_shapes: list[Any] = []
-        out_dtypes: list[Any] = []
-        for i, ref in enumerate(out_refs):
-            n = ref()
-            default = base if len(out_refs) == 1 else '%s_%d' % (base, i)
-            if n is None:
-                output_names_f.append(context.unique_name(default))
-                out_shapes.append(None)
-                out_dtypes.append(None)
-                continue
-            name = context.set_name(n, context.unique_name(default))
-            output_names_f.append(name)
-            out_shapes.append(n.shape)
-            out_dtypes.append(n.dtype)
-        conv = _lookup_converter(real, fname, external)
-        onnx_helper.set_func_name(base)
-        p = converter_module.FunctionConverterParams(
-            real, opset_version, input_names_f, output_names_f, context,
-            tuple(n.shape for n in in_nodes), tuple(n.dtype for n in in_nodes),
-            tuple(out_shapes), tuple(out_dtypes), tuple(consts))
-        made = list(conv(p))
-        nodes.extend(context.constants)
-        context.constants.clear()
-        nodes.extend(made)
+    onnx_graph = graph_module.Graph(
+        context, external, opset_version, in_names,
+        collections.OrderedDict(zip(out_keys, outputs.values())), leaf)
+    onnx_graph.to_onnx_graph()
+    nodes = onnx_graph.graph
 
     graph_outputs: list[Any] = []
     for k, node, var in zip(out_keys, out_nodes, [outputs[k] for k in out_keys]):
@@ -448,12 +430,12 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
                                    producer_version=_version.__version__,
                                    opset_imports=opset_imports)
     onnx_model.ir_version = _ir_version(onnx, opset_version)
-    _check(onnx, onnx_model, external_converters, external_opset_imports)
+    check_onnx_model(onnx_model, external_converters, external_opset_imports)
     if input_shapes is not None:
         for out in onnx_model.graph.output:
             out.type.tensor_type.ClearField('shape')
         onnx_model = onnx.shape_inference.infer_shapes(onnx_model)
-        _check(onnx, onnx_model, external_converters, external_opset_imports)
+        check_onnx_model(onnx_model, external_converters, external_opset_imports)
 
     if filename is not None:
         data = onnx_model.SerializeToString()
@@ -470,15 +452,140 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
     return onnx_model
 
 
-def _check(onnx: Any, model: Any, external_converters: Any, external_opset_imports: Any) -> None:
+def check_onnx_model(onnx_model: Any, external_converters: Optional[dict],
+                     external_opset_imports: Optional[dict]) -> None:
+    """Runs the ONNX checker on an exported model, as :func:`export` does.
+
+    A model made with ``external_converters`` but without ``external_opset_imports`` may
+    use operators the checker does not know: there a rejection only warns. Otherwise it
+    raises.
+
+    Args:
+        onnx_model: The ``onnx.ModelProto``.
+        external_converters: The ``external_converters`` given to :func:`export` (None if
+            none were).
+        external_opset_imports: The ``external_opset_imports`` given to :func:`export`.
+
+    Raises:
+        onnx.checker.ValidationError: If the checker rejects the model and it was made
+            without external converters, or with external opset imports.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> from chainlite import onnx as ox
+        >>> check_onnx_model(ox.export(F.relu, np.zeros(2, np.float32)), None, None)
+    """
+    onnx = _deps.onnx()
     try:
-        onnx.checker.check_model(model)
+        onnx.checker.check_model(onnx_model)
     except onnx.checker.ValidationError as e:
-        if not external_converters or external_opset_imports:
+        if external_converters is None or external_opset_imports:
             raise
         warnings.warn('The ONNX checker rejected the model, which uses external_converters; '
                       'the error is ignored (pass external_opset_imports to name the custom '
                       'domain and keep the check):\n%s' % e, UserWarning)
+
+
+def format_customized_shapes(args: Any, shapes: Any) -> list:
+    """The shapes ``input_shapes`` declares, one per input in the order of ``args``.
+
+    Args:
+        args: The example inputs as given to :func:`export`: an array or Variable, or a
+            list, tuple or dict of them.
+        shapes: ``input_shapes`` as given to :func:`export`: a tuple for a single input,
+            else a list in the inputs' order or a dict keyed like ``args``. A size is an
+            int (the example's), a string (a symbolic size) or None.
+
+    Returns:
+        The list of shapes (tuples), one per input.
+
+    Raises:
+        ValueError: If the shapes do not fit the inputs: another count, keys or number of
+            axes, or an int size other than the example's.
+
+    Example:
+        >>> import numpy as np
+        >>> format_customized_shapes({'x': np.zeros((2, 3))}, [('N', 3)])
+        [('N', 3)]
+    """
+    _, inputs = _flatten_args(args)
+    if isinstance(args, dict) and isinstance(shapes, list):
+        shapes = dict(zip(args, shapes)) if len(shapes) == len(args) else shapes
+    if not isinstance(args, (list, tuple, dict)) and isinstance(shapes, list):
+        if len(shapes) != 1:
+            raise ValueError('format_customized_shapes: one input, but %d shapes given'
+                             % len(shapes))
+        shapes = tuple(shapes[0])
+    return _declared_shapes(shapes, inputs)
+
+
+def rename_variable_name(context: context_module.Context, variables: Any, named_vars: dict,
+                         new_names: Any, prefix: str = 'Input') -> None:
+    """Renames the inputs (or outputs) of a graph being exported, as onnx_chainer's does.
+
+    Each Variable of ``variables`` is keyed in ``named_vars`` by its name in ``context``;
+    the key becomes its new name and the context pins that name.
+
+    Args:
+        context: The export's :class:`~chainlite.onnx.context.Context`.
+        variables: A Variable, or a list, tuple or dict of them.
+        named_vars: The mapping from current name to Variable to update in place.
+        new_names: The new names: a list (or for a dict, a dict with its keys); a string
+            for a single Variable; None for ``<prefix>_0``, ``<prefix>_1``...
+        prefix: The stem of the default names.
+
+    Raises:
+        ValueError: If the names do not match the variables in count, keys or type.
+
+    Example:
+        >>> import collections, numpy as np, chainlite
+        >>> from chainlite.onnx import context as context_module
+        >>> ctx = context_module.Context(None)
+        >>> x = chainlite.Variable(np.zeros(2, np.float32))
+        >>> named = collections.OrderedDict([(ctx.get_name(x), x)])
+        >>> rename_variable_name(ctx, [x], named, ['image'])
+        >>> list(named), ctx.get_name(x)
+        (['image'], 'image')
+    """
+    if isinstance(variables, (list, tuple)):
+        if new_names is None:
+            new_names = ['%s_%d' % (prefix, i) for i in range(len(named_vars))]
+        if not isinstance(new_names, (list, tuple)) or len(new_names) != len(variables):
+            raise ValueError('rename_variable_name: %d variables, but the new names are %r'
+                             % (len(variables), new_names))
+        pairs = list(zip(variables, new_names))
+    elif isinstance(variables, dict):
+        if new_names is None:
+            new_names = {k: '%s_%d' % (prefix, i) for i, k in enumerate(variables)}
+        if not isinstance(new_names, (list, tuple, dict)) or len(new_names) != len(variables):
+            raise ValueError('rename_variable_name: %d variables, but the new names are %r'
+                             % (len(variables), new_names))
+        if not isinstance(new_names, dict):
+            new_names = dict(zip(variables, new_names))
+        missing = [k for k in variables if k not in new_names]
+        if missing:
+            raise ValueError('rename_variable_name: no new name for the keys %r' % missing)
+        pairs = [(v, new_names[k]) for k, v in variables.items()]
+    elif isinstance(variables, variable.Variable):
+        if not new_names:
+            new_names = prefix + '_0'
+        if isinstance(new_names, (list, tuple)):
+            if len(new_names) != 1:
+                raise ValueError('rename_variable_name: one variable, but %d new names'
+                                 % len(new_names))
+            new_names = new_names[0]
+        if not isinstance(new_names, str):
+            raise ValueError('rename_variable_name: the new name of a single variable is a '
+                             'string, got %s' % type(new_names).__name__)
+        pairs = [(variables, new_names)]
+    else:
+        raise ValueError('rename_variable_name: variables must be a Variable, or a list, '
+                         'tuple or dict of them, got %s' % type(variables).__name__)
+    for var, name in pairs:
+        del named_vars[context.get_name(var)]
+        named_vars[name] = var
+        context.name_list.pop(id(var), None)  # a pinned name gives way to the new one
+        context.set_name(var, name, pinned=True)
 
 
 def export(model: Any, args: Any,

@@ -159,3 +159,25 @@ def write_bytes(filename: str, data: bytes) -> None:
     with _atomic.replacing(os.fspath(filename)) as tmp:
         with open(tmp, 'wb') as f:
             f.write(data)
+
+
+def is_support_non_standard_domain() -> bool:
+    """Whether the installed ``onnx`` checker skips operators of custom domains (1.5 on).
+
+    Returns:
+        True from onnx 1.5: its checker leaves the schema of an operator in a domain other
+        than ONNX's own unchecked.
+
+    Raises:
+        RuntimeError: If ``onnx.__version__`` has no numeric major and minor version.
+
+    Example:
+        >>> is_support_non_standard_domain()
+        True
+    """
+    version = _deps.onnx().__version__
+    parts = version.split('.')
+    if len(parts) < 2 or not parts[0].isdecimal() or not parts[1].isdecimal():
+        raise RuntimeError('is_support_non_standard_domain: cannot read the major and minor '
+                           'version of onnx from %r' % version)
+    return (int(parts[0]), int(parts[1])) >= (1, 5)

@@ -347,9 +347,20 @@ def test_links_with_parameters(ox):
     ox.check_export(model, [r(2, 2, 4, 4)])
 
 
+def test_roi_pooling_2d_warns_and_matches(ox):
+    # ONNX MaxRoiPool rounds the scaled regions half away from zero (chainlite: half to even):
+    # the export warns; corners that scale to whole pixels give the same result. (ONNX
+    # Runtime has no kernel of the operator's opset 22 form: opset 13 here.)
+    rois = numpy.array([[0, 1, 1, 6, 7], [1, 2, 0, 9, 11], [0, 0, 3, 4, 5]], numpy.float32)
+    with pytest.warns(UserWarning, match='MaxRoiPool'):
+        proto = ox.check_export(ox.Fn(lambda x: F.roi_pooling_2d(x, rois, 3, 2, 1.0)),
+                                [_distinct(2, 3, 12, 10)], opset_version=13)
+    assert ox.op_types(proto) == ['MaxRoiPool']
+
+
 def test_every_supported_function_has_a_case():
     from chainlite.onnx import functions
-    ids = [c[0] for c in CASES] + [f.__name__ for _, _, f in _N_STEP]
+    ids = [c[0] for c in CASES] + [f.__name__ for _, _, f in _N_STEP] + ['roi_pooling_2d']
     missing = [name for name in functions.supported_functions()
                if not any(i == name or i.startswith(name + '_') for i in ids)]
     assert not missing, 'supported but never exported by a test: %s' % missing

@@ -2,7 +2,9 @@
 
 Each module beside this one converts the functions of the same category of
 :mod:`chainlite.functions`. A converter takes a
-:class:`~chainlite.onnx.converter.FunctionConverterParams` and returns ONNX nodes.
+:class:`~chainlite.onnx.converter.FunctionConverterParams` and returns ONNX nodes; the
+``convert_<Function>`` names of onnx_chainer (imported here as there) also take
+onnx_chainer's ``(func, opset_version, input_names, output_names, context)``.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any, Callable
 from chainlite.onnx.functions import _recorded
 from chainlite.onnx.functions import activation
 from chainlite.onnx.functions import array
+from chainlite.onnx.functions import attention
 from chainlite.onnx.functions import connection
 from chainlite.onnx.functions import loss
 from chainlite.onnx.functions import math
@@ -19,9 +22,56 @@ from chainlite.onnx.functions import normalization
 from chainlite.onnx.functions import pooling
 from chainlite.onnx.functions import rnn
 
+# onnx_chainer's converter functions (each also takes a FunctionConverterParams).
+from chainlite.onnx.functions.activation import (  # noqa: F401
+    convert_ClippedReLU, convert_ELU, convert_HardSigmoid, convert_LeakyReLU,
+    convert_LogSoftmax, convert_PReLUFunction, convert_ReLU, convert_Selu, convert_Sigmoid,
+    convert_Softmax, convert_Softplus, convert_Tanh,
+)
+from chainlite.onnx.functions.array import (  # noqa: F401
+    convert_Cast, convert_Concat, convert_Copy, convert_Depth2Space, convert_Dstack,
+    convert_ExpandDims, convert_GetItem, convert_Hstack, convert_Moveaxis, convert_Pad,
+    convert_Permutate, convert_Repeat, convert_Reshape, convert_ResizeImages, convert_Rollaxis,
+    convert_SelectItem, convert_Separate, convert_Shape, convert_Space2Depth,
+    convert_SplitAxis, convert_Squeeze, convert_Stack, convert_Swapaxes, convert_Tile,
+    convert_Transpose, convert_TransposeSequence, convert_Vstack, convert_Where,
+)
+from chainlite.onnx.functions.connection import (  # noqa: F401
+    convert_Convolution2DFunction, convert_ConvolutionND, convert_Deconvolution2DFunction,
+    convert_DeconvolutionND, convert_EmbedIDFunction, convert_LinearFunction,
+)
+from chainlite.onnx.functions.loss import (  # noqa: F401
+    convert_SoftmaxCrossEntropy,
+)
+from chainlite.onnx.functions.math import (  # noqa: F401
+    convert_Absolute, convert_Add, convert_AddConstant, convert_Arccos, convert_Arcsin,
+    convert_Arctan, convert_ArgMax, convert_ArgMin, convert_BroadcastTo, convert_Clip,
+    convert_Cos, convert_Cosh, convert_Div, convert_DivFromConstant, convert_Exp,
+    convert_Identity, convert_LinearInterpolate, convert_Log, convert_LogSumExp,
+    convert_MatMul, convert_Max, convert_Maximum, convert_Mean, convert_Min, convert_Minimum,
+    convert_Mul, convert_MulConstant, convert_Neg, convert_PowConstVar, convert_PowVarConst,
+    convert_PowVarVar, convert_Prod, convert_RsqrtGPU, convert_sign, convert_Sin, convert_Sinh,
+    convert_Sqrt, convert_Square, convert_Sub, convert_SubFromConstant, convert_Sum,
+    convert_Tan,
+)
+from chainlite.onnx.functions.noise import (  # noqa: F401
+    convert_Dropout,
+)
+from chainlite.onnx.functions.normalization import (  # noqa: F401
+    convert_BatchNormalization, convert_FixedBatchNormalization, convert_GroupNormalization,
+    convert_LocalResponseNormalization, convert_NormalizeL2,
+)
+from chainlite.onnx.functions.pooling import (  # noqa: F401
+    convert_AveragePooling2D, convert_AveragePoolingND, convert_MaxPooling2D,
+    convert_MaxPoolingND, convert_ROIPooling2D, convert_Unpooling2D,
+)
+from chainlite.onnx.functions.rnn import (  # noqa: F401
+    convert_n_step_gru,
+)
+
 converters: dict[type, Callable[..., Any]] = {}
-for _module in (activation, array, connection, loss, math, noise, normalization, pooling,
-                rnn, _recorded):
+for _module in (activation, array, attention, connection, loss, math, noise, normalization,
+                pooling, rnn, _recorded):
     converters.update(_module.CONVERTERS)
 del _module
 
@@ -76,7 +126,8 @@ def supported_functions() -> list[str]:
 
 
 _CATEGORY_TITLES = {
-    'activation': 'Activation', 'array': 'Array', 'connection': 'Connection', 'loss': 'Loss',
+    'activation': 'Activation', 'array': 'Array', 'attention': 'Attention',
+    'connection': 'Connection', 'loss': 'Loss',
     'math': 'Mathematical', 'noise': 'Noise', 'normalization': 'Normalization',
     'pooling': 'Pooling', 'rnn': 'Recurrent',
 }

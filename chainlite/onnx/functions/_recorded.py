@@ -22,6 +22,7 @@ from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.onnx import _deps
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 from chainlite.onnx.functions import rnn
@@ -141,19 +142,33 @@ def recorded_functions():
             setattr(owner, name, value)
 
 
+def _arg_index(op_type):
+    # The index as Chainer's argmax/argmin give it: int32, over the flattened array when
+    # func.axis is None.
+    def convert(p):
+        gb = onnx_helper.GraphBuilder()
+        x = p.input_names[0]
+        axis = p.func.axis
+        if axis is None:
+            x = _ops.reshape(gb, x, [-1])
+            axis = 0
+        i = gb.op(op_type, [x], axis=int(axis) % max(len(p.input_shapes[0]), 1), keepdims=0)
+        gb.op_output_named('Cast', [i], p.output_names, to=_deps.onnx().TensorProto.INT32)
+        return gb.nodes()
+    convert.__name__ = 'convert_' + op_type
+    return converter.onnx_chainer_signature(convert)
+
+
+convert_ArgMax = _arg_index('ArgMax')
+convert_ArgMin = _arg_index('ArgMin')
+
+
+@converter.onnx_chainer_signature
 def convert_ArgIndex(p: FunctionConverterParams) -> tuple[Any, ...]:
-    gb = onnx_helper.GraphBuilder()
-    x = p.input_names[0]
-    axis = p.func.axis
-    if axis is None:
-        x = _ops.reshape(gb, x, [-1])
-        axis = 0
-    i = gb.op(p.func.custom_function_node_name, [x], axis=int(axis) % max(
-        len(p.input_shapes[0]), 1), keepdims=0)
-    gb.op_output_named('Cast', [i], p.output_names, to=_deps.onnx().TensorProto.INT32)
-    return gb.nodes()
+    return (convert_ArgMax if p.func.method == 'argmax' else convert_ArgMin)(p)
 
 
+@converter.onnx_chainer_signature
 def convert_Elementwise(p: FunctionConverterParams) -> tuple[Any, ...]:
     label = p.func.custom_function_node_name
     x = p.input_names[0]
@@ -168,6 +183,7 @@ def convert_Elementwise(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_ZeroState(p: FunctionConverterParams) -> tuple[Any, ...]:
     # ConstantOfShape of [len(x), size]: the batch size read from x in the graph.
     onnx = _deps.onnx()

@@ -21,6 +21,7 @@ from chainlite.functions.activation import softmax
 from chainlite.functions.activation import softplus
 from chainlite.functions.activation import swish
 from chainlite.functions.activation import tanh
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
@@ -32,9 +33,10 @@ def _unary(op_type, **attrs):
     def convert(p):
         return onnx_helper.make_node(op_type, p.input_names, p.output_names, **attrs),
     convert.__name__ = 'convert_' + op_type
-    return convert
+    return converter.onnx_chainer_signature(convert)
 
 
+@converter.onnx_chainer_signature
 def convert_ClippedReLU(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     _ops.clip(gb, p.opset_version, p.input_names[0], 0.0, p.func.cap, p.input_dtypes[0],
@@ -42,6 +44,7 @@ def convert_ClippedReLU(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_ReLU6(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     _ops.clip(gb, p.opset_version, p.input_names[0], 0.0, 6.0, p.input_dtypes[0],
@@ -49,6 +52,7 @@ def convert_ReLU6(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_CReLU(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x = p.input_names[0]
@@ -58,6 +62,7 @@ def convert_CReLU(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_ELU(p: FunctionConverterParams) -> tuple[Any, ...]:
     if p.func.scale == 1:
         return onnx_helper.make_node('Elu', p.input_names, p.output_names,
@@ -69,11 +74,13 @@ def convert_ELU(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_SELU(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('Selu', p.input_names, p.output_names,
                                  alpha=float(p.func.alpha), gamma=float(p.func.scale)),
 
 
+@converter.onnx_chainer_signature
 def convert_GELU(p: FunctionConverterParams) -> tuple[Any, ...]:
     if p.opset_version >= 20:
         return onnx_helper.make_node('Gelu', p.input_names, p.output_names),
@@ -87,11 +94,13 @@ def convert_GELU(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_HardSigmoid(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('HardSigmoid', p.input_names, p.output_names,
                                  alpha=0.2, beta=0.5),
 
 
+@converter.onnx_chainer_signature
 def convert_LeakyReLU(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('LeakyRelu', p.input_names, p.output_names,
                                  alpha=float(p.func.slope)),
@@ -113,9 +122,10 @@ def _softmax_like(op_type):
                            perm=[int(i) for i in numpy.argsort(perm)])
         return gb.nodes()
     convert.__name__ = 'convert_' + op_type
-    return convert
+    return converter.onnx_chainer_signature(convert)
 
 
+@converter.onnx_chainer_signature
 def convert_PReLUFunction(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x_shape, w_shape = p.input_shapes[:2]
@@ -128,6 +138,7 @@ def convert_PReLUFunction(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Softplus(p: FunctionConverterParams) -> tuple[Any, ...]:
     beta = float(p.func.beta)
     if beta == 1.0:
@@ -140,6 +151,7 @@ def convert_Softplus(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Swish(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x_shape, b_shape = p.input_shapes[:2]
@@ -152,6 +164,15 @@ def convert_Swish(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+# onnx_chainer's names for the converters above.
+convert_LogSoftmax = _softmax_like('LogSoftmax')
+convert_ReLU = _unary('Relu')
+convert_Selu = convert_SELU
+convert_Sigmoid = _unary('Sigmoid')
+convert_Softmax = _softmax_like('Softmax')
+convert_Tanh = _unary('Tanh')
+
+
 CONVERTERS = {
     clipped_relu.ClippedReLU: convert_ClippedReLU,
     crelu.CReLU: convert_CReLU,
@@ -159,14 +180,14 @@ CONVERTERS = {
     gelu.GELU: convert_GELU,
     hard_sigmoid.HardSigmoid: convert_HardSigmoid,
     leaky_relu.LeakyReLU: convert_LeakyReLU,
-    log_softmax.LogSoftmax: _softmax_like('LogSoftmax'),
+    log_softmax.LogSoftmax: convert_LogSoftmax,
     prelu.PReLUFunction: convert_PReLUFunction,
-    relu.ReLU: _unary('Relu'),
+    relu.ReLU: convert_ReLU,
     relu6.ReLU6: convert_ReLU6,
     selu.SELU: convert_SELU,
-    sigmoid.Sigmoid: _unary('Sigmoid'),
-    softmax.Softmax: _softmax_like('Softmax'),
+    sigmoid.Sigmoid: convert_Sigmoid,
+    softmax.Softmax: convert_Softmax,
     softplus.Softplus: convert_Softplus,
     swish.Swish: convert_Swish,
-    tanh.Tanh: _unary('Tanh'),
+    tanh.Tanh: convert_Tanh,
 }

@@ -8,7 +8,7 @@ result.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
@@ -45,6 +45,7 @@ from chainlite.functions.array import transpose
 from chainlite.functions.array import transpose_sequence
 from chainlite.functions.array import vstack
 from chainlite.functions.array import where
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from chainlite.onnx.converter import FunctionConverterParams
 
 
+@converter.onnx_chainer_signature
 def convert_Reshape(p: FunctionConverterParams) -> tuple[Any, ...]:
     # The shape as the model asked for it: a -1 stays -1, so that (-1, 128) follows the
     # batch; leading sizes equal to the input's (len(x) in (len(x), -1), or Linear's
@@ -64,6 +66,7 @@ def convert_Reshape(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Transpose(p: FunctionConverterParams) -> tuple[Any, ...]:
     axes = p.func.axes
     ndim = len(p.input_shapes[0])
@@ -71,12 +74,14 @@ def convert_Transpose(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('Transpose', p.input_names, p.output_names, perm=perm),
 
 
+@converter.onnx_chainer_signature
 def convert_permutation(p: FunctionConverterParams) -> tuple[Any, ...]:
     # Moveaxis and Rollaxis know their permutation for an input of ndim axes.
     perm = [int(a) for a in p.func._permutation(len(p.input_shapes[0]))]
     return onnx_helper.make_node('Transpose', p.input_names, p.output_names, perm=perm),
 
 
+@converter.onnx_chainer_signature
 def convert_Swapaxes(p: FunctionConverterParams) -> tuple[Any, ...]:
     perm = list(range(len(p.input_shapes[0])))
     a, b = p.func.axis1, p.func.axis2
@@ -84,10 +89,12 @@ def convert_Swapaxes(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('Transpose', p.input_names, p.output_names, perm=perm),
 
 
+@converter.onnx_chainer_signature
 def convert_Concat(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('Concat', p.input_names, p.output_names, axis=p.func.axis),
 
 
+@converter.onnx_chainer_signature
 def convert_Join(p: FunctionConverterParams) -> tuple[Any, ...]:
     # hstack, vstack and dstack: promote the inputs to the rank NumPy gives them, then concat.
     out_ndim = len(p.output_shapes[0])
@@ -110,6 +117,7 @@ def _join_axes(kind, ndim):
     return [[0, 1, 2], [0, 2], [2]][ndim] if ndim < 3 else []
 
 
+@converter.onnx_chainer_signature
 def convert_SplitAxis(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     axis = p.func.axis
@@ -118,6 +126,7 @@ def convert_SplitAxis(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Separate(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     axis = p.func.axis
@@ -128,6 +137,7 @@ def convert_Separate(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Stack(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     axis = p.func.axis
@@ -136,6 +146,7 @@ def convert_Stack(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_ExpandDims(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     axis = p.func.axis
@@ -144,6 +155,7 @@ def convert_ExpandDims(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Squeeze(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = p.input_shapes[0]
@@ -167,6 +179,7 @@ def _expand_shape(in_shape, out_shape):
     return [1 if i == o else int(o) for i, o in zip(in_shape, out_shape)]
 
 
+@converter.onnx_chainer_signature
 def convert_BroadcastTo(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = _expand_shape(p.input_shapes[0], p.output_shapes[0])
@@ -174,6 +187,7 @@ def convert_BroadcastTo(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Broadcast(p: FunctionConverterParams) -> tuple[Any, ...]:
     # Each input expanded by the shapes of the inputs that differ from it: their common
     # shape, computed in the graph.
@@ -193,6 +207,7 @@ def convert_Broadcast(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_SumTo(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     in_shape, out_shape = tuple(p.input_shapes[0]), tuple(p.output_shapes[0])
@@ -211,6 +226,7 @@ def convert_SumTo(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Cast(p: FunctionConverterParams) -> tuple[Any, ...]:
     onnx = _onnx()
     to = onnx.helper.np_dtype_to_tensor_dtype(numpy.dtype(p.output_dtypes[0]))
@@ -222,20 +238,24 @@ def _onnx():
     return _deps.onnx()
 
 
+@converter.onnx_chainer_signature
 def convert_Copy(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('Identity', p.input_names, p.output_names),
 
 
+@converter.onnx_chainer_signature
 def convert_Depth2Space(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('DepthToSpace', p.input_names, p.output_names,
                                  blocksize=int(p.func.r)),
 
 
+@converter.onnx_chainer_signature
 def convert_Space2Depth(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('SpaceToDepth', p.input_names, p.output_names,
                                  blocksize=int(p.func.r)),
 
 
+@converter.onnx_chainer_signature
 def convert_Tile(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = tuple(p.input_shapes[0])
@@ -251,6 +271,7 @@ def convert_Tile(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Repeat(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x = p.input_names[0]
@@ -277,6 +298,7 @@ def convert_Repeat(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Where(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     cond = p.input_names[0]
@@ -286,6 +308,7 @@ def convert_Where(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Pad(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     pairs = p.func._pairs
@@ -330,6 +353,7 @@ def _index_items(index, shape):
     return expanded
 
 
+@converter.onnx_chainer_signature
 def convert_GetItem(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = list(p.input_shapes[0])
@@ -434,8 +458,19 @@ def _gather_nd(gb, p, x, items, kinds, shape):
     gb.op_output_named('Identity', [y], p.output_names)
 
 
+@converter.onnx_chainer_signature
 def convert_Flip(p: FunctionConverterParams) -> tuple[Any, ...]:
     return _flip(p, p.func.axis)
+
+
+@converter.onnx_chainer_signature
+def convert_FlipLR(p: FunctionConverterParams) -> tuple[Any, ...]:
+    return _flip(p, 1)
+
+
+@converter.onnx_chainer_signature
+def convert_FlipUD(p: FunctionConverterParams) -> tuple[Any, ...]:
+    return _flip(p, 0)
 
 
 def _flip(p, axis):
@@ -447,6 +482,7 @@ def _flip(p, axis):
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Permutate(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     indices = p.constant(1)
@@ -468,6 +504,7 @@ def convert_Permutate(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_SelectItem(p: FunctionConverterParams) -> tuple[Any, ...]:
     _ops.requires(p, 11)
     gb = onnx_helper.GraphBuilder()
@@ -479,6 +516,7 @@ def convert_SelectItem(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_TransposeSequence(p: FunctionConverterParams) -> tuple[Any, ...]:
     # Output t gathers element t of each input sequence longer than t.
     gb = onnx_helper.GraphBuilder()
@@ -495,6 +533,7 @@ def convert_TransposeSequence(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_ResizeImages(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     mode = p.func.mode
@@ -524,6 +563,72 @@ def convert_ResizeImages(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+# onnx_chainer's names for the converters above.
+convert_Dstack = convert_Join
+convert_Hstack = convert_Join
+convert_Moveaxis = convert_permutation
+convert_Rollaxis = convert_permutation
+convert_Vstack = convert_Join
+
+#: The names of ONNX's tensor data types (``TensorProto.DataType``) by number, up to
+#: COMPLEX128: the ``to`` attribute of opset 1's Cast took the name.
+TENSOR_TYPE_TO_NAME = dict(enumerate((
+    'UNDEFINED', 'FLOAT', 'UINT8', 'INT8', 'UINT16', 'INT16', 'INT32', 'INT64', 'STRING',
+    'BOOL', 'FLOAT16', 'DOUBLE', 'UINT32', 'UINT64', 'COMPLEX64', 'COMPLEX128')))
+
+
+@converter.onnx_chainer_signature
+def convert_Shape(p: FunctionConverterParams) -> tuple[Any, ...]:
+    """The shape of the input as an int64 vector (ONNX's Shape)."""
+    return onnx_helper.make_node('Shape', p.input_names, p.output_names),
+
+
+def get_slice_node(gb: onnx_helper.GraphBuilder, opset_version: int, context: Any,
+                   input_names: list, axes: Sequence[int], starts: Sequence[int],
+                   ends: Sequence[int], steps: Sequence[int]) -> str:
+    """Adds a Slice node to ``gb`` in the form the opset wants, as onnx_chainer's does.
+
+    From opset 10 the bounds are inputs: they are added as constants of ``context``
+    (``starts``, ``ends``, ``axes``, and from opset 11 ``steps``) and their names appended
+    to ``input_names``, which this changes. Before opset 10 they are attributes.
+
+    Args:
+        gb: The builder of the converter's nodes.
+        opset_version: The opset of the exported model.
+        context: The export's :class:`~chainlite.onnx.context.Context`.
+        input_names: A list holding the name of the value to slice.
+        axes: The axes to slice.
+        starts: The first index along each axis.
+        ends: The end (excluded) along each axis.
+        steps: The step along each axis; other than 1 needs opset 11.
+
+    Returns:
+        The name of the Slice node's output.
+
+    Raises:
+        ValueError: If a step is not 1 and the opset is older than 11.
+
+    Example:
+        >>> from chainlite.onnx import onnx_helper
+        >>> onnx_helper.set_func_name('GetItem_0')
+        >>> gb = onnx_helper.GraphBuilder()
+        >>> get_slice_node(gb, 9, None, ['x'], [0], [1], [3], [1])
+        'GetItem_0_tmp_0'
+    """
+    if opset_version < 11 and any(s != 1 for s in steps):
+        raise ValueError('get_slice_node: a slice with steps %s needs opset_version >= 11, '
+                         'got %d' % (list(steps), opset_version))
+    if opset_version < 10:
+        return gb.op('Slice', input_names, axes=list(axes), starts=list(starts),
+                     ends=list(ends))
+    bounds = [('starts', starts), ('ends', ends), ('axes', axes)]
+    if opset_version >= 11:
+        bounds.append(('steps', steps))
+    for name, values in bounds:
+        input_names.append(context.add_const(numpy.asarray(list(values), numpy.int64), name))
+    return gb.op('Slice', input_names)
+
+
 CONVERTERS = {
     broadcast.Broadcast: convert_Broadcast,
     broadcast.BroadcastTo: convert_BroadcastTo,
@@ -531,20 +636,20 @@ CONVERTERS = {
     concat.Concat: convert_Concat,
     copy.Copy: convert_Copy,
     depth2space.Depth2Space: convert_Depth2Space,
-    dstack.Dstack: convert_Join,
+    dstack.Dstack: convert_Dstack,
     expand_dims.ExpandDims: convert_ExpandDims,
     flip.Flip: convert_Flip,
-    fliplr.FlipLR: lambda p: _flip(p, 1),
-    flipud.FlipUD: lambda p: _flip(p, 0),
+    fliplr.FlipLR: convert_FlipLR,
+    flipud.FlipUD: convert_FlipUD,
     get_item.GetItem: convert_GetItem,
-    hstack.Hstack: convert_Join,
-    moveaxis.Moveaxis: convert_permutation,
+    hstack.Hstack: convert_Hstack,
+    moveaxis.Moveaxis: convert_Moveaxis,
     pad.Pad: convert_Pad,
     permutate.Permutate: convert_Permutate,
     repeat.Repeat: convert_Repeat,
     reshape.Reshape: convert_Reshape,
     resize_images.ResizeImages: convert_ResizeImages,
-    rollaxis.Rollaxis: convert_permutation,
+    rollaxis.Rollaxis: convert_Rollaxis,
     select_item.SelectItem: convert_SelectItem,
     separate.Separate: convert_Separate,
     space2depth.Space2Depth: convert_Space2Depth,
@@ -556,6 +661,6 @@ CONVERTERS = {
     tile.Tile: convert_Tile,
     transpose.Transpose: convert_Transpose,
     transpose_sequence.TransposeSequence: convert_TransposeSequence,
-    vstack.Vstack: convert_Join,
+    vstack.Vstack: convert_Vstack,
     where.Where: convert_Where,
 }

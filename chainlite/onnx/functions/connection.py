@@ -11,6 +11,7 @@ from chainlite.functions.connection import deconvolution_2d
 from chainlite.functions.connection import deconvolution_nd
 from chainlite.functions.connection import embed_id
 from chainlite.functions.connection import linear
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from chainlite.onnx.converter import FunctionConverterParams
 
 
+@converter.onnx_chainer_signature
 def convert_LinearFunction(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x, W = p.input_names[:2]
@@ -41,6 +43,7 @@ def _end_pads(in_sizes, out_sizes, ksizes, strides, pads, dilates):
     return ends
 
 
+@converter.onnx_chainer_signature
 def convert_Convolution(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     x_shape, W_shape = p.input_shapes[:2]
@@ -56,6 +59,7 @@ def convert_Convolution(p: FunctionConverterParams) -> tuple[Any, ...]:
         pads=pad + ends, dilations=dilate, group=int(f.groups)),
 
 
+@converter.onnx_chainer_signature
 def convert_Deconvolution(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     x_shape, W_shape = p.input_shapes[:2]
@@ -79,6 +83,7 @@ def convert_Deconvolution(p: FunctionConverterParams) -> tuple[Any, ...]:
     return onnx_helper.make_node('ConvTranspose', p.input_names, p.output_names, **attrs),
 
 
+@converter.onnx_chainer_signature
 def convert_EmbedIDFunction(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x, W = p.input_names[:2]
@@ -99,11 +104,18 @@ def convert_EmbedIDFunction(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+# onnx_chainer's names for the converters above.
+convert_Convolution2DFunction = convert_Convolution
+convert_ConvolutionND = convert_Convolution
+convert_Deconvolution2DFunction = convert_Deconvolution
+convert_DeconvolutionND = convert_Deconvolution
+
+
 CONVERTERS = {
-    convolution_2d.Convolution2DFunction: convert_Convolution,
-    convolution_nd.ConvolutionND: convert_Convolution,
-    deconvolution_2d.Deconvolution2DFunction: convert_Deconvolution,
-    deconvolution_nd.DeconvolutionND: convert_Deconvolution,
+    convolution_2d.Convolution2DFunction: convert_Convolution2DFunction,
+    convolution_nd.ConvolutionND: convert_ConvolutionND,
+    deconvolution_2d.Deconvolution2DFunction: convert_Deconvolution2DFunction,
+    deconvolution_nd.DeconvolutionND: convert_DeconvolutionND,
     embed_id.EmbedIDFunction: convert_EmbedIDFunction,
     linear.LinearFunction: convert_LinearFunction,
 }

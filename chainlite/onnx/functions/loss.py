@@ -11,6 +11,7 @@ from chainlite.functions.loss import mean_squared_error
 from chainlite.functions.loss import softmax_cross_entropy
 from chainlite.functions.loss import squared_error
 from chainlite.onnx import _deps
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from chainlite.onnx.converter import FunctionConverterParams
 
 
+@converter.onnx_chainer_signature
 def convert_SoftmaxCrossEntropy(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     _ops.requires(p, 12)
@@ -73,7 +75,7 @@ def _error(op_type, mean):
         else:
             gb.op_output_named('Identity', [e], p.output_names)
         return gb.nodes()
-    return convert
+    return converter.onnx_chainer_signature(convert)
 
 
 CONVERTERS = {

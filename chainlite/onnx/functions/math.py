@@ -50,8 +50,11 @@ from chainlite.functions.math import squared_difference
 from chainlite.functions.math import sub
 from chainlite.functions.math import sum as sum_mod
 from chainlite.functions.math import tan
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
+from chainlite.onnx.functions import _recorded
+from chainlite.onnx.functions import array
 
 if TYPE_CHECKING:
     from chainlite.onnx.converter import FunctionConverterParams
@@ -61,14 +64,14 @@ def _unary(op_type):
     def convert(p):
         return onnx_helper.make_node(op_type, p.input_names, p.output_names),
     convert.__name__ = 'convert_' + op_type
-    return convert
+    return converter.onnx_chainer_signature(convert)
 
 
 def _binary(op_type):
     def convert(p):
         return onnx_helper.make_node(op_type, p.input_names[:2], p.output_names),
     convert.__name__ = 'convert_' + op_type
-    return convert
+    return converter.onnx_chainer_signature(convert)
 
 
 def _with_constant(op_type, constant_first=False):
@@ -81,7 +84,7 @@ def _with_constant(op_type, constant_first=False):
                            p.output_names)
         return gb.nodes()
     convert.__name__ = 'convert_%s_constant' % op_type
-    return convert
+    return converter.onnx_chainer_signature(convert)
 
 
 def _then(op_type, second, value):
@@ -92,9 +95,10 @@ def _then(op_type, second, value):
         gb.op_output_named(second, [y, _ops.scalar(gb, value, p.output_dtypes[0])],
                            p.output_names)
         return gb.nodes()
-    return convert
+    return converter.onnx_chainer_signature(convert)
 
 
+@converter.onnx_chainer_signature
 def convert_Log1p(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     s = gb.op('Add', [p.input_names[0], _ops.scalar(gb, 1, p.input_dtypes[0])])
@@ -102,17 +106,20 @@ def convert_Log1p(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Rsqrt(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     gb.op_output_named('Reciprocal', [gb.op('Sqrt', p.input_names)], p.output_names)
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Square(p: FunctionConverterParams) -> tuple[Any, ...]:
     x = p.input_names[0]
     return onnx_helper.make_node('Mul', [x, x], p.output_names),
 
 
+@converter.onnx_chainer_signature
 def convert_SquaredDifference(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     d = gb.op('Sub', p.input_names[:2])
@@ -120,6 +127,7 @@ def convert_SquaredDifference(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Clip(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     _ops.clip(gb, p.opset_version, p.input_names[0], p.func.x_min, p.func.x_max,
@@ -134,9 +142,10 @@ def _reduction(op_type):
                     p.func.keepdims, p.output_names)
         return gb.nodes()
     convert.__name__ = 'convert_' + op_type
-    return convert
+    return converter.onnx_chainer_signature(convert)
 
 
+@converter.onnx_chainer_signature
 def convert_LogSumExp(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     _ops.reduce(gb, p.opset_version, 'ReduceLogSumExp', p.input_names[0], p.func.axis, False,
@@ -150,6 +159,7 @@ def _last_two(ndim):
     return perm
 
 
+@converter.onnx_chainer_signature
 def convert_MatMul(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     a, b = p.input_names[:2]
@@ -162,6 +172,7 @@ def convert_MatMul(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_BatchMatMul(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     names = []
@@ -192,9 +203,10 @@ def _caffe(op_type):
         gb.op_output_named(op_type, [p.input_names[0], y], p.output_names)
         return gb.nodes()
     convert.__name__ = 'convert_caffe_' + op_type
-    return convert
+    return converter.onnx_chainer_signature(convert)
 
 
+@converter.onnx_chainer_signature
 def convert_Cumsum(p: FunctionConverterParams) -> tuple[Any, ...]:
     _ops.requires(p, 11)
     gb = onnx_helper.GraphBuilder()
@@ -208,17 +220,20 @@ def convert_Cumsum(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_Fmod(p: FunctionConverterParams) -> tuple[Any, ...]:
     _ops.requires(p, 10)
     return onnx_helper.make_node('Mod', p.input_names[:2], p.output_names, fmod=1),
 
 
+@converter.onnx_chainer_signature
 def convert_EinSum(p: FunctionConverterParams) -> tuple[Any, ...]:
     _ops.requires(p, 12)
     equation = ','.join(p.func.in_terms) + '->' + p.func.out_term
     return onnx_helper.make_node('Einsum', p.input_names, p.output_names, equation=equation),
 
 
+@converter.onnx_chainer_signature
 def convert_Identity(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     for i, o in zip(p.input_names, p.output_names):
@@ -226,6 +241,7 @@ def convert_Identity(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_LinearInterpolate(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     prob, x, y = p.input_names[:3]
@@ -235,56 +251,102 @@ def convert_LinearInterpolate(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+# The converters made by the factories above, under onnx_chainer's names.
+convert_Absolute = _unary('Abs')
+convert_Add = _binary('Add')
+convert_AddConstant = _with_constant('Add')
+convert_Arccos = _unary('Acos')
+convert_Arcsin = _unary('Asin')
+convert_Arctan = _unary('Atan')
+convert_Arctanh = _unary('Atanh')
+convert_Bias = _caffe('Add')
+convert_Cos = _unary('Cos')
+convert_Cosh = _unary('Cosh')
+convert_Div = _binary('Div')
+convert_DivFromConstant = _with_constant('Div', constant_first=True)
+convert_Erf = _unary('Erf')
+convert_Exp = _unary('Exp')
+convert_Expm1 = _then('Exp', 'Sub', 1)
+convert_Log = _unary('Log')
+convert_Log10 = _then('Log', 'Div', numpy.log(10.0))
+convert_Log2 = _then('Log', 'Div', numpy.log(2.0))
+convert_Max = _reduction('ReduceMax')
+convert_Maximum = _binary('Max')
+convert_Mean = _reduction('ReduceMean')
+convert_Min = _reduction('ReduceMin')
+convert_Minimum = _binary('Min')
+convert_Mul = _binary('Mul')
+convert_MulConstant = _with_constant('Mul')
+convert_Neg = _unary('Neg')
+convert_PowConstVar = _with_constant('Pow', constant_first=True)
+convert_PowVarConst = _with_constant('Pow')
+convert_PowVarVar = _binary('Pow')
+convert_Prod = _reduction('ReduceProd')
+convert_Scale = _caffe('Mul')
+convert_Sin = _unary('Sin')
+convert_Sinh = _unary('Sinh')
+convert_Sqrt = _unary('Sqrt')
+convert_Sub = _binary('Sub')
+convert_SubFromConstant = _with_constant('Sub', constant_first=True)
+convert_Sum = _reduction('ReduceSum')
+convert_Tan = _unary('Tan')
+convert_ArgMax = _recorded.convert_ArgMax
+convert_ArgMin = _recorded.convert_ArgMin
+convert_BroadcastTo = array.convert_BroadcastTo
+convert_RsqrtGPU = convert_Rsqrt  # Chainer's rsqrt on a GPU; the same nodes
+convert_sign = _unary('Sign')
+
+
 CONVERTERS = {
-    absolute.Absolute: _unary('Abs'),
-    add.Add: _binary('Add'),
-    add.AddConstant: _with_constant('Add'),
-    arccos.Arccos: _unary('Acos'),
-    arcsin.Arcsin: _unary('Asin'),
-    arctan.Arctan: _unary('Atan'),
-    arctanh.Arctanh: _unary('Atanh'),
+    absolute.Absolute: convert_Absolute,
+    add.Add: convert_Add,
+    add.AddConstant: convert_AddConstant,
+    arccos.Arccos: convert_Arccos,
+    arcsin.Arcsin: convert_Arcsin,
+    arctan.Arctan: convert_Arctan,
+    arctanh.Arctanh: convert_Arctanh,
     batch_matmul.BatchMatMul: convert_BatchMatMul,
-    bias.Bias: _caffe('Add'),
+    bias.Bias: convert_Bias,
     clip.Clip: convert_Clip,
-    cos.Cos: _unary('Cos'),
-    cosh.Cosh: _unary('Cosh'),
+    cos.Cos: convert_Cos,
+    cosh.Cosh: convert_Cosh,
     cumsum.Cumsum: convert_Cumsum,
-    div.Div: _binary('Div'),
-    div.DivFromConstant: _with_constant('Div', constant_first=True),
+    div.Div: convert_Div,
+    div.DivFromConstant: convert_DivFromConstant,
     einsum.EinSum: convert_EinSum,
-    erf.Erf: _unary('Erf'),
-    exp.Exp: _unary('Exp'),
-    expm1.Expm1: _then('Exp', 'Sub', 1),
+    erf.Erf: convert_Erf,
+    exp.Exp: convert_Exp,
+    expm1.Expm1: convert_Expm1,
     fmod.Fmod: convert_Fmod,
     identity.Identity: convert_Identity,
     linear_interpolate.LinearInterpolate: convert_LinearInterpolate,
-    log.Log: _unary('Log'),
-    log10.Log10: _then('Log', 'Div', numpy.log(10.0)),
+    log.Log: convert_Log,
+    log10.Log10: convert_Log10,
     log1p.Log1p: convert_Log1p,
-    log2.Log2: _then('Log', 'Div', numpy.log(2.0)),
+    log2.Log2: convert_Log2,
     logsumexp.LogSumExp: convert_LogSumExp,
     matmul.MatMul: convert_MatMul,
-    max_mod.Max: _reduction('ReduceMax'),
-    maximum.Maximum: _binary('Max'),
-    mean.Mean: _reduction('ReduceMean'),
-    min_mod.Min: _reduction('ReduceMin'),
-    minimum.Minimum: _binary('Min'),
-    mul.Mul: _binary('Mul'),
-    mul.MulConstant: _with_constant('Mul'),
-    neg.Neg: _unary('Neg'),
-    pow_mod.PowConstVar: _with_constant('Pow', constant_first=True),
-    pow_mod.PowVarConst: _with_constant('Pow'),
-    pow_mod.PowVarVar: _binary('Pow'),
-    prod.Prod: _reduction('ReduceProd'),
+    max_mod.Max: convert_Max,
+    maximum.Maximum: convert_Maximum,
+    mean.Mean: convert_Mean,
+    min_mod.Min: convert_Min,
+    minimum.Minimum: convert_Minimum,
+    mul.Mul: convert_Mul,
+    mul.MulConstant: convert_MulConstant,
+    neg.Neg: convert_Neg,
+    pow_mod.PowConstVar: convert_PowConstVar,
+    pow_mod.PowVarConst: convert_PowVarConst,
+    pow_mod.PowVarVar: convert_PowVarVar,
+    prod.Prod: convert_Prod,
     rsqrt.Rsqrt: convert_Rsqrt,
-    scale.Scale: _caffe('Mul'),
-    sin.Sin: _unary('Sin'),
-    sinh.Sinh: _unary('Sinh'),
-    sqrt.Sqrt: _unary('Sqrt'),
+    scale.Scale: convert_Scale,
+    sin.Sin: convert_Sin,
+    sinh.Sinh: convert_Sinh,
+    sqrt.Sqrt: convert_Sqrt,
     square.Square: convert_Square,
     squared_difference.SquaredDifference: convert_SquaredDifference,
-    sub.Sub: _binary('Sub'),
-    sub.SubFromConstant: _with_constant('Sub', constant_first=True),
-    sum_mod.Sum: _reduction('ReduceSum'),
-    tan.Tan: _unary('Tan'),
+    sub.Sub: convert_Sub,
+    sub.SubFromConstant: convert_SubFromConstant,
+    sum_mod.Sum: convert_Sum,
+    tan.Tan: convert_Tan,
 }

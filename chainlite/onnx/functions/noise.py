@@ -6,12 +6,14 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite.functions.noise import dropout
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 
 if TYPE_CHECKING:
     from chainlite.onnx.converter import FunctionConverterParams
 
 
+@converter.onnx_chainer_signature
 def convert_Dropout(p: FunctionConverterParams) -> tuple[Any, ...]:
     # Dropout is only recorded in training mode; the ONNX node drops nothing at inference.
     ratio = float(p.func.dropout_ratio)

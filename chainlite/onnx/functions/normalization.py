@@ -11,6 +11,7 @@ from chainlite.functions.normalization import group_normalization
 from chainlite.functions.normalization import layer_normalization
 from chainlite.functions.normalization import local_response_normalization
 from chainlite.functions.normalization import normalize
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
@@ -46,6 +47,7 @@ def _standardize(gb, p, x, axes, eps, dtype):
     return gb.op('Div', [xc, std])
 
 
+@converter.onnx_chainer_signature
 def convert_FixedBatchNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     ndim = len(p.input_shapes[0])
     axes = _axes(p.func.axis, ndim)
@@ -63,6 +65,7 @@ def convert_FixedBatchNormalization(p: FunctionConverterParams) -> tuple[Any, ..
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_BatchNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     # Training mode: the statistics of the batch itself.
     gb = onnx_helper.GraphBuilder()
@@ -72,6 +75,7 @@ def convert_BatchNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_LayerNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     if p.opset_version >= 17:
         return onnx_helper.make_node('LayerNormalization', p.input_names, p.output_names,
@@ -83,6 +87,7 @@ def convert_LayerNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_GroupNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     shape = tuple(p.input_shapes[0])
@@ -95,6 +100,7 @@ def convert_GroupNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_LocalResponseNormalization(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     size = 2 * int(f.half) + 1
@@ -104,6 +110,7 @@ def convert_LocalResponseNormalization(p: FunctionConverterParams) -> tuple[Any,
                                  bias=float(f.k)),
 
 
+@converter.onnx_chainer_signature
 def convert_NormalizeL2(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     x = p.input_names[0]

@@ -1,6 +1,7 @@
 """Converters of the pooling functions."""
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy
@@ -9,7 +10,9 @@ from chainlite.functions.pooling import average_pooling_2d
 from chainlite.functions.pooling import average_pooling_nd
 from chainlite.functions.pooling import max_pooling_2d
 from chainlite.functions.pooling import max_pooling_nd
+from chainlite.functions.pooling import roi_pooling_2d
 from chainlite.functions.pooling import unpooling_2d
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 from chainlite.onnx.functions import connection
@@ -30,6 +33,7 @@ def _pool_attrs(p):
     return dict(kernel_shape=ksize, strides=stride, pads=pad + ends)
 
 
+@converter.onnx_chainer_signature
 def convert_MaxPooling(p: FunctionConverterParams) -> tuple[Any, ...]:
     if getattr(p.func, 'return_indices', False):
         raise ValueError('chainlite.onnx: max_pooling with return_indices=True cannot be '
@@ -38,6 +42,7 @@ def convert_MaxPooling(p: FunctionConverterParams) -> tuple[Any, ...]:
                                  **_pool_attrs(p)),
 
 
+@converter.onnx_chainer_signature
 def convert_AveragePooling(p: FunctionConverterParams) -> tuple[Any, ...]:
     attrs = _pool_attrs(p)
     if p.func.pad_value is None:
@@ -52,6 +57,7 @@ def convert_AveragePooling(p: FunctionConverterParams) -> tuple[Any, ...]:
                                  count_include_pad=include, **attrs),
 
 
+@converter.onnx_chainer_signature
 def convert_Unpooling2D(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     in_shape = p.input_shapes[0]
@@ -75,10 +81,30 @@ def convert_Unpooling2D(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
+def convert_ROIPooling2D(p: FunctionConverterParams) -> tuple[Any, ...]:
+    # Both take rois of rows (batch_index, x_min, y_min, x_max, y_max).
+    warnings.warn('chainlite.onnx: roi_pooling_2d becomes ONNX MaxRoiPool, which rounds '
+                  'the scaled regions half away from zero where chainlite rounds half to '
+                  'even, and some runtimes clamp the outputs at 0; check the exported '
+                  "model's outputs in your runtime", UserWarning)
+    return onnx_helper.make_node('MaxRoiPool', p.input_names, p.output_names,
+                                 pooled_shape=[int(p.func.outh), int(p.func.outw)],
+                                 spatial_scale=float(p.func.spatial_scale)),
+
+
+# onnx_chainer's names for the converters above.
+convert_AveragePooling2D = convert_AveragePooling
+convert_AveragePoolingND = convert_AveragePooling
+convert_MaxPooling2D = convert_MaxPooling
+convert_MaxPoolingND = convert_MaxPooling
+
+
 CONVERTERS = {
-    average_pooling_2d.AveragePooling2D: convert_AveragePooling,
-    average_pooling_nd.AveragePoolingND: convert_AveragePooling,
-    max_pooling_2d.MaxPooling2D: convert_MaxPooling,
-    max_pooling_nd.MaxPoolingND: convert_MaxPooling,
+    average_pooling_2d.AveragePooling2D: convert_AveragePooling2D,
+    average_pooling_nd.AveragePoolingND: convert_AveragePoolingND,
+    max_pooling_2d.MaxPooling2D: convert_MaxPooling2D,
+    max_pooling_nd.MaxPoolingND: convert_MaxPoolingND,
+    roi_pooling_2d.ROIPooling2D: convert_ROIPooling2D,
     unpooling_2d.Unpooling2D: convert_Unpooling2D,
 }

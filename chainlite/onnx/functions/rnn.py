@@ -16,6 +16,7 @@ from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.rnn import lstm
+from chainlite.onnx import converter
 from chainlite.onnx import onnx_helper
 from chainlite.onnx.functions import _ops
 
@@ -116,6 +117,7 @@ def _layer_params(gb, p, names, per, order, layer, directions, offset, op):
     return result
 
 
+@converter.onnx_chainer_signature
 def convert_NStepRNN(p: FunctionConverterParams) -> tuple[Any, ...]:
     f = p.func
     op, per, order = _LAYOUT[f.kind]
@@ -175,6 +177,7 @@ def convert_NStepRNN(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_LSTM(p: FunctionConverterParams) -> tuple[Any, ...]:
     # c, h = lstm(c_prev, x): x holds the gates a, i, f, o interleaved unit by unit.
     gb = onnx_helper.GraphBuilder()
@@ -201,6 +204,7 @@ def convert_LSTM(p: FunctionConverterParams) -> tuple[Any, ...]:
     return gb.nodes()
 
 
+@converter.onnx_chainer_signature
 def convert_GateInputs(p: FunctionConverterParams) -> tuple[Any, ...]:
     # x @ Wu.T + b + h @ Wl.T (L.LSTM's gate inputs from the second step on): two Gemms,
     # the second adding the first.
@@ -209,6 +213,16 @@ def convert_GateInputs(p: FunctionConverterParams) -> tuple[Any, ...]:
     z = gb.op('Gemm', [x, Wu, b], transB=1)
     gb.op_output_named('Gemm', [h, Wl, z], p.output_names, transB=1)
     return gb.nodes()
+
+
+@converter.onnx_chainer_signature
+def convert_n_step_gru(p: FunctionConverterParams) -> tuple[Any, ...]:
+    """onnx_chainer's converter of ``n_step_gru``: the recorded GRU as ONNX GRU nodes."""
+    if getattr(p.func, 'kind', None) != 'gru':
+        raise ValueError('convert_n_step_gru: func must be a GRU recorded whole while '
+                         'exporting (an NStepRNNNode of kind gru), got %s'
+                         % type(p.func).__name__)
+    return convert_NStepRNN(p)
 
 
 CONVERTERS = {

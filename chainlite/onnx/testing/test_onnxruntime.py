@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 from typing import Any, Optional
 
 import numpy
 
 from chainlite.onnx import _deps
+
+#: Whether ONNX Runtime is installed (found without importing it).
+ONNXRUNTIME_AVAILABLE = importlib.util.find_spec('onnxruntime') is not None
 
 
 def load_test_data(data_dir: str, input_names: list, output_names: list) -> tuple:
