@@ -27,6 +27,7 @@ parameters' nodes after the forward, so the parameters themselves never change.
 from __future__ import annotations
 
 import functools
+import operator
 import threading
 import warnings
 import weakref
@@ -47,6 +48,11 @@ _new_variable = variable._new_variable
 _object_new = object.__new__
 _ref = weakref.ref
 _get_ident = threading.get_ident
+_VariableNode = variable.VariableNode
+_is = operator.is_
+_data_of = operator.attrgetter('_data')
+_requires_grad_of = operator.attrgetter('_requires_grad')
+_rank_of = operator.attrgetter('rank')
 
 # Schedules kept per input signature and per chain before new signatures run define-by-run.
 MAX_SCHEDULES_PER_KEY = 4
@@ -286,8 +292,7 @@ class _Schedule:
         graph; returns every slot's array."""
         self.generation += 1
         b = self.template.copy()
-        for s, a in zip(self.in_slots, arrays):
-            b[s] = a
+        any(map(b.__setitem__, self.in_slots, arrays))  # (None each: runs them all)
         for op in self.ops:
             op(b)
         return b
@@ -407,14 +412,11 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 'static_graph: a static chain cannot be differentiated twice (double '
                 'backprop); decorate its forward with static_graph(enable_double_backprop='
                 'True) to run it define-by-run instead')
-        if self.generation != sched.generation:
-            raise RuntimeError(
-                'static_graph: the static chain was called again (and its schedule replayed) '
-                'before the backward of an earlier call; run backward before the next call, '
-                'or keep the graphs of several calls by calling the chain again only after '
-                'backward')
+        self._check_generation()
         if self._bufs is not None:
-            return self._backward_on_arrays(indexes, grad_outputs)
+            gxs = self._backward_on_arrays(
+                indexes, tuple([None if g is None else g._data for g in grad_outputs]))
+            return tuple([None if g is None else _new_variable(g, None, False) for g in gxs])
         out_nodes, seeds = [], []
         for n, g in zip(sched.out_nodes, grad_outputs):
             if n is not None and g is not None:
@@ -433,7 +435,28 @@ class StaticScheduleFunction(function_node.FunctionNode):
         sched.owner = None  # backward is done: the next call may replay this schedule
         return tuple(ret)
 
+    def _backward_arrays(self, indexes: tuple, grad_outputs: tuple, inputs: tuple,
+                         outputs: tuple) -> tuple:
+        # The walk's array form (no hooks, no debug mode, no double backprop): the replay's
+        # backward steps take the output gradients as they are and hand back the arrays, with
+        # no Variable on either side.
+        if self._bufs is None:
+            gxs = self.backward(indexes, tuple([
+                None if g is None else _new_variable(g, None, False) for g in grad_outputs]))
+            return tuple([None if g is None else g._data for g in gxs])
+        self._check_generation()
+        return self._backward_on_arrays(indexes, grad_outputs)
+
+    def _check_generation(self) -> None:
+        if self.generation != self.schedule.generation:
+            raise RuntimeError(
+                'static_graph: the static chain was called again (and its schedule replayed) '
+                'before the backward of an earlier call; run backward before the next call, '
+                'or keep the graphs of several calls by calling the chain again only after '
+                'backward')
+
     def _backward_on_arrays(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        # grad_outputs and the results are arrays (None where there is none).
         sched = self.schedule
         b = self._bufs
         self._bufs = None
@@ -441,9 +464,8 @@ class StaticScheduleFunction(function_node.FunctionNode):
         seeds = set()
         for s, gy in zip(sched.out_slots, grad_outputs):
             if gy is not None:
-                d = gy._data
-                seeds.add(id(d))
-                _static_ops.accumulate(g, s, d)
+                seeds.add(id(gy))
+                _static_ops.accumulate(g, s, gy)
         for op in sched.back_ops or ():
             op(b, g)
         ret = []
@@ -455,7 +477,6 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 if id(gx) in seeds or not gx.flags.writeable:
                     gx = gx.copy()
                 seeds.add(id(gx))
-                gx = _new_variable(gx, None, False)
             ret.append(gx)
         sched.owner = None
         return tuple(ret)
@@ -703,12 +724,31 @@ def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
         inputs.extend(params)
         in_data.extend(sched.param_arrays)
         if not requires_grad:
-            requires_grad = any([p._requires_grad for p in params])
+            requires_grad = any(map(_requires_grad_of, params))
     data = tuple(in_data)
-    outs = fn._wrap_outputs(inputs, data, fn.forward(data), requires_grad, cfg)
+    ys = fn.forward(data)
+    spec = sched.spec
+    if spec == 'v' and requires_grad and cfg.enable_backprop:
+        # One output to link (a chain's common case): what _wrap_outputs does for it. The
+        # replay's outputs are arrays already, and the node retains nothing.
+        y = ys[0]
+        nodes = tuple([x._node or x._make_node() for x in inputs])
+        fn._ins = nodes if len(nodes) > 1 else nodes[0]
+        fn.rank = rank = max(map(_rank_of, nodes))
+        n = _object_new(_VariableNode)
+        n.creator_node = fn
+        n.rank = rank + 1
+        n.shape = y.shape
+        n.dtype = y.dtype
+        fn._outs = _ref(n)
+        sched.owner = _ref(fn)  # busy until its backward ran (or its graph is freed)
+        v = _object_new(_Variable)
+        v._data = y
+        v._node = n
+        return v
+    outs = fn._wrap_outputs(inputs, data, ys, requires_grad, cfg)
     # Busy until its backward ran (or its graph is freed); else free now.
     sched.owner = None if fn._ins is None else _ref(fn)
-    spec = sched.spec
     if spec == 'v':
         return outs[0]
     return _unflatten_outputs(spec, iter(outs))
@@ -897,6 +937,8 @@ def _params_match(sched: _Schedule) -> bool:
     # The arrays seen last time pass at once; another array must have the recorded shape
     # and dtype.
     arrays = sched.param_arrays
+    if all(map(_is, map(_data_of, sched.params), arrays)):
+        return True
     for k, p in enumerate(sched.params):
         d = p._data
         if d is not arrays[k]:
