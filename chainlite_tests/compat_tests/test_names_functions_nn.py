@@ -379,3 +379,204 @@ def test_softmax_cross_entropy_grad_node_soft_target(chainer):
     gx, = m._SoftmaxCrossEntropyGrad_NoDoubleBackprop(-1, None, y, 0.5, True).apply(
         (x, t, np.array(2.0)))
     np.testing.assert_allclose(gx.array, (y - t) * 2.0 * 0.5)
+
+
+# -- normalization -----------------------------------------------------------------------------
+
+def test_batch_normalization_axis_helpers(chainer):
+    m = _mod('normalization.batch_normalization')
+    assert m._compute_axis(4, 1, None) == (0, 2, 3)
+    assert m._compute_axis(4, 1, (0, 1)) == (0, 1)
+    assert m._compute_key_axis(4, 1, None) == (1,)
+    assert m._compute_key_axis(3, 2, None) == (1, 2)
+    assert m._chainerx_compute_axis(4, 1, 0) == (0,)
+    assert m._chainerx_compute_axis(4, 1, None) == (0, 2, 3)
+    assert m._chainerx_is_supported(np.zeros((2, 3)), (0,))
+    x, mean, inv_std = _uniform(4, 3), _uniform(1, 3, seed=1), np.full((1, 3), 2.0)
+    np.testing.assert_allclose(m._x_hat(x, mean, inv_std), (x - mean) * 2)
+    gamma, beta = _uniform(1, 3, seed=2), _uniform(1, 3, seed=3)
+    y = m._apply_bn_fwd(np, x.astype(np.float32), mean, inv_std, gamma, beta)
+    assert y.dtype == np.float32
+    np.testing.assert_allclose(y, (x - mean) * 2 * gamma + beta, rtol=1e-6)
+    assert m._zero_if_none(np, None, (2,), np.float32).tolist() == [0, 0]
+    assert m._zero_if_none(np, x, (2,), np.float32) is x
+
+
+def test_batch_normalization_impls_and_mode(chainer):
+    m = _mod('normalization.batch_normalization')
+    x, gamma, beta = _uniform(5, 3, 2), _uniform(3, seed=1) + 2, _uniform(3, seed=2)
+    node = type('Node', (), {'key_axis': (1,)})()
+    impl = m._impl_selector(node, (x, gamma, beta))
+    assert isinstance(impl, m.GeneralBatchNormalizationImpl)
+    assert isinstance(impl, m._BatchNormalizationImpl)
+    rm, rv = np.zeros(3), np.ones(3)
+    expander = (None, slice(None), None)
+    y, layout, rm2, rv2, mean, var, inv_std, data = impl.forward(
+        (0, 2), gamma, x, None, np, expander, beta, 1e-5, 0.9, rm, rv)
+    np.testing.assert_allclose(y, m.batch_normalization(x, gamma, beta, eps=1e-5).array)
+    assert rm2 is rm and data is None and layout is None
+    np.testing.assert_allclose(rm, 0.1 * x.mean(axis=(0, 2)))
+    np.testing.assert_allclose(rv, 0.9 + 0.1 * x.var(axis=(0, 2)) * 10 / 9)
+    gy = _uniform(5, 3, 2, seed=4)
+    gx, _, ggamma, gbeta = impl.backward((0, 2), gamma, gy, x, None, np, expander, mean,
+                                         inv_std, 1e-5, None, None)
+    xv, gv, bv = (chainlite.Variable(a) for a in (x, gamma, beta))
+    out = m.batch_normalization(xv, gv, bv, eps=1e-5)
+    out.grad = gy
+    out.backward()
+    np.testing.assert_allclose(gx, xv.grad)
+    np.testing.assert_allclose(ggamma, gv.grad)
+    np.testing.assert_allclose(gbeta, bv.grad)
+    mode = m._BNMode(np.zeros((2, 3, 4, 4)), np.zeros(3), (1,))
+    assert mode.is_for_conv2d and not mode.is_for_linear
+    assert not mode.can_use_cudnn(np) and not mode.can_use_ideep()
+    with pytest.raises(RuntimeError):
+        mode.get_cudnn_mode()
+    with pytest.raises(RuntimeError):
+        m._CudnnBatchNormalizationImpl(True, None).forward(
+            (0,), gamma, x, None, np, expander, beta, 1e-5, 0.9, None, None)
+    with pytest.raises(RuntimeError):
+        m._IDeepBatchNormalizationImpl().forward(
+            (0,), gamma, x, None, np, expander, beta, 1e-5, 0.9, None, None)
+
+
+def test_batch_normalization_grad_node(chainer):
+    m = _mod('normalization.batch_normalization')
+    x, gamma, gy = _uniform(5, 3), _uniform(3, seed=1) + 2, _uniform(5, 3, seed=2)
+    mean, var = x.mean(axis=0), x.var(axis=0)
+    inv_std = 1 / np.sqrt(var + 1e-5)
+
+    def f(x, gamma, gy):
+        return m.BatchNormalizationGrad(1e-5, (None, slice(None)), (0,), mean, None, inv_std,
+                                        (1,), m.GeneralBatchNormalizationImpl(),
+                                        None).apply((x, gamma, gy))
+    gx, ggamma, gbeta = f(x, gamma, gy)
+    np.testing.assert_allclose(gbeta.array, gy.sum(axis=0))
+    np.testing.assert_allclose(ggamma.array, (gy * (x - mean) * inv_std).sum(axis=0))
+    np.testing.assert_allclose(
+        gx.array, _grad_of(lambda v: m.batch_normalization(v, gamma, np.zeros(3), eps=1e-5),
+                           x, gy))
+    # The node's forward takes the statistics as given, so only its backward (which
+    # recomputes them from x) is checked numerically, through double backprop of the loss.
+    gradient_check.check_double_backward(
+        lambda x, g: m.batch_normalization(x, g, np.zeros(3), eps=1e-5), (x, gamma), gy,
+        (x, gamma))
+
+
+def test_fixed_batch_normalization_nodes(chainer):
+    m = _mod('normalization.batch_normalization')
+    x, gamma, beta = _uniform(4, 3, 2), _uniform(3, seed=1), _uniform(3, seed=2)
+    mean, var = _uniform(3, seed=3), _uniform(3, low=0.5, high=1.5, seed=4)
+    y, = m.FixedBatchNormalization().apply((x, gamma, beta, mean, var))
+    ref = ((x - mean[:, None]) / np.sqrt(var[:, None] + 2e-5)) * gamma[:, None] + beta[:, None]
+    np.testing.assert_allclose(y.array, ref)
+    y1, = m.FixedBatchNormalization(2e-5, 0).apply(
+        (x[:, :, 0], gamma, beta, mean, var))
+    np.testing.assert_allclose(y1.array, ref[:, :, 0])
+    with pytest.raises(RuntimeError, match='ascending'):
+        m.FixedBatchNormalization(2e-5, (2, 0))
+    gy = _uniform(4, 3, 2, seed=5)
+
+    def f(x, gamma, mean, var, gy):
+        return m.FixedBatchNormalizationGrad(
+            2e-5, (None, slice(None), None), (0, 2), None, None).apply((x, gamma, mean, var, gy))
+    grads = f(x, gamma, mean, var, gy)
+    vs = [chainlite.Variable(a) for a in (x, gamma, beta, mean, var)]
+    out = m.fixed_batch_normalization(*vs)
+    out.grad = gy
+    out.backward()
+    for g, v in zip(grads, [vs[0], vs[1], vs[2], vs[3], vs[4]]):
+        np.testing.assert_allclose(g.array, v.grad)
+    args = (x, gamma, mean, var, gy)
+    gradient_check.check_backward(f, args, (x, gamma, gamma, gamma, gamma))
+    gradient_check.check_double_backward(f, args, (x, gamma, gamma, gamma, gamma), args)
+
+
+def test_batch_renormalization_function(chainer):
+    m = _mod('normalization.batch_renormalization')
+    x, gamma, beta = _uniform(6, 3), _uniform(3, seed=1) + 2, _uniform(3, seed=2)
+    rm, rv = _uniform(3, seed=3) * 0.1, np.full(3, 0.4)
+    np.testing.assert_allclose(m._xhat(x, np.ones(3), np.full(3, 2.0), (None, Ellipsis)),
+                               (x - 1) / 2)
+    func = m.BatchRenormalizationFunction(2e-5, rm.copy(), rv.copy(), 0.9, 1.5, 0.3, False)
+    y = func(x, gamma, beta)
+    ref = m.batch_renormalization(x, gamma, beta, 1.5, 0.3, running_mean=rm.copy(),
+                                  running_var=rv.copy())
+    np.testing.assert_allclose(y.array, ref.array)
+    assert func.r.shape == (3,)
+    with pytest.warns(DeprecationWarning):
+        np.testing.assert_array_equal(func.running_mean, rm)
+    gy = _uniform(6, 3, seed=4)
+    xv, gv, bv = (chainlite.Variable(a) for a in (x, gamma, beta))
+    out = m.BatchRenormalizationFunction(2e-5, rm.copy(), rv.copy(), 0.9, 1.5, 0.3, False)(
+        xv, gv, bv)
+    out.grad = gy
+    out.backward()
+    rv_ = [chainlite.Variable(a) for a in (x, gamma, beta)]
+    out2 = m.batch_renormalization(*rv_, 1.5, 0.3, running_mean=rm.copy(),
+                                   running_var=rv.copy())
+    out2.grad = gy
+    out2.backward()
+    for a, b in zip((xv, gv, bv), rv_):
+        np.testing.assert_allclose(a.grad, b.grad)
+    upd = m.BatchRenormalizationFunction(2e-5, rm.copy(), rv.copy(), 0.5, 1.5, 0.3, True)
+    upd(x, gamma, beta)
+    np.testing.assert_allclose(upd._running_mean, 0.5 * rm + 0.5 * x.mean(axis=0))
+    with chainer.using_config('train', False), pytest.raises(AssertionError, match='train'):
+        m.BatchRenormalizationFunction(2e-5, rm.copy(), rv.copy())(x, gamma, beta)
+
+
+def test_decorrelated_batch_normalization_helpers(chainer):
+    m = _mod('normalization.decorrelated_batch_normalization')
+    a = _uniform(3, 4, 4)
+    s = a @ a.transpose(0, 2, 1)
+    w, v = m._eigh(s, np)
+    np.testing.assert_allclose(v @ (w[:, :, None] * v.transpose(0, 2, 1)), s, atol=1e-12)
+    np.testing.assert_allclose(m._matmul(a, a, np), a @ a)
+    d = m._diag(np.array([[1.0, 2.0], [3.0, 4.0]]), np)
+    np.testing.assert_array_equal(d, [[[1, 0], [0, 2]], [[3, 0], [0, 4]]])
+    assert m._calc_axis_and_m((5, 4, 3, 2), 5) == ((2, 3), 30)
+    assert m._calc_axis_and_m((5, 4), 5) == ((), 5)
+
+
+def test_decorrelated_batch_normalization_nodes(chainer):
+    m = _mod('normalization.decorrelated_batch_normalization')
+    x = _uniform(8, 4, 2)
+    rm, rp = np.zeros((2, 2)), np.zeros((2, 2, 2))
+    func = m.DecorrelatedBatchNormalization(2, 1e-3, rm, rp, 0.9)
+    y, = func.apply((x,))
+    np.testing.assert_allclose(y.array, m.decorrelated_batch_normalization(
+        x, groups=2, eps=1e-3).array, atol=1e-10)
+    rm_ref, rp_ref = np.zeros((2, 2)), np.zeros((2, 2, 2))
+    m.decorrelated_batch_normalization(x, groups=2, eps=1e-3, running_mean=rm_ref,
+                                       running_projection=rp_ref, decay=0.9)
+    np.testing.assert_allclose(rm, rm_ref)
+    np.testing.assert_allclose(rp, rp_ref, atol=1e-10)
+    gy = _uniform(8, 4, 2, seed=1)
+    f = lambda v: m.DecorrelatedBatchNormalization(2, 1e-3).apply((v,))[0]  # noqa: E731
+    gradient_check.check_backward(f, x, gy)
+    gradient_check.check_double_backward(f, x, gy, x)
+    node = m.DecorrelatedBatchNormalizationGrad(2, func.eigvals, func.eigvectors,
+                                                func.y_hat_pca)
+    gx, = node.apply((gy,))
+    np.testing.assert_allclose(
+        gx.array, _grad_of(lambda v: m.decorrelated_batch_normalization(v, groups=2, eps=1e-3),
+                           x, gy), atol=1e-10)
+    g = lambda v: m.DecorrelatedBatchNormalizationGrad(  # noqa: E731
+        2, func.eigvals, func.eigvectors, func.y_hat_pca).apply((v,))[0]
+    gradient_check.check_backward(g, gy, x)
+
+
+def test_fixed_decorrelated_batch_normalization_nodes(chainer):
+    m = _mod('normalization.decorrelated_batch_normalization')
+    x, mean, proj = _uniform(5, 4, 2), _uniform(2, 2, seed=1), _uniform(2, 2, 2, seed=2)
+    y, = m.FixedDecorrelatedBatchNormalization(2).apply((x, mean, proj))
+    np.testing.assert_allclose(
+        y.array, m.fixed_decorrelated_batch_normalization(x, mean, proj, groups=2).array)
+    gy = _uniform(5, 4, 2, seed=3)
+    f = lambda a, b, c: m.FixedDecorrelatedBatchNormalization(2).apply((a, b, c))  # noqa
+    gradient_check.check_backward(f, (x, mean, proj), gy)
+    gradient_check.check_double_backward(f, (x, mean, proj), gy, (x, mean, proj))
+    g = lambda *a: m.FixedDecorrelatedBatchNormalizationGrad(2).apply(a)  # noqa: E731
+    args = (x, mean, proj, gy)
+    gradient_check.check_double_backward(g, args, (x, mean, proj), args)

@@ -1,6 +1,7 @@
 """Batch normalization with the statistics of the current batch."""
 from __future__ import annotations
 
+import abc
 import string
 import warnings
 from typing import TYPE_CHECKING, Any, Sequence
@@ -11,11 +12,15 @@ from chainlite import _lazy
 from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
+from chainlite.backends import cuda
+from chainlite.backends import intel64
 from chainlite.functions import _axis
+from chainlite.functions import _vjp
 from chainlite.functions.array import broadcast
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import mean as mean_mod
+from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -263,7 +268,273 @@ def batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: Variab
     return node.apply((x, gamma, beta))[0]
 
 
+# -- Chainer's internals of this module, for code that builds on them ----------------------------
+
+def _compute_axis(x_ndim: int, gamma_ndim: int, axis: Any) -> tuple[int, ...]:
+    # The axes the statistics are taken over: axis itself, or by default the batch axis
+    # and the axes after gamma's.
+    if axis is not None:
+        return axis
+    return (0,) + tuple(range(gamma_ndim + 1, x_ndim))
+
+
+def _compute_key_axis(x_ndim: int, gamma_ndim: int, axis: Any) -> tuple[int, ...]:
+    # The axes gamma lines up with: those not reduced over.
+    axis = _compute_axis(x_ndim, gamma_ndim, axis)
+    return tuple(i for i in range(x_ndim) if i not in axis)
+
+
+def _chainerx_compute_axis(x_ndim: int, gamma_ndim: int, axis: Any) -> tuple[int, ...]:
+    # _compute_axis for an axis given as an int, a tuple or None.
+    if axis is not None and not isinstance(axis, tuple):
+        axis = (axis,)
+    return _compute_axis(x_ndim, gamma_ndim, axis)
+
+
+def _chainerx_is_supported(x: Any, axis_chx: tuple[int, ...]) -> bool:
+    # Whether ChainerX's batch_norm takes these axes: on CUDA only the 4-d and 5-d
+    # per-channel cases, elsewhere every case (there is no ChainerX device here).
+    backend_ = getattr(getattr(x, 'device', None), 'backend', None)
+    if getattr(backend_, 'name', None) == 'cuda':
+        return (x.ndim, axis_chx) in [(4, (0, 2, 3)), (5, (0, 2, 3, 4))]
+    return True
+
+
+def _x_hat(x: Any, mean: Any, inv_std: Any) -> Any:
+    # The normalized input (x - mean) * inv_std (mean and inv_std already expanded).
+    return (x - mean) * inv_std
+
+
+def _apply_bn_fwd(xp: Any, x: Any, mean: Any, inv_std: Any, gamma: Any, beta: Any) -> Any:
+    # gamma * x_hat + beta in x's dtype (the statistics already expanded against x).
+    return (_x_hat(x, mean, inv_std) * gamma + beta).astype(x.dtype)
+
+
+def _zero_if_none(xp: Any, x: Any, shape: tuple[int, ...], dtype: Any) -> Any:
+    # A missing upstream gradient stands for zeros.
+    if x is None:
+        return xp.zeros(shape, dtype=dtype)
+    return x
+
+
+class _BatchNormalizationImpl(abc.ABC):
+    # Chainer's interface of one batch normalization backend (NumPy, cuDNN, iDeep).
+
+    @abc.abstractmethod
+    def forward(self, axis, gamma, x, x_layout, xp, expander, beta, eps, decay,
+                running_mean, running_var):
+        """Returns ``(y, y_layout, running_mean, running_var, mean, var, inv_std, data)``."""
+
+    @abc.abstractmethod
+    def backward(self, axis, gamma, gy, x, x_layout, xp, expander, mean, inv_std, eps, var,
+                 forward_data):
+        """Returns ``(gx, gx_layout, ggamma, gbeta)``."""
+
+
+class GeneralBatchNormalizationImpl(_BatchNormalizationImpl):
+    """Batch normalization on arrays, Chainer's implementation for NumPy (and CuPy).
+
+    :class:`BatchNormalization` computes the same; this class serves code that calls
+    Chainer's implementation objects directly. The statistics are computed in the promoted
+    dtype of ``x`` and ``gamma``.
+    """
+
+    def forward(self, axis, gamma, x, x_layout, xp, expander, beta, eps, decay,
+                running_mean, running_var):
+        """Normalizes ``x`` and updates the running statistics in place.
+
+        Args:
+            axis: The axes the statistics are taken over.
+            gamma: The scale array.
+            x: The input array.
+            x_layout: Its memory layout (None: the standard one).
+            xp: The array module.
+            expander: Broadcasts ``gamma``'s shape against ``x``.
+            beta: The shift array.
+            eps: Added to the variance.
+            decay: The decay rate of the running statistics.
+            running_mean: The running mean (updated in place), or None.
+            running_var: The running variance (updated in place), or None.
+
+        Returns:
+            ``(y, y_layout, running_mean, running_var, mean, var, inv_std, None)``.
+        """
+        dtype = numpy.promote_types(x.dtype, gamma.dtype)
+        gamma_e = gamma[expander].astype(dtype, copy=False)
+        beta_e = beta[expander].astype(dtype, copy=False)
+        mean, var = self.get_mean_and_var(axis, gamma, x, xp, dtype)
+        inv_std = xp.reciprocal(xp.sqrt(var + eps, dtype=dtype))
+        y = _apply_bn_fwd(xp, x, mean[expander], inv_std[expander], gamma_e, beta_e)
+        if running_mean is not None:
+            m = x.size // gamma.size
+            # The running variance is the unbiased estimate.
+            adjust = m / max(m - 1., 1.)
+            running_mean *= decay
+            running_mean += (1 - decay) * mean
+            running_var *= decay
+            running_var += (1 - decay) * adjust * var
+        return y, x_layout, running_mean, running_var, mean, var, inv_std, None
+
+    def get_mean_and_var(self, axis, gamma, x, xp, interm_dtype):
+        """Returns the mean and the (biased) variance of ``x`` over ``axis``."""
+        return x.mean(axis=axis, dtype=interm_dtype), x.var(axis=axis, dtype=interm_dtype)
+
+    def get_ggamma_and_gbeta(self, axis, gamma, gy, x_hat, xp):
+        """Returns ``(gbeta, ggamma)``: the sums of ``gy`` and ``gy * x_hat`` over ``axis``."""
+        gbeta = gy.sum(axis=axis, dtype=gamma.dtype)
+        ggamma = (gy * x_hat).sum(axis=axis, dtype=gamma.dtype)
+        return gbeta, ggamma
+
+    def backward(self, axis, gamma, gy, x, x_layout, xp, expander, mean, inv_std, eps, var,
+                 forward_data):
+        """Returns ``(gx, None, ggamma, gbeta)`` for the batch statistics of ``x``."""
+        x_hat = _x_hat(x, mean[expander], inv_std[expander])
+        gbeta, ggamma = self.get_ggamma_and_gbeta(axis, gamma, gy, x_hat, xp)
+        inv_m = gamma.dtype.type(1. / (x.size // gamma.size))
+        gx = (gamma * inv_std)[expander] * (
+            gy - (x_hat * ggamma[expander] + gbeta[expander]) * inv_m)
+        return gx.astype(x.dtype, copy=False), None, ggamma, gbeta
+
+
+class _IDeepBatchNormalizationImpl(_BatchNormalizationImpl):
+    # Chainer's iDeep backend; iDeep is never available here, so both directions raise
+    # RuntimeError (Chainer without iDeep fails on intel64.ideep being None).
+
+    def forward(self, axis, gamma, x, x_layout, xp, expander, beta, eps, decay,
+                running_mean, running_var):
+        intel64.check_ideep_available()
+        raise AssertionError('unreachable: iDeep is not available')
+
+    def backward(self, axis, gamma, gy, x, x_layout, xp, expander, mean, inv_std, eps, var,
+                 forward_data):
+        intel64.check_ideep_available()
+        raise AssertionError('unreachable: iDeep is not available')
+
+
+class _CudnnBatchNormalizationImpl(_BatchNormalizationImpl):
+    # Chainer's cuDNN backend; without CUDA both directions raise RuntimeError, as Chainer's
+    # do where cuDNN is absent.
+
+    def __init__(self, is_for_conv2d, cudnn_mode):
+        self.is_for_conv2d = is_for_conv2d
+        self.cudnn_mode = cudnn_mode
+
+    def forward(self, axis, gamma, x, x_layout, xp, expander, beta, eps, decay,
+                running_mean, running_var):
+        cuda._get_cudnn_tensor_layout_x(x_layout)
+
+    def backward(self, axis, gamma, gy, x, x_layout, xp, expander, mean, inv_std, eps, var,
+                 forward_data):
+        cuda._get_cudnn_tensor_layout_x(x_layout)
+
+
+class _BNMode:
+    # Which backend suits the inputs: here never cuDNN (no CUDA) nor iDeep (not installed).
+
+    def __init__(self, x, gamma, key_axis, inference=False):
+        is_gamma_1d = gamma.ndim == 1
+        self.is_for_conv2d = is_gamma_1d and x.ndim == 4 and key_axis[0] == 1
+        self.is_for_linear = is_gamma_1d and key_axis[0] == x.ndim - 1
+        self.cudnn_dim_ok = self.is_for_conv2d or self.is_for_linear
+        self.cudnn_dtype_ok = self.is_for_conv2d or (x.dtype != numpy.float16)
+        self.ideep_ok = (x.dtype == gamma.dtype and is_gamma_1d
+                         and intel64.inputs_all_ready((x,)))
+        self.inference = inference
+
+    def get_cudnn_mode(self):
+        assert self.cudnn_dim_ok
+        cuda.check_cuda_available()
+
+    def can_use_ideep(self):
+        return self.ideep_ok and intel64.should_use_ideep('>=auto')
+
+    def can_use_cudnn(self, xp):
+        return (xp is cuda.cupy and cuda.should_use_cudnn('>=auto', 5000)
+                and self.cudnn_dim_ok and self.cudnn_dtype_ok)
+
+
+def _impl_selector(batch_norm_func: Any, inputs: tuple[Any, ...]) -> _BatchNormalizationImpl:
+    # Chainer's choice of backend for a BatchNormalization node (it reads the node's
+    # key_axis): the general one unless cuDNN or iDeep can serve, which here they cannot.
+    x, gamma, _ = inputs
+    mode = _BNMode(x, gamma, batch_norm_func.key_axis)
+    if mode.can_use_ideep():
+        return _IDeepBatchNormalizationImpl()
+    if mode.can_use_cudnn(backend.get_array_module(x)):
+        return _CudnnBatchNormalizationImpl(mode.is_for_conv2d, mode.get_cudnn_mode())
+    return GeneralBatchNormalizationImpl()
+
+
+class BatchNormalizationGrad(function_node.FunctionNode):
+    """The gradients of batch normalization (with batch statistics) as Chainer's node.
+
+    Applied to ``(x, gamma, gy)``, it returns ``(gx, ggamma, gbeta)``; differentiable
+    again (through the batch statistics too).
+
+    Args:
+        eps: The epsilon added to the variance.
+        expander: Broadcasts ``gamma``'s shape against ``x``.
+        axis: The axes the statistics were taken over.
+        mean: The batch mean of the forward.
+        var: The batch variance (Chainer's iDeep path reads it), or None.
+        inv_std: ``1 / sqrt(var + eps)`` of the forward.
+        key_axis: The axes gamma lines up with.
+        impl: The implementation whose ``backward`` computes the gradients, e.g.
+            :class:`GeneralBatchNormalizationImpl`.
+        forward_data: What the implementation's forward passed on (None for the general
+            one).
+    """
+
+    def __init__(self, eps, expander, axis, mean, var, inv_std, key_axis, impl,
+                 forward_data):
+        self.eps = eps
+        self.expander = expander
+        self.axis = axis
+        self.mean = mean
+        self.var = var
+        self.inv_std = inv_std
+        self.key_axis = key_axis
+        self._impl = impl
+        self.forward_data = forward_data
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2))
+        x, gamma, gy = inputs
+        gx, _, ggamma, gbeta = self._impl.backward(
+            self.axis, gamma, gy, x, None, backend.get_array_module(x), self.expander,
+            self.mean, self.inv_std, self.eps, self.var, self.forward_data)
+        return gx, ggamma, gbeta
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        from chainlite.functions.normalization import fixed_batch_normalization as fixed_mod
+        expand = lambda v: fixed_mod._expand(v, self.expander)  # noqa: E731
+        axis = self.axis
+
+        def formula(x, gamma, gy):
+            # The statistics are functions of x: recomputed here so that they are
+            # differentiated too.
+            dtype = numpy.promote_types(x.dtype, gamma.dtype)
+            if x.dtype != dtype:
+                x, gy = cast.cast(x, dtype), cast.cast(gy, dtype)
+            if gamma.dtype != dtype:
+                gamma = cast.cast(gamma, dtype)
+            mean = mean_mod.mean(x, axis=axis)
+            xc = x - expand(mean)
+            inv_std = (mean_mod.mean(xc * xc, axis=axis) + self.eps) ** -0.5
+            x_hat = xc * expand(inv_std)
+            gbeta = sum_mod.sum(gy, axis=axis)
+            ggamma = sum_mod.sum(gy * x_hat, axis=axis)
+            inv_m = 1. / (x.size // gamma.size)
+            gx = expand(gamma * inv_std) * (
+                gy - (x_hat * expand(ggamma) + expand(gbeta)) * inv_m)
+            return gx, ggamma, gbeta
+        return _vjp.vjp(formula, self.get_retained_inputs(), grad_outputs, indexes)
+
+
 # Chainer's module also has fixed_batch_normalization; chainlite keeps it in its own module
 # (which may import this one), imported on first use.
 _FIXED = 'chainlite.functions.normalization.fixed_batch_normalization'
-__getattr__, __dir__ = _lazy.attach(__name__, {'fixed_batch_normalization': _FIXED})[:2]
+__getattr__, __dir__ = _lazy.attach(__name__, {
+    'fixed_batch_normalization': _FIXED, 'FixedBatchNormalization': _FIXED,
+    'FixedBatchNormalizationGrad': _FIXED})[:2]

@@ -2,18 +2,122 @@
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
 from chainlite import configuration
+from chainlite import function
 from chainlite import variable
 from chainlite.functions.normalization import batch_normalization as bn_mod
 from chainlite.functions.normalization import fixed_batch_normalization as fixed_mod
+from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
     from chainlite.variable import Variable
+
+
+def _xhat(x: Any, mean: Any, std: Any, expander: tuple[Any, ...]) -> Any:
+    # (x - mean) / std, the statistics expanded against x.
+    return (x - mean[expander]) / std[expander]
+
+
+class BatchRenormalizationFunction(function.Function):
+    """Batch renormalization as Chainer's old-style function, applied to ``(x, gamma, beta)``.
+
+    It computes what :func:`batch_renormalization` does, training mode only; ``r`` and
+    ``d`` are constants of the gradient (as in the paper), which is differentiable once.
+    Reading ``running_mean`` or ``running_var`` warns (deprecated in Chainer).
+
+    Args:
+        eps: Added to the variances.
+        mean: The running mean (updated in place when ``update_statistics``).
+        var: The running variance (likewise).
+        decay: The decay rate of the running statistics.
+        rmax: The bound of ``r`` (``1 / rmax <= r <= rmax``).
+        dmax: The bound of ``|d|``.
+        update_statistics: Whether to update the running statistics.
+    """
+
+    def __init__(self, eps: float = 2e-5, mean: Any = None, var: Any = None,
+                 decay: float = 0.9, rmax: float = 1, dmax: float = 0,
+                 update_statistics: bool = True) -> None:
+        self._running_mean = mean
+        self._running_var = var
+        self.rmax = rmax
+        self.dmax = dmax
+        self.r: Any = None
+        self.update_statistics = update_statistics
+        self.eps = eps
+        self.decay = decay
+
+    def _warn_accessing_property(self) -> None:
+        warnings.warn('The attributes of BatchRenormalizationFunction are deprecated. '
+                      'Consider setting update_statistics=True to batch_renormalization to '
+                      'update running statistics.', DeprecationWarning)
+
+    @property
+    def running_mean(self) -> Any:
+        """The running mean (deprecated: warns)."""
+        self._warn_accessing_property()
+        return self._running_mean
+
+    @property
+    def running_var(self) -> Any:
+        """The running variance (deprecated: warns)."""
+        self._warn_accessing_property()
+        return self._running_var
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ('x', 'gamma', 'beta'))
+        x_type, gamma_type, beta_type = in_types
+        M = type_check.eval(gamma_type.ndim)
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= gamma_type.ndim + 1,
+                          x_type.shape[1:1 + M] == gamma_type.shape,
+                          gamma_type.dtype.kind == 'f', gamma_type.dtype == beta_type.dtype,
+                          gamma_type.shape == beta_type.shape)
+
+    def _axes(self, x, gamma):
+        head = gamma.ndim + 1
+        return (None, Ellipsis) + (None,) * (x.ndim - head), \
+            (0,) + tuple(range(head, x.ndim))
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, gamma, beta = inputs
+        if not configuration.config.train:
+            # An AssertionError, as Chainer's assert gives.
+            raise AssertionError('BatchRenormalizationFunction: runs in training mode only '
+                                 '(chainer.config.train is False)')
+        expander, axis = self._axes(x, gamma)
+        mean = x.mean(axis=axis, dtype=gamma.dtype)
+        var = x.var(axis=axis, dtype=gamma.dtype)
+        self.std = numpy.sqrt(var + self.eps, dtype=var.dtype)
+        sigma = numpy.sqrt(self._running_var + self.eps, dtype=self._running_mean.dtype)
+        self.r = numpy.clip(self.std / sigma, 1.0 / self.rmax, self.rmax)
+        d = numpy.clip((mean - self._running_mean) / sigma, -self.dmax, self.dmax)
+        self.x_hat = _xhat(x, mean, self.std, expander)
+        self.x_hat_renorm = self.x_hat * self.r[expander] + d[expander]
+        y = (gamma[expander] * self.x_hat_renorm + beta[expander]).astype(x.dtype)
+        if self.update_statistics:
+            m = x.size // gamma.size
+            self._running_mean *= self.decay
+            self._running_mean += (1 - self.decay) * mean
+            self._running_var *= self.decay
+            self._running_var += (1 - self.decay) * (m / max(m - 1., 1.)) * var
+        return y,
+
+    def backward(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, gamma, _ = inputs
+        gy, = grad_outputs
+        expander, axis = self._axes(x, gamma)
+        m = gamma.dtype.type(x.size // gamma.size)
+        gbeta = gy.sum(axis=axis, dtype=gamma.dtype)
+        ggamma = (gy * self.x_hat_renorm).sum(axis=axis)
+        gsigma = (gy * self.x_hat).sum(axis=axis)
+        scale = (self.r * gamma / self.std)[expander]
+        gx = scale * (gy - (self.x_hat * gsigma[expander] + gbeta[expander]) / m)
+        return gx.astype(x.dtype), ggamma, gbeta
 
 
 def batch_renormalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,

@@ -5,13 +5,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backprop
+from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
+from chainlite.functions import _vjp
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.array import transpose
 from chainlite.functions.math import batch_inv
 from chainlite.functions.math import matmul
+from chainlite.functions.math import sum as sum_mod
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -102,6 +106,238 @@ def _check(name, arrays, names, conditions):
 def _compute_dtype(dtype):
     # LAPACK has no float16: whiten float16 inputs in float32.
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else numpy.dtype(dtype)
+
+
+# -- Chainer's node classes and array helpers of this module ------------------------------------
+
+def _eigh(a, xp):
+    # Eigenvalues (ascending) and eigenvectors of a batch of symmetric matrices.
+    return xp.linalg.eigh(a)
+
+
+def _matmul(a, b, xp):
+    # Batched matrix product.
+    return xp.matmul(a, b)
+
+
+def _diag(a, xp):
+    # (s0, s1) -> (s0, s1, s1): a batch of diagonal matrices with a's rows on the diagonal.
+    s0, s1 = a.shape
+    ret = xp.zeros((s0, s1, s1), a.dtype)
+    i = numpy.arange(s1)
+    ret[:, i, i] = a
+    return ret
+
+
+def _calc_axis_and_m(x_shape, batch_size):
+    # The spatial axes of x and the number of samples per channel (batch times spatial).
+    spatial_axis = tuple(range(2, len(x_shape)))
+    m = batch_size
+    for i in spatial_axis:
+        m *= x_shape[i]
+    return spatial_axis, m
+
+
+def _grouped(a, groups):
+    # (b, c, ...) array -> (groups, c / groups, m), and the transpose that undoes it.
+    spatial_axis, m = _calc_axis_and_m(a.shape, a.shape[0])
+    return a.transpose((1, 0) + spatial_axis).reshape(groups, a.shape[1] // groups, m)
+
+
+def _ungrouped(a, x_shape):
+    b, c = x_shape[:2]
+    return a.reshape((c, b) + tuple(x_shape[2:])).transpose(
+        (1, 0) + tuple(range(2, len(x_shape))))
+
+
+class DecorrelatedBatchNormalization(function_node.FunctionNode):
+    """Decorrelated batch normalization as Chainer's node, applied to ``(x,)``.
+
+    It computes what :func:`decorrelated_batch_normalization` does, through the
+    eigendecomposition of each group's covariance (kept, as in Chainer, in ``eigvals``,
+    ``eigvectors`` and ``y_hat_pca``), and updates the running statistics in place. Its
+    gradient is differentiable again.
+
+    Args:
+        groups: The number of channel groups.
+        eps: Added to the covariance's diagonal.
+        mean: The running mean ``(groups, c / groups)``, or None.
+        projection: The running projection ``(groups, C, C)``, or None.
+        decay: The decay rate of the running statistics.
+    """
+
+    def __init__(self, groups: int = 16, eps: float = 2e-5, mean: Any = None,
+                 projection: Any = None, decay: float = 0.9) -> None:
+        self.groups = groups
+        self.running_mean = mean
+        self.running_projection = projection
+        self.eps = eps
+        self.decay = decay
+        self.axis = None
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
+        type_check.expect(x_type.shape[1] % self.groups == 0)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0,))
+        x, = inputs
+        work = _compute_dtype(x.dtype)
+        xg = _grouped(x.astype(work, copy=False), self.groups)
+        C, m = xg.shape[1:]
+        mean = xg.mean(axis=2, keepdims=True)
+        xc = xg - mean
+        cov = _matmul(xc, xc.transpose(0, 2, 1), numpy) / work.type(m) + \
+            work.type(self.eps) * numpy.eye(C, dtype=work)
+        self.eigvals, self.eigvectors = _eigh(cov, numpy)
+        # ZCA whitening: rotate to the eigenbasis, scale each axis to unit variance (the
+        # PCA-whitened y_hat_pca), rotate back.
+        U = _matmul(_diag(self.eigvals ** -0.5, numpy), self.eigvectors.transpose(0, 2, 1),
+                    numpy)
+        self.y_hat_pca = _matmul(U, xc, numpy)
+        y = _ungrouped(_matmul(self.eigvectors, self.y_hat_pca, numpy), x.shape)
+        if self.running_mean is not None:
+            self.running_mean *= self.decay
+            self.running_mean += (1 - self.decay) * mean.squeeze(axis=2)
+        if self.running_projection is not None:
+            adjust = m / max(m - 1., 1.)
+            self.running_projection *= self.decay
+            self.running_projection += (1 - self.decay) * adjust * _matmul(
+                self.eigvectors, U, numpy)
+        return y.astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return _vjp.vjp(
+            lambda x: (decorrelated_batch_normalization(x, groups=self.groups, eps=self.eps),),
+            self.get_retained_inputs(), grad_outputs, indexes)
+
+
+class DecorrelatedBatchNormalizationGrad(function_node.FunctionNode):
+    """The input gradient of decorrelated batch normalization as Chainer's node.
+
+    Applied to ``(gy,)``, it returns ``gx`` from the forward's eigendecomposition alone (the
+    centred input is ``eigvectors @ sqrt(eigvals) @ y_hat_pca``). It is linear in ``gy``,
+    and its backward is that linear map's adjoint.
+
+    Args:
+        groups: The number of channel groups.
+        eigvals: The eigenvalues ``(groups, C)`` of each group's covariance plus ``eps``.
+        eigvectors: The eigenvectors ``(groups, C, C)``.
+        y_hat_pca: The PCA-whitened input ``(groups, C, m)``.
+    """
+
+    def __init__(self, groups: int, eigvals: Any, eigvectors: Any, y_hat_pca: Any) -> None:
+        self.groups = groups
+        self.eigvals = eigvals
+        self.eigvectors = eigvectors
+        self.y_hat_pca = y_hat_pca
+
+    def _gx(self, gy):
+        # gx for gy (array or Variable): the whitening rebuilt on the centred input, whose
+        # covariance's eps part stays a constant, differentiated by backprop.
+        V, w = self.eigvectors, self.eigvals
+        xc = _matmul(V, numpy.sqrt(w)[:, :, None] * self.y_hat_pca, numpy)
+        m = xc.shape[2]
+        sigma = _matmul(V * w[:, None, :], V.transpose(0, 2, 1), numpy)
+        eps_part = sigma - _matmul(xc, xc.transpose(0, 2, 1), numpy) / m
+        with configuration.using_config('enable_backprop', True):
+            xv = variable.Variable(xc)
+            xcv = xv - matmul.matmul(xv, numpy.full((m, 1), 1. / m, xc.dtype))
+            cov = matmul.matmul(xcv, xcv, transb=True) * xc.dtype.type(1. / m) + eps_part
+            y = matmul.matmul(batch_inv.batch_inv(_Sqrtm().apply((cov,))[0]), xcv)
+            gyg = _to_groups(gy, self.groups)
+            gx, = backprop.grad([y], [xv], grad_outputs=[gyg], enable_double_backprop=True)
+        return _from_groups(gx, gy.shape)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0,))
+        gy, = inputs
+        return self._gx(variable.Variable(gy)).array.astype(gy.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return _vjp.vjp(lambda gy: (self._gx(gy),), self.get_retained_inputs(), grad_outputs,
+                        indexes)
+
+
+class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
+    """Fixed decorrelated batch normalization as Chainer's node, on ``(x, mean, projection)``.
+
+    It computes what :func:`fixed_decorrelated_batch_normalization` does; its gradients
+    (:class:`FixedDecorrelatedBatchNormalizationGrad`) are differentiable again.
+
+    Args:
+        groups: The number of channel groups.
+    """
+
+    def __init__(self, groups: int) -> None:
+        self.groups = groups
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ('x', 'mean', 'projection'))
+        x_type, mean_type, proj_type = in_types
+        type_check.expect(x_type.dtype.kind == 'f', mean_type.dtype == x_type.dtype,
+                          proj_type.dtype == x_type.dtype, x_type.ndim >= 2)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2))
+        x, mean, projection = inputs
+        xg = _grouped(x, self.groups) - mean[:, :, None]
+        return _ungrouped(_matmul(projection, xg, numpy), x.shape).astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, mean, projection = self.get_retained_inputs()
+        gy, = grad_outputs
+        grads = FixedDecorrelatedBatchNormalizationGrad(self.groups).apply(
+            (x, mean, projection, gy))
+        return tuple(grads[i] for i in indexes)
+
+
+class FixedDecorrelatedBatchNormalizationGrad(function_node.FunctionNode):
+    """The gradients of fixed decorrelated batch normalization as Chainer's node.
+
+    Applied to ``(x, mean, projection, gy)``, it returns ``(gx, gmean, gprojection)``:
+    ``projection^T gy``, minus its sum over the samples, and ``gy (x - mean)^T``, per group.
+    Differentiable again. (Chainer 7.8.1's node returns other ``gmean`` and
+    ``gprojection``, which do not match its forward; these are the exact ones.)
+
+    Args:
+        groups: The number of channel groups.
+    """
+
+    def __init__(self, groups: int) -> None:
+        self.groups = groups
+
+    def _grads(self, x, mean, projection, gy, group, ungroup, mm, total, t):
+        gyg = group(gy)
+        gx = mm(t(projection), gyg)
+        xc = group(x) - mean
+        return ungroup(gx), -total(gx), mm(gyg, t(xc))
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2, 3))
+        x, mean, projection, gy = inputs
+        gx, gmean, gproj = self._grads(
+            x, mean[:, :, None], projection, gy, lambda a: _grouped(a, self.groups),
+            lambda a: _ungrouped(a, x.shape), numpy.matmul, lambda a: a.sum(axis=2),
+            lambda a: a.transpose(0, 2, 1))
+        return (gx.astype(x.dtype, copy=False), gmean.astype(mean.dtype, copy=False),
+                gproj.astype(projection.dtype, copy=False))
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        def formula(x, mean, projection, gy):
+            g, C = mean.shape
+            return self._grads(
+                x, reshape.reshape(mean, (g, C, 1)), projection, gy,
+                lambda a: _to_groups(a, self.groups), lambda a: _from_groups(a, x.shape),
+                matmul.matmul, lambda a: sum_mod.sum(a, axis=2),
+                lambda a: transpose.transpose(a, (0, 2, 1)))
+        return _vjp.vjp(formula, self.get_retained_inputs(), grad_outputs, indexes)
 
 
 def decorrelated_batch_normalization(x: VariableOrArray, *, groups: int = 16, eps: float = 2e-5,

@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import function_node
 from chainlite.functions import _axis
+from chainlite.functions import _vjp
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import sum as sum_mod
@@ -19,13 +20,27 @@ if TYPE_CHECKING:
 
 class FixedBatchNormalization(function_node.FunctionNode):
 
-    def __init__(self, eps: float, axis: tuple[int, ...]) -> None:
+    def __init__(self, eps: float = 2e-5, axis: int | Sequence[int] | None = None) -> None:
+        # Chainer's signature: an axis of None is the first axis and those after gamma's,
+        # fixed when the node sees its inputs.
         self.eps = eps
-        self.axis = axis
+        if isinstance(axis, int):
+            axis = (axis,)
+        elif axis is not None:
+            axis = tuple(axis)
+            if list(axis) != sorted(set(axis)):
+                raise RuntimeError('FixedBatchNormalization: numbers in axis must be sorted '
+                                   'in ascending order, got %s' % (axis,))
+        self.axis: Any = axis
+
+    def _fix_axis(self, x_ndim: int, gamma_ndim: int) -> None:
+        if self.axis is None:
+            self.axis = (0,) + tuple(range(gamma_ndim + 1, x_ndim))
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))
         x, gamma, beta, mean, var = in_types
+        self._fix_axis(type_check.eval(x.ndim), type_check.eval(gamma.ndim))
         type_check.expect(
             x.dtype.kind == 'f',
             # The statistics may have another float dtype than x (as in Chainer).
@@ -45,6 +60,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
+        self._fix_axis(x.ndim, gamma.ndim)
         kept = tuple([1 if i in self.axis else n for i, n in enumerate(x.shape)])
         # y = x * coef + (beta - mean * coef): two passes over x, one new array.
         coef = gamma / (var + self.eps) ** 0.5
@@ -86,6 +102,66 @@ class FixedBatchNormalization(function_node.FunctionNode):
         if x_dtype != p_dtype:
             ret = [cast.cast_to(g, x_dtype if i == 0 else p_dtype) for i, g in zip(indexes, ret)]
         return tuple(ret)
+
+
+def _expand(v, expander):
+    # v (gamma's shape) reshaped to broadcast against x: gamma's axes where expander has a
+    # slice, 1 where it has None (Chainer's v[expander], for Variables too).
+    dims = iter(v.shape)
+    return reshape.reshape(v, tuple(1 if e is None else next(dims) for e in expander))
+
+
+class FixedBatchNormalizationGrad(function_node.FunctionNode):
+    """The gradients of fixed batch normalization as Chainer's node.
+
+    Applied to ``(x, gamma, mean, var, gy)``, it returns ``(gx, ggamma, gbeta, gmean,
+    gvar)``; differentiable again.
+
+    Args:
+        eps: The epsilon added to the variance.
+        expander: A tuple of ``None`` and ``slice(None)`` that broadcasts ``gamma``'s shape
+            against ``x`` (slices at the channel axes).
+        axis: The axes the statistics are taken over.
+        inv_std: ``1 / sqrt(var + eps)``, or None to compute it from ``var``.
+        inv_var: ``1 / (var + eps)``, or None to compute it from ``var``.
+    """
+
+    def __init__(self, eps: float, expander: tuple[Any, ...], axis: tuple[int, ...],
+                 inv_std: Any, inv_var: Any) -> None:
+        self.eps = eps
+        self.expander = expander
+        self.axis = axis
+        self.inv_std = inv_std
+        self.inv_var = inv_var
+
+    def _grads(self, x, gamma, mean, var, gy, inv_std, inv_var, expand, total):
+        # The five gradients, on arrays or on Variables.
+        x_hat = (x - expand(mean)) * expand(inv_std)
+        gbeta = total(gy)
+        ggamma = total(x_hat * gy)
+        return (expand(gamma * inv_std) * gy, ggamma, gbeta, -gamma * inv_std * gbeta,
+                gamma * ggamma * inv_var * -0.5)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2, 3, 4))
+        x, gamma, mean, var, gy = inputs
+        if self.inv_std is None or self.inv_var is None:
+            self.inv_var = numpy.reciprocal(var + var.dtype.type(self.eps))
+            self.inv_std = numpy.sqrt(self.inv_var)
+        grads = self._grads(x, gamma, mean, var, gy, self.inv_std, self.inv_var,
+                            lambda v: v[self.expander],
+                            lambda v: v.sum(axis=self.axis))
+        dtypes = (x.dtype,) + (gamma.dtype,) * 4
+        return tuple(numpy.asarray(g).astype(d, copy=False) for g, d in zip(grads, dtypes))
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        def formula(x, gamma, mean, var, gy):
+            inv_var = (var + self.eps) ** -1
+            return self._grads(x, gamma, mean, var, gy, inv_var ** 0.5, inv_var,
+                               lambda v: _expand(v, self.expander),
+                               lambda v: sum_mod.sum(v, axis=self.axis))
+        return _vjp.vjp(formula, self.get_retained_inputs(), grad_outputs, indexes)
 
 
 def fixed_batch_normalization(x: VariableOrArray, gamma: VariableOrArray, beta: VariableOrArray,
