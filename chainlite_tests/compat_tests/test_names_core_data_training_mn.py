@@ -4,6 +4,7 @@ Each test checks what a name added for ``test_chainer_names.py`` does, as Chaine
 machine without a GPU or ChainerX.
 """
 import importlib
+import importlib.util
 import warnings
 
 import numpy as np
@@ -348,3 +349,69 @@ def test_tabular_make_dataset_and_as_array(chainer):
     assert tabular_dataset._as_array(array) is array
     converted = tabular_dataset._as_array([1, 2])
     assert isinstance(converted, np.ndarray) and converted.tolist() == [1, 2]
+
+
+# -- chainer.training.extensions ------------------------------------------------------------------
+
+def test_util_progress_bar_draws_in_place(chainer):
+    import io
+    from chainer.training.extensions import util
+
+    class TwoLines(util.ProgressBar):
+        def get_lines(self):
+            return ['a\n', 'b\n']
+
+    out = io.StringIO()
+    bar = TwoLines(out=out)
+    bar.update()
+    assert out.getvalue() == '\033[Ja\nb\n\033[2A'
+    bar.close()
+    assert out.getvalue().endswith('\033[2A\033[J')
+    speed_t, speed_e = bar.update_speed(0, 0.0)
+    assert speed_t == float('inf')  # no time has passed since the first record
+    bar._recent_timing[0] = (0, 0.0, bar._recent_timing[0][2] - 2.0)
+    speed_t, speed_e = bar.update_speed(10, 0.5)
+    assert speed_t == pytest.approx(5.0, rel=0.01) and speed_e == pytest.approx(0.25, rel=0.01)
+    with pytest.raises(TypeError):
+        util.ProgressBar()  # get_lines is abstract
+
+
+def test_trainer_and_iterator_progress_bars(chainer):
+    import io
+    from types import SimpleNamespace
+    from chainer.training.extensions import evaluator, progress_bar
+    out = io.StringIO()
+    bar = progress_bar._TrainerProgressBar(bar_length=10, out=out)
+    bar.training_length = (20, 'iteration')
+    bar.trainer = SimpleNamespace(updater=SimpleNamespace(iteration=5, epoch=0,
+                                                          epoch_detail=0.5))
+    lines = bar.get_lines()
+    assert lines[0] == '     total [##........] 25.00%\n'
+    assert lines[1] == 'this epoch [#####.....] 50.00%\n'
+    assert lines[2] == '         5 iter, 0 epoch / 20 iterations\n'
+    assert 'iters/sec. Estimated time to finish: ' in lines[3]
+
+    it = SimpleNamespace(current_position=3, epoch_detail=0.75, _epoch_size=4)
+    ibar = evaluator._IteratorProgressBar(it, bar_length=4, out=out)
+    lines = ibar.get_lines()
+    assert lines[:2] == ['validation [###.] 75.00%\n', '         3 / 4 iterations\n']
+    with pytest.raises(TypeError, match='current_position'):
+        evaluator._IteratorProgressBar(object())
+
+
+@pytest.mark.parametrize('module_name', ['plot_report', 'variable_statistics_plot'])
+def test_matplotlib_probe_and_check(chainer, module_name, monkeypatch, capsys):
+    import sys
+    module = importlib.import_module('chainer.training.extensions.' + module_name)
+    from chainlite.training.extensions import plot_report as lite_plot_report
+    monkeypatch.setattr(module, '_available', None)
+    monkeypatch.setattr(lite_plot_report, '_noted', set())
+    module._check_available()
+    assert module._available is (importlib.util.find_spec('matplotlib') is not None)
+    monkeypatch.setitem(sys.modules, 'matplotlib', None)  # as if it were not installed
+    module._try_import_matplotlib()
+    assert module._available is False
+    capsys.readouterr()
+    module._check_available()
+    module._check_available()
+    assert capsys.readouterr().err.count('matplotlib is not installed') == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 import math
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
 from chainlite import backend
 from chainlite import configuration
@@ -13,6 +13,7 @@ from chainlite import reporter as reporter_module
 from chainlite.dataset import convert
 from chainlite.training import extension
 from chainlite.training.extensions import _progress
+from chainlite.training.extensions import util
 
 if TYPE_CHECKING:
     from chainlite.link import Link
@@ -256,3 +257,38 @@ class _EvaluationProgress:
 
     def close(self) -> None:
         self._display.close()
+
+
+class _IteratorProgressBar(util.ProgressBar):
+    """Chainer's drawing of an evaluation's progress through one pass of ``iterator``.
+
+    Args:
+        iterator: An iterator with ``current_position`` and ``epoch_detail``.
+        bar_length: The width of the bar (50 if None).
+        out: The stream (``sys.stdout`` if None).
+
+    Raises:
+        TypeError: If the iterator lacks ``current_position`` or ``epoch_detail``.
+    """
+
+    def __init__(self, iterator: Any, bar_length: Optional[int] = None,
+                 out: Optional[TextIO] = None) -> None:
+        if not (hasattr(iterator, 'current_position') and hasattr(iterator, 'epoch_detail')):
+            raise TypeError('Iterator must have the following attributes to enable a progress '
+                            'bar: current_position, epoch_detail')
+        self._iterator = iterator
+        super().__init__(bar_length=bar_length, out=out)
+
+    def get_lines(self) -> list:
+        iteration = self._iterator.current_position
+        epoch_detail = self._iterator.epoch_detail
+        epoch_size = getattr(self._iterator, '_epoch_size', None)
+        lines = ['validation {} {:6.2%}\n'.format(
+            util.bar_text(epoch_detail, self._bar_length), epoch_detail)]
+        if epoch_size:
+            lines.append('{:10} / {} iterations\n'.format(iteration, epoch_size))
+        else:
+            lines.append('{:10} iterations\n'.format(iteration))
+        speed_t, speed_e = self.update_speed(iteration, epoch_detail)
+        lines.append(util._status_line(speed_t, 1.0 - epoch_detail, speed_e))
+        return lines

@@ -31,6 +31,25 @@ def _matplotlib_available() -> bool:
     return True
 
 
+# Chainer's cache of the probe: None until _try_import_matplotlib runs.
+_available: Optional[bool] = None
+
+
+def _try_import_matplotlib() -> None:
+    """Chainer's probe: sets the module's ``_available`` to whether matplotlib imports."""
+    global _available
+    _available = _matplotlib_available()
+
+
+def _check_available() -> None:
+    """Chainer's check: probes once, then says (once) that nothing is plotted without
+    matplotlib (a note on standard error, as :func:`plotting_available`)."""
+    if _available is None:
+        _try_import_matplotlib()
+    if not _available:
+        extension.note_missing_once(_noted, 'PlotReport', _MISSING_MATPLOTLIB)
+
+
 def plotting_available(extension_name: str) -> bool:
     """Whether matplotlib can be imported; if not, says so once per extension and process.
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from chainlite.training import extension
 from chainlite.training.extensions import _progress
+from chainlite.training.extensions import util
 
 if TYPE_CHECKING:
     from chainlite.training.trainer import Trainer
@@ -140,3 +141,31 @@ def _check_training_length(training_length: Any) -> tuple:
         raise ValueError("ProgressBar: training_length must be (length, 'epoch' or "
                          "'iteration') with a positive length, got %r" % (training_length,))
     return length, unit
+
+
+class _TrainerProgressBar(util.ProgressBar):
+    """Chainer's drawing of training progress (set ``trainer`` before :meth:`update`)."""
+
+    trainer: Any = None
+    training_length: Optional[tuple] = None
+    status_template: Optional[str] = None
+
+    def get_lines(self) -> list:
+        updater = self.trainer.updater
+        iteration, epoch = updater.iteration, updater.epoch_detail
+        if self.training_length is None:
+            self.training_length = self.trainer.stop_trigger.get_training_length()
+        length, unit = self.training_length
+        rate = min((iteration if unit == 'iteration' else epoch) / length, 1.0)
+        epoch_rate = epoch - int(epoch)
+        if self.status_template is None:
+            self.status_template = ('{0.iteration:10} iter, {0.epoch} epoch / %s %ss\n'
+                                    % self.training_length)
+        speed_t, speed_e = self.update_speed(iteration, epoch)
+        remaining, speed = ((length - iteration, speed_t) if unit == 'iteration'
+                            else (length - epoch, speed_e))
+        return ['     total {} {:6.2%}\n'.format(util.bar_text(rate, self._bar_length), rate),
+                'this epoch {} {:6.2%}\n'.format(util.bar_text(epoch_rate, self._bar_length),
+                                                  epoch_rate),
+                self.status_template.format(updater),
+                util._status_line(speed_t, remaining, speed)]

@@ -24,6 +24,26 @@ _COLOR = (0.12156862745098039, 0.4666666666666667, 0.7058823529411765, 1.0)  # m
 _COLOR_TRANSPARENT = _COLOR[:3] + (0.2,)
 
 
+# Chainer's cache of the probe: None until _try_import_matplotlib runs.
+_available: Optional[bool] = None
+
+
+def _try_import_matplotlib() -> None:
+    """Chainer's probe: sets the module's ``_available`` to whether matplotlib imports."""
+    global _available
+    _available = plot_report._matplotlib_available()
+
+
+def _check_available() -> None:
+    """Chainer's check: probes once, then says (once) that nothing is plotted without
+    matplotlib (a note on standard error)."""
+    if _available is None:
+        _try_import_matplotlib()
+    if not _available:
+        extension.note_missing_once(plot_report._noted, 'VariableStatisticsPlot',
+                                    plot_report._MISSING_MATPLOTLIB)
+
+
 def _unpack_variables(x: Any) -> tuple:
     if isinstance(x, variable.Variable):
         return (x,)
