@@ -54,6 +54,10 @@ CASES = [
     ('swish', F.swish, [r(2, 3, 4), r(3)], ()),
     ('tanh', F.tanh, [r(2, 3)], ()),
     ('maxout', lambda x: F.maxout(x, 2), [_distinct(2, 6)], ()),
+    # attention (masks, dtypes and MultiHeadAttention: test_attention.py)
+    ('scaled_dot_product_attention',
+     lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+     [r(2, 4, 5), r(2, 6, 5), r(2, 6, 3)], (9,)),
     # array
     ('reshape', lambda x: F.reshape(x, (3, -1)), [r(2, 3, 2)], ()),
     ('flatten', F.flatten, [r(2, 3, 2)], ()),

@@ -179,14 +179,16 @@ class MultiHeadAttention(link.Chain):
             query, key, value = (swapaxes.swapaxes(x, 0, 1) for x in (query, key, value))
         n, length = query.shape[:2]
         mask = self._mask(key_padding_mask, attn_mask, n, length, key.shape[1], query.dtype)
-        q, k, v = (self._split_heads(proj(x, n_batch_axes=2))
+        # The batch is written -1 in every reshape, so an ONNX export with a symbolic batch
+        # axis follows any batch size.
+        q, k, v = (self._split_heads(proj(reshape.reshape(x, (-1, x.shape[2]))), x.shape[1])
                    for proj, x in ((self.q_proj, query), (self.k_proj, key),
                                    (self.v_proj, value)))
         y, weights = sdpa.scaled_dot_product_attention(
             q, k, v, mask, dropout_ratio=self.dropout, is_causal=is_causal,
             return_weights=True)
-        y = reshape.reshape(transpose.transpose(y, (0, 2, 1, 3)), (n, length, self.embed_dim))
-        y = self.out_proj(y, n_batch_axes=2)
+        y = reshape.reshape(transpose.transpose(y, (0, 2, 1, 3)), (-1, self.embed_dim))
+        y = reshape.reshape(self.out_proj(y), (-1, length, self.embed_dim))
         if unbatched:
             y = reshape.reshape(y, y.shape[1:])
         elif not self.batch_first:
@@ -199,10 +201,9 @@ class MultiHeadAttention(link.Chain):
             weights = reshape.reshape(weights, weights.shape[1:])
         return y, weights
 
-    def _split_heads(self, x: variable.Variable) -> variable.Variable:
-        # (N, L, embed_dim) -> (N, num_heads, L, head_dim)
-        n, length = x.shape[:2]
-        x = reshape.reshape(x, (n, length, self.num_heads, self.head_dim))
+    def _split_heads(self, x: variable.Variable, length: int) -> variable.Variable:
+        # (N * L, embed_dim) -> (N, num_heads, L, head_dim)
+        x = reshape.reshape(x, (-1, length, self.num_heads, self.head_dim))
         return transpose.transpose(x, (0, 2, 1, 3))
 
     def _check_inputs(self, query: Any, key: Any, value: Any) -> bool:
