@@ -117,15 +117,14 @@ class Graph:
         self.explicit_input_names = set(explicit_input_names)
         self.network_outputs = network_outputs
         self.leaf = leaf
+        # The ids of the input nodes (their names pinned in the context): the walk stops there.
+        self._stop = {key for key, (name, pinned) in context.name_list.items()
+                      if pinned and name in self.explicit_input_names}
         self.function_nodes = self._build_computational_graph(network_outputs.values())
 
     def _build_computational_graph(self, outputs: Iterable[Any]) -> list:
         nodes = [o.node if isinstance(o, variable.Variable) else o for o in outputs]
-        return collect_functions(nodes, self._stop())
-
-    def _stop(self) -> set:
-        return {key for key, (name, pinned) in self.context.name_list.items()
-                if pinned and name in self.explicit_input_names}
+        return collect_functions(nodes, self._stop)
 
     def create_node(self, func_name: str, func: Any, input_names: list, output_names: list,
                     constants: tuple = ()) -> list:
@@ -152,7 +151,6 @@ class Graph:
         fname = function_name(function)
         base = '%s_%d' % (fname, self.func_name_counts[fname])
         self.func_name_counts[fname] += 1
-        stop = self._stop()
         input_names = []
         constants: list = []
         for i, n in enumerate(node.inputs):
@@ -160,7 +158,7 @@ class Graph:
                 input_names.append(context.get_name(n))
                 constants.append(None)
                 continue
-            if n.creator_node is not None and id(n) not in stop:
+            if n.creator_node is not None and id(n) not in self._stop:
                 raise RuntimeError('export: %s reads a value computed by a function that was '
                                    'not converted before it' % fname)
             name, constant = (context.get_name(n), None) if self.leaf is None \
