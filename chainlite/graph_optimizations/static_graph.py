@@ -50,6 +50,7 @@ _ref = weakref.ref
 _get_ident = threading.get_ident
 _VariableNode = variable.VariableNode
 _is = operator.is_
+_getitem = operator.getitem
 _data_of = operator.attrgetter('_data')
 _requires_grad_of = operator.attrgetter('_requires_grad')
 _rank_of = operator.attrgetter('rank')
@@ -176,12 +177,15 @@ def _normalize(fn: Any, outputs: Any) -> tuple:
 class _Schedule:
     """One recorded forward: its steps over slots, and the graph recorded with it."""
 
-    # Set by _record once the schedule is built: how outputs nest, and the parameters used
-    # with their (shape, dtype) when recorded.
+    # Set by _record once the schedule is built: how outputs nest, the parameters used with
+    # their (shape, dtype) when recorded, and where the chain holds them (see _param_paths).
     spec: Any
     params: list[Any]
     param_sig: list[tuple[Any, Any]]
     param_arrays: list[Any]
+    holders: list[Any]
+    keys: list[Any]
+    held: list[Any]
 
     def __init__(self, recorder: _Recorder, in_slots: list, out_slots: list,
                  out_nodes: list, leaves: list) -> None:
@@ -662,6 +666,7 @@ def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleMa
     sched.params = used
     sched.param_sig = [(p._data.shape, p._data.dtype) for p in used]
     sched.param_arrays = [p._data for p in used]
+    sched.holders, sched.keys, sched.held = _param_paths(chain, used)
     sched.owner = _busy  # until the first call's results are handed over
     with _lock:
         scheds = mgr.schedules.get(key)
@@ -933,9 +938,50 @@ def _choose(mgr: ScheduleManager, key: tuple, train: bool) -> tuple[str, Any, st
     return _RECORD, None, ''
 
 
+def _param_paths(chain: Any, used: list) -> tuple[list, list, list]:
+    # Where the chain holds each parameter a schedule uses, as (container, key, object)
+    # triples along the path from the chain: a link's __dict__ and an attribute name, or a
+    # ChainList's list of children and an index. A parameter or link replaced on the way
+    # (a new Parameter for l1.W, a new child link l1) changes one of them.
+    paths = {id(p): path for path, p in chain.namedparams()}
+    holders: list = []
+    keys: list = []
+    held: list = []
+    seen: set = set()
+    for p in used:
+        link = chain
+        names = paths.get(id(p), '').split('/')[1:]
+        for name in names:
+            d = link.__dict__
+            if name in d:
+                container, key = d, name
+            elif isinstance(d.get('_children'), list) and name.isdigit():
+                container, key = d['_children'], int(name)  # a ChainList's child
+            else:
+                break  # held some other way: not watched
+                if (id(d), '_children') not in seen:
+                    seen.add((id(d), '_children'))
+                    holders.append(d)
+                    keys.append('_children')
+                    held.append(container)
+            obj = container[key]
+            if (id(container), key) not in seen:
+                seen.add((id(container), key))
+                holders.append(container)
+                keys.append(key)
+                held.append(obj)
+            link = obj
+    return holders, keys, held
+
+
 def _params_match(sched: _Schedule) -> bool:
-    # The arrays seen last time pass at once; another array must have the recorded shape
-    # and dtype.
+    # Every parameter still held where it was recorded, and the arrays seen last time; a
+    # new array must have the recorded shape and dtype.
+    try:
+        if not all(map(_is, map(_getitem, sched.holders, sched.keys), sched.held)):
+            return False
+    except (KeyError, IndexError):  # an attribute deleted, a ChainList shortened
+        return False
     arrays = sched.param_arrays
     if all(map(_is, map(_data_of, sched.params), arrays)):
         return True
