@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence
 
 from chainlite import backprop
 from chainlite import configuration
+from chainlite import variable
 
 
 def vjp(formula: Callable[..., Sequence[Any]], inputs: Sequence[Any],
@@ -27,6 +28,10 @@ def vjp(formula: Callable[..., Sequence[Any]], inputs: Sequence[Any],
     Returns:
         One gradient Variable (or None) per index, differentiable again.
     """
+    # An input that needs no gradient (an array input) may still be differentiated through
+    # inside the formula (a gradient formula differentiates its forward): a fresh Variable
+    # over the same array stands for it.
+    inputs = [x if x.requires_grad else variable.Variable(x.array) for x in inputs]
     with configuration.using_config('enable_backprop', True):
         outputs = formula(*inputs)
         pairs = [(y, g) for y, g in zip(outputs, grad_outputs)

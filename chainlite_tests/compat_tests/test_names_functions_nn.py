@@ -580,3 +580,76 @@ def test_fixed_decorrelated_batch_normalization_nodes(chainer):
     g = lambda *a: m.FixedDecorrelatedBatchNormalizationGrad(2).apply(a)  # noqa: E731
     args = (x, mean, proj, gy)
     gradient_check.check_double_backward(g, args, (x, mean, proj), args)
+
+
+def test_group_normalization_helper_nodes(chainer):
+    m = _mod('normalization.group_normalization')
+    x = _uniform(6, 4)  # (batch * groups, elements per group)
+    mean = x.mean(axis=1)
+    inv_std = 1 / np.sqrt(x.var(axis=1) + 1e-5)
+    x_hat_ref = (x - mean[:, None]) * inv_std[:, None]
+    make = lambda: m._XHat(1e-5, mean, inv_std, None)  # noqa: E731
+    x_hat, = make().apply((x,))
+    np.testing.assert_allclose(x_hat.array, x_hat_ref)
+    gxh = _uniform(6, 4, seed=1)
+    # The statistics are functions of x: _XHat's gradient is that of the normalization.
+    np.testing.assert_allclose(
+        _grad_of(lambda v: make().apply((v,))[0], x, gxh),
+        _grad_of(lambda v: m.group_normalization(v.reshape(2, 6, 2), 3, np.ones(6),
+                                                 np.zeros(6)).reshape(6, 4), x, gxh),
+        atol=1e-10)
+    gx, = m._XHatGrad(1e-5, mean, inv_std, None, x_hat_ref).apply((x, gxh))
+    np.testing.assert_allclose(gx.array, _grad_of(lambda v: make().apply((v,))[0], x, gxh))
+
+    def f(a, b):
+        # The statistics (constants of the node's forward) follow x, as in group
+        # normalization, so that numerical gradients see what the node's backward counts.
+        mu = a.array.mean(axis=1)
+        inv = 1 / np.sqrt(a.array.var(axis=1) + 1e-5)
+        xh = (a.array - mu[:, None]) * inv[:, None]
+        return m._XHatGrad(1e-5, mu, inv, None, xh).apply((a, b))[0]
+    gradient_check.check_backward(f, (x, gxh), x)
+    # _ScaleShiftGrad: x_hat (batch * groups, -1) against gy (batch, channels, ...).
+    xh, gamma, gy = _uniform(4, 6), _uniform(3, seed=2), _uniform(2, 3, 4, seed=3)
+    g = lambda a, b, c: m._ScaleShiftGrad().apply((a, b, c))  # noqa: E731
+    gx_hat, ggamma, gbeta = g(xh, gamma, gy)
+    np.testing.assert_allclose(gx_hat.array, (gy * gamma[:, None]).reshape(4, 6))
+    np.testing.assert_allclose(ggamma.array, (gy * xh.reshape(2, 3, 4)).sum(axis=(0, 2)))
+    np.testing.assert_allclose(gbeta.array, gy.sum(axis=(0, 2)))
+    gradient_check.check_double_backward(g, (xh, gamma, gy), (xh, gamma, gamma),
+                                         (xh, gamma, gy))
+
+
+def test_l2_normalization_set_item_zero(chainer):
+    m = _mod('normalization.l2_normalization')
+    mask = np.array([[True, False], [False, True]])
+    f = lambda v: m._SetItemZero(mask).apply((v,))[0]  # noqa: E731
+    y = f(np.array([3.0, 4.0]))
+    np.testing.assert_array_equal(y.array, [[3, 0], [0, 4]])
+    gradient_check.check_backward(f, np.array([3.0, 4.0]), _uniform(2, 2))
+    gradient_check.check_double_backward(lambda v: f(v) ** 2, np.array([3.0, 4.0]),
+                                         _uniform(2, 2), np.array([1.0, 2.0]))
+
+
+def test_local_response_normalization_grad(chainer):
+    m = _mod('normalization.local_response_normalization')
+    x, gy = _uniform(2, 7, 3), _uniform(2, 7, 3, seed=1)
+    y = m.local_response_normalization(x, 3, 1.0, 0.5, 0.75).array
+    sq = np.square(x)
+    unit = 1.0 + 0.5 * sum(np.roll(np.pad(sq, ((0, 0), (1, 1), (0, 0))), s, axis=1)
+                           for s in (-1, 0, 1))[:, 1:-1]
+    for node in (m.LocalResponseNormalizationGrad(3, 1.0, 0.5, 0.75, False),
+                 m.LocalResponseNormalizationGrad(3, 1.0, 0.5, 0.75, False, unit ** -0.75,
+                                                  None, unit)):
+        gx, = node.apply((x, y, gy))
+        np.testing.assert_allclose(
+            gx.array, _grad_of(lambda v: m.local_response_normalization(v, 3, 1.0, 0.5, 0.75),
+                               x, gy))
+    gradient_check.check_double_backward(
+        lambda v: m.local_response_normalization(v, 3, 1.0, 0.5, 0.75), x, gy, x)
+    # Through the node: gx as a function of gy is linear, checked numerically.
+    gradient_check.check_backward(
+        lambda g: m.LocalResponseNormalizationGrad(3, 1.0, 0.5, 0.75, False).apply(
+            (x, y, g))[0], gy, x)
+    with pytest.raises(RuntimeError, match='CUDA'):
+        m._cu_conv_sum(np.zeros_like(x), x, 3)

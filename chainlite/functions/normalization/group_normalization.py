@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite.functions import _vjp
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import mean as mean_mod
@@ -128,6 +129,93 @@ class _MulInvStd(function_node.FunctionNode):
         gy = mul_inv_std(gz)
         gx = -mul_inv_std(x_hat * mean_mod.mean(gy * y, axis=1, keepdims=True))
         return gx, gy
+
+
+def _rows_mean(v):
+    return mean_mod.mean(v, axis=1, keepdims=True)
+
+
+def _x_hat_of(node, x):
+    # (x - row mean) * inv_std as a differentiable function of x (inv_std depends on x).
+    return _MulInvStd(node.eps, node.mean, node.inv_std, node.dummy_gamma).apply(
+        (x, x - _rows_mean(x)))[0]
+
+
+class _ScaleShiftGrad(function_node.FunctionNode):
+    # Chainer's gradient of y = gamma * x_hat + beta, applied to (x_hat, gamma, gy):
+    # x_hat is (batch * groups, -1), gy (batch, channels, ...); returns (gx_hat, ggamma,
+    # gbeta).
+
+    def _grads(self, x_hat, gamma, gy, reshape_, total, expand):
+        b, c = gy.shape[:2]
+        gy3 = reshape_(gy, (b, c, -1))
+        xh3 = reshape_(x_hat, (b, c, -1))
+        gx_hat = reshape_(gy3 * expand(gamma), x_hat.shape)
+        return gx_hat, total(gy3 * xh3), total(gy3)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2))
+        x_hat, gamma, gy = inputs
+        return self._grads(x_hat, gamma, gy, lambda a, s: a.reshape(s),
+                           lambda a: a.sum(axis=(0, 2)), lambda g: g[:, None])
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        def formula(x_hat, gamma, gy):
+            return self._grads(x_hat, gamma, gy, reshape.reshape,
+                               lambda a: sum_mod.sum(a, axis=(0, 2)),
+                               lambda g: reshape.reshape(g, (-1, 1)))
+        return _vjp.vjp(formula, self.get_retained_inputs(), grad_outputs, indexes)
+
+
+class _XHat(function_node.FunctionNode):
+    # Chainer's x_hat = (x - mean) * inv_std on (batch * groups, -1) rows, with the given
+    # statistics; its gradient counts their dependence on x (through _MulInvStd).
+
+    def __init__(self, eps, mean, inv_std, dummy_gamma):
+        self.eps = eps
+        self.mean = mean
+        self.inv_std = inv_std
+        self.dummy_gamma = dummy_gamma
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0,))
+        x, = inputs
+        return ((x - self.mean[:, None]) * self.inv_std[:, None]).astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return _vjp.vjp(lambda x: (_x_hat_of(self, x),), self.get_retained_inputs(),
+                        grad_outputs, indexes)
+
+
+class _XHatGrad(function_node.FunctionNode):
+    # Chainer's gradient of _XHat, applied to (x, gx_hat): inv_std * (gx_hat - mean(gx_hat)
+    # - x_hat * mean(gx_hat * x_hat)) per row.
+
+    def __init__(self, eps, mean, inv_std, dummy_gamma, x_hat):
+        self.eps = eps
+        self.mean = mean
+        self.inv_std = inv_std
+        self.dummy_gamma = dummy_gamma
+        self.x_hat = x_hat
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        _, gx_hat = inputs
+        x_hat = self.x_hat
+        g = gx_hat - gx_hat.mean(axis=1, keepdims=True) - \
+            x_hat * (gx_hat * x_hat).mean(axis=1, keepdims=True)
+        return (self.inv_std[:, None] * g).astype(gx_hat.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        def formula(x, gx_hat):
+            x_hat = _x_hat_of(self, x)
+            g = gx_hat - _rows_mean(gx_hat) - x_hat * _rows_mean(gx_hat * x_hat)
+            return _MulInvStd(self.eps, self.mean, self.inv_std, self.dummy_gamma).apply(
+                (x, g))
+        return _vjp.vjp(formula, self.get_retained_inputs(), grad_outputs, indexes)
 
 
 def group_normalization(x: VariableOrArray, groups: int, gamma: VariableOrArray,

@@ -5,7 +5,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backprop
 from chainlite import function_node
+from chainlite.backends import cuda
+from chainlite.backends import intel64
+from chainlite.functions import _vjp
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -71,6 +75,76 @@ class LocalResponseNormalization(function_node.FunctionNode):
         p = scale ** -self.beta
         t = _ChannelWindowSum(self.half).apply((gy * x * p / scale,))[0]
         return gy * p - x * t * (2 * self.alpha * self.beta),
+
+
+def _cu_conv_sum(y: Any, x: Any, n: int) -> None:
+    # Chainer's CUDA kernel for the channel-window sum (into y); cuda.elementwise raises
+    # RuntimeError here, as in Chainer without CuPy.
+    rdim = x.size // (x.shape[0] * x.shape[1])
+    cuda.elementwise(
+        'raw T x, int32 rdim, int32 N, int32 n_', 'raw T y',
+        # One thread per (sample, position): a running sum along the channels.
+        'int h = n_ / 2; int base = i / rdim * N * rdim + i % rdim; T s = 0;'
+        'for (int c = 0; c < N + h; ++c) {'
+        '  if (c < N) s += x[base + c * rdim];'
+        '  if (c >= n_) s -= x[base + (c - n_) * rdim];'
+        '  if (c >= h) y[base + (c - h) * rdim] = s; }',
+        'lrn_conv_sum')(x, rdim, x.shape[1], n, y, size=x.shape[0] * rdim)
+
+
+class LocalResponseNormalizationGrad(function_node.FunctionNode):
+    """The input gradient of local response normalization as Chainer's node.
+
+    Applied to ``(x, y, gy)`` (the input, the output and its gradient), it returns ``gx``;
+    differentiable again (with respect to ``x`` and ``gy``; ``y`` is the forward's output,
+    so its dependence on ``x`` is counted in ``x``'s gradient).
+
+    Args:
+        n: The window size over the channels.
+        k: The bias.
+        alpha: The scale of the window sum.
+        beta: The exponent.
+        use_ideep: Chainer's iDeep flag; iDeep is never available here, so it must be False.
+        scale: ``unit_scale ** -beta`` from the forward, or None to recompute it.
+        indexes: Chainer's iDeep workspace (unused).
+        unit_scale: ``k + alpha * window_sum(x ** 2)`` from the forward, or None to
+            recompute it.
+    """
+
+    def __init__(self, n: int, k: float, alpha: float, beta: float, use_ideep: bool,
+                 scale: Any = None, indexes: Any = None, unit_scale: Any = None) -> None:
+        self.n = n
+        self.k = k
+        self.alpha = alpha
+        self.beta = beta
+        self._use_ideep = use_ideep
+        self.scale = scale
+        self.indexes = indexes
+        self.unit_scale = unit_scale
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        if self._use_ideep:
+            intel64.check_ideep_available()
+        self.retain_inputs((0, 1, 2))
+        x, y, gy = inputs
+        half = self.n // 2
+        unit_scale = self.unit_scale
+        if unit_scale is None:
+            unit_scale = self.k + self.alpha * _window_sum_array(numpy.square(x), half)
+        scale = self.scale if self.scale is not None else unit_scale ** -self.beta
+        # d y_c / d x_j = scale_c [c == j] - 2 alpha beta x_j y_c / unit_scale_c over the
+        # window: the transpose of the window is itself.
+        s = _window_sum_array(y * gy / unit_scale, half)
+        gx = gy * scale - 2 * self.alpha * self.beta * x * s
+        return gx.astype(x.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        def formula(x, y, gy):
+            out = local_response_normalization(x, self.n, self.k, self.alpha, self.beta)
+            gx, = backprop.grad([out], [x], grad_outputs=[gy], enable_double_backprop=True)
+            return gx,
+        return _vjp.vjp(formula, self.get_retained_inputs(), grad_outputs, indexes)
 
 
 def local_response_normalization(x: VariableOrArray, n: int = 5, k: float = 2, alpha: float = 1e-4,

@@ -18,6 +18,25 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 
+class _SetItemZero(function_node.FunctionNode):
+    # Chainer's helper: y = zeros(mask.shape) with y[mask] = x (x holds the masked entries
+    # in order); its gradient is g[mask].
+
+    def __init__(self, mask):
+        self.mask = mask
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        x, = inputs
+        y = backend.get_array_module(x).zeros(self.mask.shape, x.dtype)
+        y[self.mask] = x
+        return y,
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        g, = grad_outputs
+        return g[self.mask],
+
+
 class NormalizeL2(function_node.FunctionNode):
 
     def __init__(self, eps: float, axis: int | Sequence[int]) -> None:
