@@ -86,3 +86,17 @@ def _describe(x: Any, y: Any, xa: numpy.ndarray, ya: numpy.ndarray, atol: float,
                       'y: ' + numpy.array2string(ya, prefix='y: ')]
     lines += ['', numpy_message.strip('\n')]
     return '\n'.join(lines)
+
+
+def _as_noncontiguous_array(array: Any) -> Any:
+    # The same values in a view that is not C-contiguous (every second element of a buffer
+    # twice as large, backwards); lists and tuples are converted element by element. None and
+    # arrays of at most one element are returned as they are.
+    if isinstance(array, (list, tuple)):
+        return type(array)([_as_noncontiguous_array(a) for a in array])
+    if array is None or array.size <= 1:
+        return array
+    step = (slice(None, None, -2),) * array.ndim
+    buffer = numpy.empty(tuple(2 * n for n in array.shape), dtype=array.dtype)
+    buffer[step] = array
+    return buffer[step]

@@ -149,6 +149,9 @@ def _generate(base: type, method_names: Optional[List[str]],
         yield '%s_%s' % (base.__name__, config.get_func_str()), {}, wrap
 
 
+_test_case_generator = _generate  # Chainer's name
+
+
 def inject_backend_tests(method_names: Optional[List[str]],
                          params: List[dict]) -> Callable[[Any], _bundle.CaseBundle]:
     """Class decorator running test methods once per backend configuration, CPU only.

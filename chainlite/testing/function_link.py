@@ -129,48 +129,25 @@ def _retry_when_nondifferentiable(check: Any, dodge: bool) -> None:
             return
 
 
-class FunctionTestCase(unittest.TestCase):
-    """Base class of a function's tests: forward, backward and double backward, on the CPU.
+class FunctionTestBase:
+    """The checks of :class:`FunctionTestCase` without ``unittest.TestCase`` (Chainer's mixin).
 
-    A subclass defines:
-
-    - ``generate_inputs(self)``: a tuple of NumPy arrays;
-    - ``forward(self, inputs, device)``: runs the function on ``inputs`` (Variables) and
-      returns a tuple of Variables;
-    - ``forward_expected(self, inputs)``: the expected outputs from the NumPy ``inputs``, as
-      a tuple of arrays (same shapes and dtypes).
-
-    Optionally it overrides ``before_test(test_name)`` (raise ``unittest.SkipTest`` there to
-    skip), ``generate_grad_outputs(outputs_template)``,
-    ``generate_grad_grad_inputs(inputs_template)`` and ``check_forward_outputs(outputs,
-    expected_outputs)``, and sets the attributes ``skip_forward_test``,
-    ``skip_backward_test``, ``skip_double_backward_test``, ``dodge_nondifferentiable`` (draw
-    inputs again when they sit on a kink), ``numerical_grad_dtype`` (float64 by default),
-    ``contiguous`` (None: inputs are made non-contiguous; ``'C'``: left as they are) and,
-    typically in ``setUp``, the dicts ``check_forward_options`` (for
-    :func:`~chainlite.testing.assert_allclose`), ``check_backward_options`` and
-    ``check_double_backward_options`` (for :mod:`~chainlite.gradient_check`).
-
-    Failures raise :class:`FunctionTestError`. The test methods take an optional
-    ``backend_config``; with :func:`~chainlite.testing.inject_backend_tests` they run once per
-    CPU configuration.
+    A class deriving from it (and from a test framework's base of its choice) defines the
+    same methods and attributes as for :class:`FunctionTestCase`, and runs the checks with
+    :meth:`run_test_forward`, :meth:`run_test_backward` and
+    :meth:`run_test_double_backward`.
 
     Example:
         >>> import numpy as np, chainlite.functions as F
-        >>> class TestExp(FunctionTestCase):
+        >>> class CheckExp(FunctionTestBase):
         ...     def generate_inputs(self):
         ...         return np.random.uniform(-1, 1, (3, 2)).astype(np.float32),
         ...     def forward(self, inputs, device):
-        ...         x, = inputs
-        ...         return F.exp(x),
+        ...         return F.exp(inputs[0]),
         ...     def forward_expected(self, inputs):
-        ...         x, = inputs
-        ...         return np.exp(x),
-        >>> import io
-        >>> result = unittest.TextTestRunner(stream=io.StringIO()).run(
-        ...     unittest.defaultTestLoader.loadTestsFromTestCase(TestExp))
-        >>> result.testsRun, result.wasSuccessful()
-        (3, True)
+        ...         return np.exp(inputs[0]),
+        >>> check = CheckExp()
+        >>> check.run_test_forward(); check.run_test_backward()
     """
 
     backend_config: Any = None
@@ -247,7 +224,7 @@ class FunctionTestCase(unittest.TestCase):
             outputs = self.forward(tuple(inputs), config.device)
         return _check_variable_tuple(outputs, FunctionTestError)
 
-    def test_forward(self, backend_config: Any = None) -> None:
+    def run_test_forward(self, backend_config: Any = None) -> None:
         """Checks the outputs against ``forward_expected``, and that inputs are unchanged."""
         config = self._start('test_forward', self.skip_forward_test, backend_config)
         inputs = self._layout(self._inputs())
@@ -263,7 +240,7 @@ class FunctionTestCase(unittest.TestCase):
                                     % ', '.join(map(str, modified)))
         self.check_forward_outputs(tuple(y.array for y in outputs), expected)
 
-    def test_backward(self, backend_config: Any = None) -> None:
+    def run_test_backward(self, backend_config: Any = None) -> None:
         """Checks first-order gradients numerically (:func:`~gradient_check.check_backward`)."""
         config = self._start('test_backward', self.skip_backward_test, backend_config)
 
@@ -285,7 +262,7 @@ class FunctionTestCase(unittest.TestCase):
 
         _retry_when_nondifferentiable(check, self.dodge_nondifferentiable)
 
-    def test_double_backward(self, backend_config: Any = None) -> None:
+    def run_test_double_backward(self, backend_config: Any = None) -> None:
         """Checks second-order gradients (:func:`~gradient_check.check_double_backward`)."""
         config = self._start('test_double_backward', self.skip_double_backward_test,
                              backend_config)
@@ -313,6 +290,63 @@ class FunctionTestCase(unittest.TestCase):
                     'double backward is not implemented correctly\n\n%s' % e) from e
 
         _retry_when_nondifferentiable(check, self.dodge_nondifferentiable)
+
+
+class FunctionTestCase(FunctionTestBase, unittest.TestCase):
+    """Base class of a function's tests: forward, backward and double backward, on the CPU.
+
+    A subclass defines:
+
+    - ``generate_inputs(self)``: a tuple of NumPy arrays;
+    - ``forward(self, inputs, device)``: runs the function on ``inputs`` (Variables) and
+      returns a tuple of Variables;
+    - ``forward_expected(self, inputs)``: the expected outputs from the NumPy ``inputs``, as
+      a tuple of arrays (same shapes and dtypes).
+
+    Optionally it overrides ``before_test(test_name)`` (raise ``unittest.SkipTest`` there to
+    skip), ``generate_grad_outputs(outputs_template)``,
+    ``generate_grad_grad_inputs(inputs_template)`` and ``check_forward_outputs(outputs,
+    expected_outputs)``, and sets the attributes ``skip_forward_test``,
+    ``skip_backward_test``, ``skip_double_backward_test``, ``dodge_nondifferentiable`` (draw
+    inputs again when they sit on a kink), ``numerical_grad_dtype`` (float64 by default),
+    ``contiguous`` (None: inputs are made non-contiguous; ``'C'``: left as they are) and,
+    typically in ``setUp``, the dicts ``check_forward_options`` (for
+    :func:`~chainlite.testing.assert_allclose`), ``check_backward_options`` and
+    ``check_double_backward_options`` (for :mod:`~chainlite.gradient_check`).
+
+    Failures raise :class:`FunctionTestError`. The test methods take an optional
+    ``backend_config``; with :func:`~chainlite.testing.inject_backend_tests` they run once per
+    CPU configuration.
+
+    Example:
+        >>> import numpy as np, chainlite.functions as F
+        >>> class TestExp(FunctionTestCase):
+        ...     def generate_inputs(self):
+        ...         return np.random.uniform(-1, 1, (3, 2)).astype(np.float32),
+        ...     def forward(self, inputs, device):
+        ...         x, = inputs
+        ...         return F.exp(x),
+        ...     def forward_expected(self, inputs):
+        ...         x, = inputs
+        ...         return np.exp(x),
+        >>> import io
+        >>> result = unittest.TextTestRunner(stream=io.StringIO()).run(
+        ...     unittest.defaultTestLoader.loadTestsFromTestCase(TestExp))
+        >>> result.testsRun, result.wasSuccessful()
+        (3, True)
+    """
+
+    def test_forward(self, backend_config: Any = None) -> None:
+        """Checks the outputs against ``forward_expected``, and that inputs are unchanged."""
+        self.run_test_forward(backend_config)
+
+    def test_backward(self, backend_config: Any = None) -> None:
+        """Checks first-order gradients numerically (:func:`~gradient_check.check_backward`)."""
+        self.run_test_backward(backend_config)
+
+    def test_double_backward(self, backend_config: Any = None) -> None:
+        """Checks second-order gradients (:func:`~gradient_check.check_double_backward`)."""
+        self.run_test_double_backward(backend_config)
 
 
 def _initializer_argument(init: Any) -> Any:
@@ -382,13 +416,7 @@ class _LinkTestBase(unittest.TestCase):
         return _check_variable_tuple(outputs, LinkTestError)
 
     def _link_params(self, link: link_module.Link) -> list:
-        params = []
-        for name in self.param_names:
-            param = getattr(link, name, None)
-            if param is None:
-                raise LinkTestError("Link does not have a parameter named '%s'." % name)
-            params.append(param)
-        return params
+        return _get_link_params(link, self.param_names)
 
 
 class LinkTestCase(_LinkTestBase):
@@ -520,3 +548,57 @@ class LinkInitializersTestCase(_LinkTestBase):
                 _expected_initializer(init)(expected)
                 _check_arrays_equal((actual,), (expected,), LinkTestError,
                                     **self.check_initializers_options)
+
+
+def _get_link_params(link: Any, param_names: Sequence[str]) -> list:
+    # The link's parameters of those names; a missing one blames the link.
+    params = []
+    for name in param_names:
+        param = getattr(link, name, None)
+        if param is None:
+            raise LinkTestError("Link does not have a parameter named '%s'." % name)
+        params.append(param)
+    return params
+
+
+_get_initializer_argument_value = _initializer_argument  # Chainer's name
+_get_expected_initializer = _expected_initializer  # Chainer's name
+
+
+def _check_generated_initializer(init: Any) -> None:
+    # An initializer a LinkInitializersTestCase generated: None must come wrapped in an
+    # InitializerArgument that says what it falls back to.
+    if isinstance(init, InitializerArgument):
+        init = init.expected_initializer
+    elif init is None:
+        raise ValueError('A None initializer must be wrapped in a InitializerArgument along '
+                         'with the expected initializer fallen back to.')
+    initializers._check_is_initializer_like(init)
+
+
+def _check_array_types(arrays: Any, device: Any, func_name: str) -> None:
+    # What ``func_name()`` returned: a tuple of the device's arrays or None.
+    if not isinstance(arrays, tuple):
+        raise TypeError('`{}()` must return a tuple, not {}.'.format(func_name, type(arrays)))
+    if not all(a is None or isinstance(a, device.supported_array_types) for a in arrays):
+        raise TypeError('{}() must return a tuple of arrays supported by device {} or None.\n'
+                        'Actual: {}'.format(func_name, device, tuple(type(a) for a in arrays)))
+
+
+def _check_variable_types(vars: Any, device: Any, func_name: str,
+                          test_error_cls: type) -> None:
+    # What ``func_name()`` returned: a tuple of Variables of the device's arrays; else the
+    # code under test is blamed with ``test_error_cls``.
+    if not issubclass(test_error_cls, _TestError):
+        raise TypeError('test_error_cls must be FunctionTestError or LinkTestError, got %r'
+                        % (test_error_cls,))
+    if not isinstance(vars, tuple):
+        raise test_error_cls('`{}()` must return a tuple, not {}.'.format(func_name,
+                                                                          type(vars)))
+    if not all(isinstance(a, variable.Variable) for a in vars):
+        raise test_error_cls('{}() must return a tuple of Variables.\nActual: {}'.format(
+            func_name, ', '.join(str(type(a)) for a in vars)))
+    if not all(isinstance(a.array, device.supported_array_types) for a in vars):
+        raise test_error_cls(
+            '{}() must return a tuple of Variables of arrays supported by device {}.\n'
+            'Actual: {}'.format(func_name, device, ', '.join(str(type(a.array)) for a in vars)))

@@ -116,6 +116,14 @@ def _object_named(fullname: str) -> Any:
     return obj
 
 
+_import_object_from_name = _object_named  # Chainer's name
+
+
+def _check_mock_available() -> None:
+    # Chainer checks that ``mock`` imported; ``unittest.mock`` is part of Python.
+    from unittest import mock  # noqa: F401
+
+
 def patch(target: str, *args: Any, **kwargs: Any) -> Any:
     """:func:`unittest.mock.patch` whose mock wraps the original object by default.
 

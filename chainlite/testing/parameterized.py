@@ -11,25 +11,41 @@ import functools
 import itertools
 import types
 import unittest
-from typing import Any, Callable, Dict, Iterable, List
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Sequence
+
+import numpy
 
 from chainlite.testing import _bundle
 
-_MAX_VALUE_CHARS = 100
+_MAX_VALUE_CHARS = 100  # one parameter value in a class name
+_MAX_PARAMS_CHARS = 5000  # all of them
 
 
-def _value_text(value: Any) -> str:
-    name = getattr(value, '__name__', None)
-    text = name if isinstance(name, str) else repr(value)
-    if len(text) > _MAX_VALUE_CHARS:
-        keep = (_MAX_VALUE_CHARS - 3) // 2
-        text = text[:keep] + '...' + text[-keep:]
-    return text
+def _param_to_str(obj: Any) -> str:
+    # A parameter value in a class name: the name of a class, function or module, else repr.
+    name = getattr(obj, '__name__', None)
+    return name if isinstance(name, str) else repr(obj)
+
+
+def _shorten(s: str, maxlen: int) -> str:
+    # ``s`` cut down to ``maxlen`` characters by replacing its middle with '...'.
+    if len(s) <= maxlen:
+        return s
+    head = (maxlen - 3) // 2
+    tail = maxlen - 3 - head
+    return s[:head] + '...' + s[len(s) - tail:]
+
+
+def _make_class_name(base_class_name: str, i_param: int, param: dict) -> str:
+    # ``<Base>_param_<i>_{k=v, ...}``, each value and the whole list shortened.
+    items = ', '.join('%s=%s' % (k, _shorten(_param_to_str(v), _MAX_VALUE_CHARS))
+                      for k, v in sorted(param.items()))
+    return '%s_param_%d_{%s}' % (base_class_name, i_param,
+                                  _shorten(items, _MAX_PARAMS_CHARS))
 
 
 def _class_name(base: type, index: int, param: dict) -> str:
-    items = ', '.join('%s=%s' % (k, _value_text(v)) for k, v in sorted(param.items()))
-    return '%s_param_%d_{%s}' % (base.__name__, index, items)
+    return _make_class_name(base.__name__, index, param)
 
 
 def _add_parameters_to_failure(base: type, param: dict) -> Callable:
@@ -53,18 +69,27 @@ def _add_parameters_to_failure(base: type, param: dict) -> Callable:
     return wrap
 
 
-def _generate(base: type, params: List[dict]) -> Iterable[_bundle.Spec]:
+def _parameterize_test_case(base: type, i: int, param: dict) -> _bundle.Spec:
+    # The spec of the class for parameter set ``i``: its name, attributes and method wrapper.
+    attributes = {k: staticmethod(v) if isinstance(v, types.FunctionType) else v
+                  for k, v in param.items()}
+
+    def __str__(self):
+        return '%s  parameter: %s' % (unittest.TestCase.__str__(self)
+                                      if isinstance(self, unittest.TestCase)
+                                      else object.__str__(self), param)
+
+    attributes['__str__'] = __str__
+    return _class_name(base, i, param), attributes, _add_parameters_to_failure(base, param)
+
+
+def _parameterize_test_case_generator(base: type, params: Iterable[dict]
+                                      ) -> Iterable[_bundle.Spec]:
     for i, param in enumerate(params):
-        attributes = {k: staticmethod(v) if isinstance(v, types.FunctionType) else v
-                      for k, v in param.items()}
+        yield _parameterize_test_case(base, i, param)
 
-        def __str__(self, _param=param):
-            return '%s  parameter: %s' % (unittest.TestCase.__str__(self)
-                                          if isinstance(self, unittest.TestCase)
-                                          else object.__str__(self), _param)
 
-        attributes['__str__'] = __str__
-        yield _class_name(base, i, param), attributes, _add_parameters_to_failure(base, param)
+_generate = _parameterize_test_case_generator
 
 
 def parameterize(*params: Dict[str, Any]) -> Callable[[Any], _bundle.CaseBundle]:
@@ -121,6 +146,9 @@ def from_pytest_parameterize(names: str, values: Iterable) -> List[dict]:
             raise ValueError('%r does not give one value for each of %s' % (value, keys))
         result.append(dict(zip(keys, value)))
     return result
+
+
+_values_to_dicts = from_pytest_parameterize  # Chainer's name
 
 
 def parameterize_pytest(names: str, values: Iterable) -> Callable[[Any], _bundle.CaseBundle]:
@@ -184,3 +212,36 @@ def product_dict(*parameters: List[dict]) -> List[dict]:
 # The full product under the name Chainer's own tests check ``product_dict`` against (Chainer
 # keeps it there when its test configuration swaps in a pairwise variant; chainlite has none).
 _product_dict_orig = product_dict
+
+
+def _pairwise_product_dict(*parameters: List[dict]) -> List[dict]:
+    # A subset of product_dict's combinations that still holds every pair of values of any
+    # two lists (Chainer's CHAINER_TEST_PAIRWISE_PARAMETERIZATION); all of them for <= 2 lists.
+    if len(parameters) <= 2:
+        return _product_dict_orig(*parameters)
+    return list(_pairwise_product_dict_iter(*parameters))
+
+
+def _pairwise_product_dict_iter(*parameters: Iterable[dict]) -> Iterator[dict]:
+    lists = [list(dicts) for dicts in parameters]
+    for nd_index in sorted(_nd_indices_to_cover_each_2d([len(dicts) for dicts in lists])):
+        yield {k: v for i, dicts in zip(nd_index, lists) for k, v in dicts[i].items()}
+
+
+def _nd_indices_to_cover_each_2d(shape: Sequence[int]) -> Iterator[tuple]:
+    # Walks all indices of an array of ``shape`` in a fixed shuffled order (seed 0) and
+    # yields each one that covers a pair of (axis i, axis j) positions not covered yet.
+    axes = range(len(shape))
+    uncovered = {(i, j): set(itertools.product(range(shape[i]), range(shape[j])))
+                 for i, j in itertools.combinations(axes, 2)}
+    nd_indices = list(itertools.product(*[range(n) for n in shape]))
+    numpy.random.RandomState(seed=0).shuffle(nd_indices)
+    for nd_index in nd_indices:
+        covers = False
+        for i, j in itertools.combinations(axes, 2):
+            pair = (nd_index[i], nd_index[j])
+            if pair in uncovered[i, j]:
+                uncovered[i, j].remove(pair)
+                covers = True
+        if covers:
+            yield nd_index

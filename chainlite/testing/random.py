@@ -1,7 +1,9 @@
 """A decorator that runs tests with fixed random seeds and leaves the global state as it was."""
 from __future__ import annotations
 
+import atexit
 import functools
+import os
 import random
 import unittest
 from typing import Any, Callable
@@ -175,3 +177,44 @@ def fix_random(seed: int = 0, *, setup_method: str = 'setUp',
             return _seeded_function(target, seed)
         raise TypeError('fix_random applies to a test function or class, not %r' % (target,))
     return decorator
+
+
+def _fix_random(setup_method_name: str, teardown_method_name: str) -> Callable[[Any], Any]:
+    # Chainer's positional form of fix_random.
+    return fix_random(setup_method=setup_method_name, teardown_method=teardown_method_name)
+
+
+def _cupy_testing_random() -> Any:
+    # CuPy's testing random module in Chainer; without CUDA there is none.
+    from chainlite.backends import cuda
+    cuda.check_cuda_available()
+
+
+# Chainer's nestable pair around a test (condition.repeat and retry nest setUp): only the
+# outermost _setup_random seeds (do_setup) and only the outermost _teardown_random restores.
+_nest_count = 0
+
+
+def _setup_random() -> None:
+    global _nest_count
+    if _nest_count == 0:
+        nondeterministic = bool(int(os.environ.get('CHAINER_TEST_RANDOM_NONDETERMINISTIC',
+                                                   '0')))
+        do_setup(not nondeterministic)
+    _nest_count += 1
+
+
+def _teardown_random() -> None:
+    global _nest_count
+    if _nest_count <= 0:
+        raise AssertionError('_setup_random has not been called')
+    _nest_count -= 1
+    if _nest_count == 0:
+        do_teardown()
+
+
+@atexit.register
+def _check_teardown() -> None:
+    # At exit: every _setup_random was paired with a _teardown_random.
+    if _nest_count != 0:
+        raise AssertionError('_setup_random() and _teardown_random() must be called in pairs.')

@@ -22,12 +22,29 @@ def check_available() -> None:
     """Does nothing: the decorator is always available."""
 
 
-def _default_data(shape: tuple, dtype: Any) -> tuple:
+def _func_name(func: Any) -> str:
+    # The name of the tested function: an old-style Function's class, lower-cased.
+    if isinstance(func, function_module.Function):
+        return type(func).__name__.lower()
+    return func.__name__
+
+
+def _func_class(func: Any) -> Any:
+    # The class behind the tested function: ``functions.<Name>`` for a new-style one (None
+    # if there is none), an old-style Function's own class.
+    if isinstance(func, function_module.Function):
+        return type(func)
+    return getattr(functions, func.__name__.capitalize(), None)
+
+
+def _make_data_default(shape: tuple, dtype: Any) -> tuple:
+    # x, gy and ggx, uniform in [-1, 1).
     return tuple(numpy.random.uniform(-1, 1, shape).astype(dtype, copy=False)
                  for _ in range(3))
 
 
-def _squared(func: Callable) -> Callable:
+def _nonlinear(func: Callable) -> Callable:
+    # ``func`` squared: a linear function's double backward is zero, so the check squares it.
     def nonlinear(x: Any) -> Any:
         y = func(x)
         return y * y
@@ -80,12 +97,7 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
     from chainlite import testing
 
     new_style = not isinstance(func, function_module.Function)
-    if new_style:
-        name = func.__name__
-        func_class = getattr(functions, name.capitalize(), None)
-    else:
-        name = type(func).__name__.lower()
-        func_class = type(func)
+    name, func_class = _func_name(func), _func_class(func)
     if func_expected is None:
         func_expected = getattr(numpy, name, None)
         if func_expected is None:
@@ -97,8 +109,8 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
         raise ValueError('unary_math_function_unittest: label_expected is given but %r has '
                          'no function class with a label' % name)
     if make_data is None:
-        make_data = (_default_data if new_style
-                     else (lambda shape, dtype: _default_data(shape, dtype)[:2]))
+        make_data = (_make_data_default if new_style
+                     else (lambda shape, dtype: _make_data_default(shape, dtype)[:2]))
     if is_linear is not None:
         warnings.warn('is_linear option is deprecated', DeprecationWarning)
 
@@ -146,7 +158,7 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
         if new_style:
             def check_double_backward(self: Any, x_data: Any, y_grad: Any,
                                       x_grad_grad: Any) -> None:
-                f = _squared(func) if is_linear else func
+                f = _nonlinear(func) if is_linear else func
                 gradient_check.check_double_backward(f, x_data, y_grad, x_grad_grad,
                                                      **self.double_backward_options)
 

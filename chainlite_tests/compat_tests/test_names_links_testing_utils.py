@@ -423,3 +423,200 @@ def test_sparse_add_at_and_c_order(chainer):
         sparse._is_c_order(np.array([0, -1]), np.array([0, 1]))
     with pytest.raises(ValueError, match='shape'):
         sparse._is_c_order(np.array([0]), np.array([0, 1]))
+
+
+# -- testing ---------------------------------------------------------------------------------
+
+def test_testing_bundle_cases_and_generation(chainer):
+    import sys
+    import types
+    from chainer.testing import _bundle
+    module = types.ModuleType('_generated_cases_module')
+    sys.modules[module.__name__] = module
+    try:
+        class Base:
+            __module__ = module.__name__
+
+            def test_a(self):
+                return self.value
+
+            def helper(self):
+                return 0
+
+        cases = _bundle._generate_test_cases(
+            module.__name__, Base,
+            lambda base: [('Base_%d' % v, {'value': v}, lambda m: m) for v in (1, 2)])
+        assert [c.class_name for c in cases] == ['Base_1', 'Base_2']
+        assert module.Base_2 is cases[1].klass and cases[1].module_name == module.__name__
+        assert module.Base_2().test_a() == 2
+        dropped = _bundle._generate_case(Base, module, 'Dropped', {}, lambda m: None)
+        assert dropped.klass.test_a is None and dropped.klass().helper() == 0
+        bundle = _bundle._ParameterizedTestCaseBundle(cases)
+        assert bundle.classes == [module.Base_1, module.Base_2]
+        assert bundle.cases == cases
+    finally:
+        del sys.modules[module.__name__]
+    # parameterize returns such a bundle.
+    bundle = chainer.testing.parameterize({'x': 1})(type('TestX', (), {'__module__': __name__}))
+    assert isinstance(bundle, _bundle._ParameterizedTestCaseBundle)
+    globals().pop(bundle.cases[0].class_name)
+
+
+def test_testing_parameterized_helpers(chainer):
+    from chainer.testing import parameterized
+    assert parameterized._param_to_str(np.float32) == 'float32'
+    assert parameterized._param_to_str(3) == '3'
+    assert parameterized._shorten('abcdefghij', 7) == 'ab...ij'
+    assert len(parameterized._shorten('x' * 500, 100)) == 100
+    assert parameterized._shorten('short', 7) == 'short'
+    assert parameterized._make_class_name('T', 2, {'b': np.float32, 'a': 'x' * 200}) == \
+        "T_param_2_{a='%s...%s', b=float32}" % ('x' * 47, 'x' * 48)  # repr: 48 + 3 + 49
+    assert parameterized._values_to_dicts('a,b', [(1, 2)]) == [{'a': 1, 'b': 2}]
+    name, members, wrap = parameterized._parameterize_test_case(
+        type('T', (), {}), 1, {'f': abs, 'k': 3})
+    assert name == 'T_param_1_{f=abs, k=3}' and members['k'] == 3
+    specs = list(parameterized._parameterize_test_case_generator(
+        type('T', (), {}), [{'k': 1}, {'k': 2}]))
+    assert [s[0] for s in specs] == ['T_param_0_{k=1}', 'T_param_1_{k=2}']
+
+
+def test_testing_pairwise_product_covers_every_pair(chainer):
+    import itertools
+    from chainer.testing import parameterized
+    lists = [[{'a': i} for i in range(3)], [{'b': i} for i in range(3)],
+             [{'c': i} for i in range(2)], [{'d': i} for i in range(2)]]
+    pairwise = parameterized._pairwise_product_dict(*lists)
+    full = parameterized.product_dict(*lists)
+    assert len(pairwise) < len(full) and all(p in full for p in pairwise)
+    for x, y in itertools.combinations('abcd', 2):
+        assert {(p[x], p[y]) for p in pairwise} == {(p[x], p[y]) for p in full}
+    assert list(parameterized._pairwise_product_dict_iter(*lists)) == pairwise
+    # Two lists or fewer: the full product.
+    assert parameterized._pairwise_product_dict(*lists[:2]) == \
+        parameterized.product_dict(*lists[:2])
+    indices = list(parameterized._nd_indices_to_cover_each_2d([2, 2, 2]))
+    assert indices == list(parameterized._nd_indices_to_cover_each_2d([2, 2, 2]))  # seeded
+    assert all(len(i) == 3 for i in indices) and 4 <= len(indices) < 8
+
+
+def test_testing_random_setup_teardown_nest(chainer, monkeypatch):
+    from chainer.testing import random as testing_random
+    monkeypatch.delenv('CHAINER_TEST_RANDOM_NONDETERMINISTIC', raising=False)
+    state = np.random.get_state()
+    testing_random._setup_random()
+    testing_random._setup_random()  # nested: no reseeding
+    first = np.random.rand()
+    testing_random._teardown_random()
+    testing_random._teardown_random()
+    assert np.array_equal(np.random.get_state()[1], state[1])  # restored
+    testing_random._check_teardown()
+    testing_random._setup_random()
+    assert np.random.rand() == first  # seeded the same way again
+    testing_random._teardown_random()
+    with pytest.raises(AssertionError, match='_setup_random'):
+        testing_random._teardown_random()
+    with pytest.raises(RuntimeError, match='CUDA'):
+        testing_random._cupy_testing_random()
+
+    @testing_random._fix_random('setUp', 'tearDown')
+    def test_draw():
+        return np.random.rand()
+
+    assert test_draw() == test_draw()
+
+
+def test_testing_array_helper_and_backend_names(chainer):
+    from chainer.testing import array, backend, helper
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = array._as_noncontiguous_array(a)
+    assert not b.flags.c_contiguous and np.array_equal(a, b) and b.dtype == a.dtype
+    one = np.ones(1)
+    pair = array._as_noncontiguous_array((a, None, one))
+    assert isinstance(pair, tuple) and pair[1] is None and pair[2] is one
+    assert isinstance(array._as_noncontiguous_array([a]), list)
+    assert helper._import_object_from_name('numpy.linalg.norm') is np.linalg.norm
+    with pytest.raises(RuntimeError):
+        helper._import_object_from_name('no_such_module_xyz.f')
+    assert helper._check_mock_available() is None
+    specs = list(backend._test_case_generator(type('T', (), {}), ['test_a'], [{}]))
+    assert len(specs) == 2 and specs[1][0] == 'T_' + backend.BackendConfig({}).get_func_str()
+
+
+def test_testing_unary_math_helpers(chainer):
+    from chainer.testing import unary_math_function_test as umf
+    F = chainer.functions
+    # chainer.functions holds no class Exp, as in Chainer.
+    assert umf._func_name(F.exp) == 'exp' and umf._func_class(F.exp) is None
+
+    class Square(chainer.Function):
+        def forward(self, inputs):
+            return inputs[0] ** 2,
+
+    assert umf._func_name(Square()) == 'square' and umf._func_class(Square()) is Square
+    x, gy, ggx = umf._make_data_default((2, 3), np.float32)
+    assert x.shape == gy.shape == ggx.shape == (2, 3) and ggx.dtype == np.float32
+    assert (np.abs(x) <= 1).all()
+    np.testing.assert_allclose(umf._nonlinear(F.identity)(np.array([3.0])).array, [9.0])
+
+
+class _AddOne:
+    def generate_inputs(self):
+        return np.random.uniform(-1, 1, (2, 3)).astype(np.float64),
+
+    def forward(self, inputs, device):
+        return inputs[0] + 1,
+
+    def forward_expected(self, inputs):
+        return inputs[0] + 1,
+
+
+def test_testing_function_test_base_runs_the_checks(chainer):
+    from chainer.testing import function_link
+
+    class Check(_AddOne, function_link.FunctionTestBase):
+        pass
+
+    check = Check()
+    check.run_test_forward()
+    check.run_test_backward()
+    check.run_test_double_backward()
+
+    class Wrong(Check):
+        def forward_expected(self, inputs):
+            return inputs[0] + 2,
+
+    with pytest.raises(function_link.FunctionTestError):
+        Wrong().run_test_forward()
+    assert issubclass(chainer.testing.FunctionTestCase, function_link.FunctionTestBase)
+
+
+def test_testing_function_link_checks(chainer):
+    from chainer.testing import function_link
+    device = chainer.backend.CpuDevice()
+    function_link._check_array_types((np.zeros(1), None), device, 'generate_inputs')
+    with pytest.raises(TypeError, match='must return a tuple'):
+        function_link._check_array_types([np.zeros(1)], device, 'generate_inputs')
+    with pytest.raises(TypeError, match='generate_inputs'):
+        function_link._check_array_types((1.0,), device, 'generate_inputs')
+    v = chainer.Variable(np.zeros(1))
+    function_link._check_variable_types((v,), device, 'forward',
+                                        function_link.FunctionTestError)
+    with pytest.raises(function_link.LinkTestError, match='tuple of Variables'):
+        function_link._check_variable_types((np.zeros(1),), device, 'forward',
+                                            function_link.LinkTestError)
+    link = chainer.links.Linear(2, 3)
+    assert function_link._get_link_params(link, ['W', 'b']) == [link.W, link.b]
+    with pytest.raises(function_link.LinkTestError, match="named 'c'"):
+        function_link._get_link_params(link, ['c'])
+    normal = chainer.initializers.Normal()
+    arg = function_link.InitializerArgument(None, normal)
+    assert function_link._get_initializer_argument_value(arg) is None
+    assert function_link._get_initializer_argument_value(normal) is normal
+    assert function_link._get_expected_initializer(arg) is normal
+    assert isinstance(function_link._get_expected_initializer(2.0),
+                      chainer.initializers.Constant)
+    function_link._check_generated_initializer(arg)
+    with pytest.raises(ValueError, match='InitializerArgument'):
+        function_link._check_generated_initializer(None)
+    with pytest.raises(TypeError):
+        function_link._check_generated_initializer('not an initializer')
