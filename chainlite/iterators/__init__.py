@@ -1,4 +1,5 @@
 """Iterators over datasets."""
+from chainlite.iterators.dali_iterator import DaliIterator  # noqa: F401
 from chainlite.iterators.multiprocess_iterator import MultiprocessIterator  # noqa: F401
 from chainlite.iterators.multithread_iterator import MultithreadIterator  # noqa: F401
 from chainlite.iterators.order_samplers import OrderSampler  # noqa: F401

@@ -418,3 +418,9 @@ def _same_state(old: Optional[_sweep.IteratorState], new: _sweep.IteratorState) 
     if old.order is None or new.order is None:
         return old.order is None and new.order is None
     return old.order is new.order or numpy.array_equal(old.order, new.order)
+
+
+# Chainer's prefetch pieces, under the names Chainer code imports from this module.
+from chainlite.iterators._chainer_prefetch import (  # noqa: E402,F401
+    _Communicator, _PackedNdarray, _PrefetchLoop, _fetch_run, _fetch_setup, _measure, _pack,
+    _raise_timeout_warning, _report_pid, _unpack)

@@ -415,3 +415,141 @@ def test_matplotlib_probe_and_check(chainer, module_name, monkeypatch, capsys):
     module._check_available()
     module._check_available()
     assert capsys.readouterr().err.count('matplotlib is not installed') == 1
+
+
+# -- chainer.iterators ----------------------------------------------------------------------------
+
+def test_statemachine_sweeps_and_repeats(chainer):
+    from chainer.iterators import _statemachine
+    state = _statemachine.IteratorState(0, 0, False, None)
+    state, indices = _statemachine.iterator_statemachine(state, 3, True, None, 4)
+    assert indices.tolist() == [0, 1, 2] and state == (3, 0, False, None)
+    state, indices = _statemachine.iterator_statemachine(state, 3, True, None, 4)
+    assert indices.tolist() == [3, 0, 1] and state.epoch == 1 and state.is_new_epoch
+    order = np.array([2, 0, 1])
+    state = _statemachine.IteratorState(0, 0, False, order)
+    state, indices = _statemachine.iterator_statemachine(
+        state, 5, False, lambda o, i: o[::-1], 3)
+    assert indices.tolist() == [2, 0, 1] and state.order.tolist() == [1, 0, 2]
+    assert _statemachine.iterator_statemachine(state, 5, False, None, 3) == (state, None)
+
+
+class _Pipeline:
+    batch_size = 2
+
+    def __init__(self):
+        self.built = 0
+        self.runs = 0
+
+    def build(self):
+        self.built += 1
+
+    def epoch_size(self):
+        return {'reader': 5}
+
+    def run(self):
+        self.runs += 1
+        return ['batch %d' % self.runs]
+
+
+def test_dali_iterator_drives_the_pipeline(chainer):
+    from chainer.iterators import dali_iterator
+    assert chainer.iterators.DaliIterator is dali_iterator.DaliIterator
+    pipeline = _Pipeline()
+    with pytest.warns(FutureWarning, match='experimental'):
+        it = chainer.iterators.DaliIterator(pipeline, repeat=False)
+    assert it.previous_epoch_detail is None and it.repeat is False
+    batches = list(it)
+    assert batches == [['batch 1'], ['batch 2'], ['batch 3']] and pipeline.built == 1
+    assert it.epoch == 1 and it.is_new_epoch and it.current_position == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', FutureWarning)
+        repeating = chainer.iterators.DaliIterator(_Pipeline())
+    for _ in range(3):
+        next(repeating)
+    assert repeating.epoch == 1 and repeating.current_position == 1
+    assert repeating.epoch_detail == pytest.approx(1.2)
+    assert repeating.previous_epoch_detail == pytest.approx(0.8)
+    saved = {}
+    repeating.serialize(lambda key, value: saved.setdefault(key, value))
+    assert saved['current_position'] == 1 and saved['epoch'] == 1
+    repeating.reset()
+    assert repeating.epoch_detail == 0 and repeating.previous_epoch_detail is None
+
+
+def test_multiprocess_iterator_pack_measure_unpack(chainer):
+    from multiprocessing import sharedctypes
+    from chainer.iterators import multiprocess_iterator as mi
+    a, b = np.arange(6, dtype=np.float32).reshape(2, 3), np.arange(4, dtype=np.int64)
+    assert mi._measure((a, 1, b)) == a.nbytes + b.nbytes
+    assert mi._measure({'a': a, 'n': 3}) == a.nbytes
+    assert mi._measure(a) == 0  # a bare array is not measured, as in Chainer
+    mem = sharedctypes.RawArray('b', 64)
+    packed = mi._pack((a, 'label', b), mem, 8, 64)
+    assert isinstance(packed[0], mi._PackedNdarray) and packed[1] == 'label'
+    restored = mi._unpack(packed, mem)
+    np.testing.assert_array_equal(restored[0], a)
+    np.testing.assert_array_equal(restored[2], b)
+    assert mi._unpack(mi._pack({'a': a}, mem, 0, 64), mem)['a'].shape == (2, 3)
+    with pytest.warns(UserWarning, match='Shared memory size is too small'):
+        over = mi._pack((a, b), mem, 40, 64)
+    assert isinstance(over[0], mi._PackedNdarray) and isinstance(over[1], np.ndarray)
+    assert mi._pack(a, sharedctypes.RawArray('b', 0), 0, 0) is a
+    with pytest.raises(ValueError, match='too small'):
+        mi._PackedNdarray(a, mem, 60)
+    # The pool side: a worker's globals, then one task.
+    mi._fetch_setup([(a, 0), (b, 1)], 64, sharedctypes.RawArray('b', 128))
+    try:
+        loaded = mi._fetch_run((1, 0))
+        assert isinstance(loaded[0], mi._PackedNdarray) and loaded[0].offset == 64
+    finally:
+        import signal
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        mi._fetch_setup(None, None, None)
+    assert mi._report_pid(None) == __import__('os').getpid()
+    with pytest.warns(chainer.iterators.MultiprocessIterator.TimeoutWarning, match='Stalled'):
+        mi._raise_timeout_warning()
+
+
+def test_multiprocess_iterator_communicator(chainer):
+    from chainer.iterators import multiprocess_iterator as mi
+    comm = mi._Communicator(n_prefetch=2, dataset_timeout=None)
+    status, state, count = comm.check()
+    assert (status, state, count) == (mi._Communicator.STATUS_CONTINUE, None, 0)
+    comm.put('batch 0', 'state 0', 0)
+    assert comm.get() == ('batch 0', 'state 0')
+    comm.reset('fresh')
+    comm.put('stale', 'old', 0)  # made before the reset: dropped
+    assert comm.check() == (mi._Communicator.STATUS_RESET, 'fresh', 1)
+    comm.put('batch 1', 'state 1', 1)
+    assert comm.get() == ('batch 1', 'state 1')
+    assert not comm.is_terminated
+    comm.terminate()
+    assert comm.is_terminated
+
+
+def test_multiprocess_iterator_prefetch_loop(chainer):
+    from chainer.iterators import multiprocess_iterator as mi
+    from chainer.iterators import _statemachine
+    dataset = [(np.full(2, i, np.float32), i) for i in range(5)]
+    comm = mi._Communicator(n_prefetch=1, dataset_timeout=None)
+    loop = mi._PrefetchLoop(dataset, 2, False, 1, 1, None, comm, None, False, None)
+    assert loop.measure_required() and loop.mem_bulk is None
+    comm.reset(_statemachine.IteratorState(0, 0, False, None))
+    batch, state = loop.measure(dataset_timeout=None)
+    assert [label for _, label in batch] == [0, 1] and state.current_position == 2
+    assert loop.mem_size == 8 and len(loop.mem_bulk) == 16
+    loop.launch_thread()
+    try:
+        batches = []
+        while True:
+            batch, state = comm.get()
+            if batch is None:
+                break
+            batches.append(batch)
+    finally:
+        comm.terminate()
+        loop.terminate()
+    assert [[label for _, label in b] for b in batches] == [[2, 3], [4]]
+    np.testing.assert_array_equal(batches[0][1][0], [3.0, 3.0])
+    assert loop.thread is None
