@@ -33,10 +33,9 @@ def __getattr__(name: str) -> Any:
 class _FunctionInputs(function_hook.FunctionHook):
     """Hands the input arrays of every function applied to a :class:`RetainInputHook`."""
 
-    name = 'chainlite.onnx._FunctionInputs'
-
     def __init__(self, owner: RetainInputHook) -> None:
         self.owner = owner
+        self.name = 'chainlite.onnx._FunctionInputs_%d' % id(self)  # several may be active
 
     def forward_preprocess(self, function: Any, in_data: tuple) -> None:
         self.owner.in_data[id(function)] = in_data
@@ -68,9 +67,8 @@ class RetainInputHook(link_hook.LinkHook):
         [1.0, 1.0]
     """
 
-    name = 'RetainInputHook'
-
     def __init__(self) -> None:
+        self.name = 'RetainInputHook_%d' % id(self)  # an export may run inside another hook
         self.in_data: dict = {}
         self.retain_inputs: list = []
         self.link_inputs: set = set()
