@@ -553,3 +553,52 @@ def test_multiprocess_iterator_prefetch_loop(chainer):
     assert [[label for _, label in b] for b in batches] == [[2, 3], [4]]
     np.testing.assert_array_equal(batches[0][1][0], [3.0, 3.0])
     assert loop.thread is None
+
+
+# -- chainer.training.updaters.multiprocess_parallel_updater --------------------------------------
+
+def test_multiprocess_parallel_updater_internals(chainer):
+    from types import SimpleNamespace
+    from chainer.training.updaters import multiprocess_parallel_updater as mpu
+    calls = []
+
+    def model(*args, **kwargs):
+        calls.append((args, kwargs))
+        return 'loss'
+
+    assert mpu._calc_loss(model, (1, 2)) == 'loss' and calls[-1] == ((1, 2), {})
+    assert mpu._calc_loss(model, {'x': 1}) == 'loss' and calls[-1] == ((), {'x': 1})
+    assert mpu._calc_loss(model, 3) == 'loss' and calls[-1] == ((3,), {})
+    for kernel in (mpu._memcpy_gather, mpu._memcpy_scatter):
+        with pytest.raises(RuntimeError, match='CUDA'):
+            kernel()
+    with pytest.raises(RuntimeError, match='CUDA'):
+        mpu._gather(chainer.links.Linear(2, 3), 'grad')
+    with pytest.raises(RuntimeError, match='NCCL'):
+        mpu._get_nccl_data_type(np.float32)
+    with pytest.raises(RuntimeError, match='Unexpected data type'):
+        mpu._get_nccl_data_type(np.int32)
+    master = SimpleNamespace(converter=len, _master='model', _devices=['dev0', 'dev1'],
+                             _mpu_iterators=['it0', 'it1'])
+    worker = mpu._Worker(1, None, master)
+    assert (worker.device, worker.iterator, worker.n_devices) == ('dev1', 'it1', 2)
+
+    class Pipe:
+        def recv(self):
+            return 'nccl id', None
+
+    worker.pipe = Pipe()
+    with pytest.raises(RuntimeError, match='NCCL'):
+        worker.setup()
+
+
+def test_scatter_params_follows_chainers_sorted_order(chainer):
+    from chainer.training.updaters import multiprocess_parallel_updater as mpu
+    model = chainer.Chain()
+    with model.init_scope():
+        model.z = chainer.links.Linear(1, 1, nobias=True)
+        model.a = chainer.links.Linear(1, 2, nobias=True)
+    mpu.scatter_params(model, np.array([1.0, 2.0, 3.0], np.float32))
+    # Sorted by path: /a/W (2 values) comes before /z/W.
+    np.testing.assert_array_equal(model.a.W.array.ravel(), [1.0, 2.0])
+    np.testing.assert_array_equal(model.z.W.array.ravel(), [3.0])

@@ -9,16 +9,54 @@ array back into the parameters.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+import multiprocessing
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional, Sequence
 
 import numpy
 
+from chainlite.backends import cuda
 from chainlite.training.updaters import standard_updater
 
 if TYPE_CHECKING:
     from chainlite.dataset.iterator import Iterator
     from chainlite.optimizer import Optimizer
     from chainlite.types import DeviceSpec
+
+
+def _no_nccl(what: str) -> RuntimeError:
+    return RuntimeError('%s: NCCL is not available (chainlite runs on the CPU); use '
+                        'chainlite.training.updaters.ParallelUpdater for data-parallel '
+                        'training on CPU devices' % what)
+
+
+class _Worker(multiprocessing.Process):
+    """Chainer's worker process of one GPU: it joins an NCCL communicator, so it fails here.
+
+    Args:
+        proc_id: The index of the worker's device.
+        pipe: The worker's end of a pipe to the master.
+        master: The updater (read: ``converter``, ``_master``, ``_devices``,
+            ``_mpu_iterators``).
+    """
+
+    def __init__(self, proc_id: int, pipe: Any, master: Any) -> None:
+        super().__init__()
+        self.proc_id = proc_id
+        self.pipe = pipe
+        self.converter = master.converter
+        self.model = master._master
+        self.device = master._devices[proc_id]
+        self.iterator = master._mpu_iterators[proc_id]
+        self.n_devices = len(master._devices)
+
+    def setup(self) -> NoReturn:
+        """Receives the NCCL id from the master, then raises: there is no NCCL."""
+        self.pipe.recv()
+        raise _no_nccl('MultiprocessParallelUpdater worker %d' % self.proc_id)
+
+    def run(self) -> None:
+        self.device.use()
+        self.setup()
 
 
 class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
@@ -44,9 +82,7 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
                  converter: Optional[Callable[..., Any]] = None,
                  devices: Optional[Sequence[DeviceSpec] | dict[str, DeviceSpec]] = None,
                  auto_new_epoch: bool = True) -> None:
-        raise RuntimeError('MultiprocessParallelUpdater: NCCL is not available (chainlite runs '
-                           'on the CPU); use chainlite.training.updaters.ParallelUpdater for '
-                           'data-parallel training on CPU devices')
+        raise _no_nccl('MultiprocessParallelUpdater')
 
     @staticmethod
     def available() -> bool:
@@ -63,6 +99,43 @@ def size_num_grads(link: Any) -> tuple:
         size += param.size
         num += 1
     return size, num
+
+
+def _calc_loss(model: Any, in_arrays: Any) -> Any:
+    """Calls ``model`` on a converted batch: a tuple as arguments, a dict as keywords."""
+    if isinstance(in_arrays, tuple):
+        return model(*in_arrays)
+    if isinstance(in_arrays, dict):
+        return model(**in_arrays)
+    return model(in_arrays)
+
+
+def _memcpy_gather() -> NoReturn:
+    """Chainer's CUDA kernel that gathers parameters: raises, CUDA is not available."""
+    return cuda.elementwise('', '', '', '_memcpy_gather')
+
+
+def _memcpy_scatter() -> NoReturn:
+    """Chainer's CUDA kernel that scatters parameters: raises, CUDA is not available."""
+    return cuda.elementwise('', '', '', '_memcpy_scatter')
+
+
+def _gather(link: Any, target: str) -> NoReturn:
+    """Chainer's GPU packing of ``target`` (``'grad'`` or ``'data'``): raises RuntimeError,
+    CUDA is not available."""
+    cuda.check_cuda_available()
+
+
+def _get_nccl_data_type(dtype: Any) -> NoReturn:
+    """Chainer's NCCL type of a float dtype: raises RuntimeError, NCCL is not available.
+
+    Raises:
+        RuntimeError: For float16/32/64 (no NCCL), and for any other dtype (unexpected, as
+            in Chainer).
+    """
+    if dtype not in (numpy.float16, numpy.float32, numpy.float64):
+        raise RuntimeError('Unexpected data type:{}'.format(dtype))
+    raise _no_nccl('_get_nccl_data_type')
 
 
 def gather_grads(link: Any) -> Any:
@@ -85,7 +158,7 @@ def _scatter(link: Any, array: Any, target: str) -> None:
                          % ('grads' if target == 'grad' else 'params', array.size,
                             type(link).__name__, size))
     offset = 0
-    for param in link.params():
+    for _, param in sorted(link.namedparams(), key=lambda item: item[0]):  # Chainer's order
         if param.size == 0:
             continue
         chunk = array[offset:offset + param.size].reshape(param.shape)
