@@ -44,11 +44,14 @@ def _plain(*arrays: Any) -> bool:
 def accumulate(g: list, s: int, gx: numpy.ndarray) -> None:
     """Adds ``gx`` to the gradient of slot ``s`` (two summands: the order does not matter)."""
     old = g[s]
-    if old is None:
-        g[s] = gx
-    else:
-        c = old + gx
-        g[s] = c if c.__class__ is numpy.ndarray else numpy.asarray(c)
+    g[s] = gx if old is None else add(old, gx)
+
+
+def add(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    """``a + b`` as an array (the steps below inline accumulate as ``old = g[s]; g[s] = gx if
+    old is None else add(old, gx)``: a call less for the usual single contribution)."""
+    c = a + b
+    return c if c.__class__ is numpy.ndarray else numpy.asarray(c)
 
 
 def _linear_forward(fn: Any, ins: tuple, outs: tuple, values: list,
@@ -82,18 +85,24 @@ def _linear_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
     ib = ins[2] if len(ins) == 3 else -1
     need_x, need_W, need_b = 0 in idx, 1 in idx, 2 in idx
     GX = gbufs.get(ix)
-    acc = accumulate
+    _sum = add
 
     def linear_grad(b: list, g: list) -> None:
         gy = g[o]
         if gy is None:
             return
         if need_x:
-            acc(g, ix, _matmul(gy, b[iW], out=GX))
+            gx = _matmul(gy, b[iW], out=GX)
+            old = g[ix]
+            g[ix] = gx if old is None else _sum(old, gx)
         if need_W:
-            acc(g, iW, _matmul(gy.swapaxes(-1, -2), b[ix]))
+            gW = _matmul(gy.swapaxes(-1, -2), b[ix])
+            old = g[iW]
+            g[iW] = gW if old is None else _sum(old, gW)
         if need_b:
-            acc(g, ib, _add_reduce(gy, 0))
+            gb = _add_reduce(gy, 0)
+            old = g[ib]
+            g[ib] = gb if old is None else _sum(old, gb)
     return linear_grad
 
 
@@ -118,12 +127,14 @@ def _relu_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
     i, o = ins[0], outs[0]
     GX = gbufs.get(i)
     mask = numpy.empty(y.shape, bool)
-    acc = accumulate
+    _sum = add
 
     def relu_grad(b: list, g: list) -> None:
         gy = g[o]
         if gy is not None:
-            acc(g, i, _multiply(gy, _greater(b[o], 0, out=mask), out=GX))
+            gx = _multiply(gy, _greater(b[o], 0, out=mask), out=GX)
+            old = g[i]
+            g[i] = gx if old is None else _sum(old, gx)
     return relu_grad
 
 
@@ -148,7 +159,7 @@ def _tanh_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
     i, o = ins[0], outs[0]
     GX = gbufs.get(i)
     tmp = numpy.empty_like(y)
-    acc = accumulate
+    _sum = add
 
     def tanh_grad(b: list, g: list) -> None:
         gy = g[o]
@@ -156,7 +167,9 @@ def _tanh_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list,
             y = b[o]
             t = _multiply(y, y, out=tmp)
             _subtract(1, t, out=t)
-            acc(g, i, _multiply(gy, t, out=GX))
+            gx = _multiply(gy, t, out=GX)
+            old = g[i]
+            g[i] = gx if old is None else _sum(old, gx)
     return tanh_grad
 
 
@@ -186,13 +199,15 @@ def _sigmoid_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list
     i, o = ins[0], outs[0]
     GX = gbufs.get(i)
     t1, t2 = numpy.empty_like(y), numpy.empty_like(y)
-    acc = accumulate
+    _sum = add
 
     def sigmoid_grad(b: list, g: list) -> None:
         gy = g[o]
         if gy is not None:
             y = b[o]
-            acc(g, i, _multiply(_multiply(gy, y, out=t1), _subtract(1, y, out=t2), out=GX))
+            gx = _multiply(_multiply(gy, y, out=t1), _subtract(1, y, out=t2), out=GX)
+            old = g[i]
+            g[i] = gx if old is None else _sum(old, gx)
     return sigmoid_grad
 
 
@@ -203,12 +218,14 @@ def _dropout_backward(fn: Any, ins: tuple, outs: tuple, idx: tuple, values: list
         return None
     i, o = ins[0], outs[0]
     GX = gbufs.get(i)
-    acc = accumulate
+    _sum = add
 
     def dropout_grad(b: list, g: list) -> None:
         gy = g[o]
         if gy is not None:
-            acc(g, i, _multiply(gy, fn.mask, out=GX))
+            gx = _multiply(gy, fn.mask, out=GX)
+            old = g[i]
+            g[i] = gx if old is None else _sum(old, gx)
     return dropout_grad
 
 

@@ -186,6 +186,8 @@ class _Schedule:
     holders: list[Any]
     keys: list[Any]
     held: list[Any]
+    # Whether backward's gradients for the inputs and parameters are new arrays of their own.
+    fresh_grads = False
 
     def __init__(self, recorder: _Recorder, in_slots: list, out_slots: list,
                  out_nodes: list, leaves: list) -> None:
@@ -280,11 +282,19 @@ class _Schedule:
             readers = self.readers
             gbufs = {s: numpy.empty_like(values[s]) for s in buffers if readers.get(s) == 1}
             back_ops = []
+            fresh = not set(self.out_slots) & set(self.in_slots)
             for fn, ins, outs, idx in self.back_steps:
                 build = _static_ops.builders(fn)[1]
                 op = None if build is None else build(fn, ins, outs, idx, values, gbufs)
-                back_ops.append(op if op is not None else _generic_backward_step(
-                    fn, ins, outs, idx))
+                if op is None:
+                    fresh = False
+                    op = _generic_backward_step(fn, ins, outs, idx)
+                back_ops.append(op)
+            # The steps of _static_ops give an input or a parameter a new array of its own
+            # (buffers are for results inside the schedule): backward hands them over as
+            # they are. Another function's backward may return its output gradient itself
+            # (an identity) or a read-only view, which backward copies, as the walk does.
+            self.fresh_grads = fresh
         return ops, back_ops
 
     def free(self) -> bool:
@@ -464,16 +474,22 @@ class StaticScheduleFunction(function_node.FunctionNode):
         sched = self.schedule
         b = self._bufs
         self._bufs = None
-        g = [None] * len(b)
-        seeds = set()
-        for s, gy in zip(sched.out_slots, grad_outputs):
-            if gy is not None:
-                seeds.add(id(gy))
-                _static_ops.accumulate(g, s, gy)
+        g: list = [None] * len(b)
+        out_slots = sched.out_slots
+        if len(out_slots) == 1:
+            g[out_slots[0]] = grad_outputs[0]
+        else:
+            for s, gy in zip(out_slots, grad_outputs):
+                if gy is not None:
+                    _static_ops.accumulate(g, s, gy)
         for op in sched.back_ops or ():
             op(b, g)
-        ret = []
         in_slots = sched.in_slots
+        if sched.fresh_grads:
+            sched.owner = None
+            return tuple(map(g.__getitem__, map(in_slots.__getitem__, indexes)))
+        seeds = {id(gy) for gy in grad_outputs if gy is not None}
+        ret = []
         for i in indexes:
             gx = g[in_slots[i]]
             if gx is not None:
