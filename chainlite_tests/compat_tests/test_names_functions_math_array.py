@@ -382,3 +382,197 @@ def test_coo_matmul_grad_sp_node(chainer, transa, transb, transc):
     gs[-1] = 0  # the padding entry is a constant 0
     gradient_check.check_backward(f, (a, b), gs)
     gradient_check.check_double_backward(f, (a, b), gs, (_r(*a.shape), _r(*b.shape)))
+
+
+# -- array: as_strided ---------------------------------------------------------------------------
+
+def test_as_strided_geometry_helpers(chainer):
+    a = _mod('array.as_strided')
+    assert a.index_dtype[4] is np.int32 and a.index_dtype[8] is np.int64
+    assert a._byte2step((16, 8), 8) == (2, 1) and a._step2byte((2, 1), 4) == (8, 4)
+    with pytest.raises(ValueError):
+        a._byte2step((6,), 4)
+    assert a._maybe_overlapping_memory((3, 2), (1, 1))  # sliding windows share memory
+    assert not a._maybe_overlapping_memory((3, 2), (2, 1))
+    assert not a._maybe_overlapping_memory((3, 2), (-2, 1))
+    assert a._min_index((3, 2), (-2, 1), 5) == 1 and a._max_index((3, 2), (-2, 1), 5) == 6
+    augend = np.zeros(3)
+    a._index_add(augend, np.array([0, 0, 2]), np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(augend, [3.0, 0.0, 3.0])
+    base = np.arange(12.0)
+    view = base[2:10].reshape(2, 4)[:, ::2]
+    assert a._get_base_array(view) is base
+    geometry = a.TensorGeometry(view)
+    assert (geometry.shape, geometry.strides, geometry.storage_offset) == ((2, 2), (4, 2), 2)
+    assert geometry.ndim == 2 and geometry.itemsize == 8
+
+
+@pytest.mark.parametrize('shape,strides,offset', [
+    ((3, 2), (1, 1), None),  # overlapping windows
+    ((4,), (-1,), 3),        # reversed
+    ((2, 3), (0, 1), 1),     # broadcast
+])
+def test_as_strided_nodes(chainer, shape, strides, offset):
+    a = _mod('array.as_strided')
+    x = _r(6)
+    y, = _check(lambda x: a.AsStrided(shape, strides, offset).apply((x,)), (x,))
+    np.testing.assert_allclose(
+        y.array, a.as_strided(x, shape, strides, offset).array)
+    # AsStridedGrad is the gradient as_strided (a composition of other ops) computes.
+    gy = _r(*shape)
+    v = chainer.Variable(x)
+    y = a.as_strided(v, shape, strides, offset)
+    y.grad = gy
+    y.backward()
+    grad = a.AsStridedGrad(a.TensorGeometry(x), shape, strides,
+                           0 if offset is None else offset).apply((gy,))[0]
+    np.testing.assert_allclose(grad.array, v.grad)
+
+
+def test_as_strided_grad_splits_shared_memory(chainer):
+    a = _mod('array.as_strided')
+    base = _r(6)
+    x = np.ndarray((3, 2), base.dtype, base, 0, (8, 8))  # elements share memory
+    geometry = a.TensorGeometry(x)
+    gx, = _check(lambda gy: a.AsStridedGrad(geometry, (4,), (1,), 0).apply((gy,)), (_r(4),))
+    out = a.AsStridedGrad(geometry, (4,), (1,), 0).apply((np.arange(4.0),))[0]
+    np.testing.assert_allclose(out.array, [[0.0, 0.5], [0.5, 1.0], [1.0, 3.0]])
+    with pytest.raises(TypeError, match='float'):
+        a.AsStridedGrad(geometry, (4,), (1,), 0).apply((np.arange(4),))
+
+
+# -- array: gradient nodes and helpers -----------------------------------------------------------
+
+def test_array_grad_nodes(chainer):
+    diagonal, get_item = _mod('array.diagonal'), _mod('array.get_item')
+    gx, = _check(lambda gy: diagonal.DiagonalGrad((2, 3), 1, 0, 1).apply((gy,)), (_r(2),))
+    np.testing.assert_array_equal(
+        diagonal.DiagonalGrad((2, 3), 1, 0, 1).apply((np.array([1.0, 2.0]),))[0].array,
+        [[0, 1, 0], [0, 0, 2]])
+    gx, = _check(lambda gy: get_item.GetItemGrad([0, 0, 2], (3,)).apply((gy,)), (_r(3),))
+    np.testing.assert_array_equal(
+        get_item.GetItemGrad([0, 0, 2], (3,)).apply((np.ones(3),))[0].array, [2, 0, 1])
+    repeat = _mod('array.repeat')
+    gx, = _check(lambda gy: repeat.RepeatGrad(2, -1, (2, 3), np.float64).apply((gy,)),
+                 (_r(2, 6),))
+    np.testing.assert_array_equal(
+        repeat.RepeatGrad((1, 0, 2), None, (3,), np.float64).apply(
+            (np.array([1.0, 2.0, 3.0]),))[0].array, [1, 0, 5])
+    select_item = _mod('array.select_item')
+    t = chainer.Variable(np.array([0, 2]))
+    gx, = _check(lambda gy: select_item.Assign((2, 3), np.float64, t).apply((gy,)), (_r(2),))
+    np.testing.assert_array_equal(
+        select_item.Assign((2, 3), np.float64, t).apply((np.array([1.0, 2.0]),))[0].array,
+        [[1, 0, 0], [0, 0, 2]])
+
+
+def test_install_variable_get_item(chainer):
+    get_item = _mod('array.get_item')
+    get_item.install_variable_get_item()
+    y = chainer.Variable(np.arange(6.0).reshape(2, 3))[:, 1]
+    np.testing.assert_array_equal(y.array, [1.0, 4.0])
+    assert type(y.creator).__name__ == 'GetItem'
+
+
+def test_im2col_grad_and_helpers(chainer):
+    im2col = _mod('array.im2col')
+    x = _r(1, 2, 4, 5)
+    y = im2col.Im2Col(2, 1, 1, False, 1).apply((x,))[0]
+    gy = _r(*y.shape)
+    gx, = _check(lambda gy: im2col.Im2ColGrad(2, 1, 1, False, 1, x.shape).apply((gy,)), (gy,))
+    # The transpose of im2col: <im2col(x), gy> = <x, Im2ColGrad(gy)>.
+    np.testing.assert_allclose((y.array * gy).sum(), (x * gx.array).sum())
+    assert im2col._pair(3) == (3, 3) and im2col._pair([1, 2]) == [1, 2]
+    col = y.array.reshape(1, 2, 2, 2, 5, 6)
+    np.testing.assert_allclose(im2col._col2im(col, 1, 1, 1, 1, 4, 5),
+                               im2col.Im2ColGrad(2, 1, 1, False, 1, x.shape)
+                               .apply((y.array,))[0].array)
+
+
+def test_array_small_helpers(chainer):
+    moveaxis, permutate = _mod('array.moveaxis'), _mod('array.permutate')
+    x = _r(2, 3, 4)
+    assert moveaxis._moveaxis(x, (0,), (2,), np).shape == (3, 4, 2)
+    assert moveaxis._normalize_axis_tuple((-1, 0), 3) == [2, 0]
+    np.testing.assert_array_equal(permutate._inverse_indices(np.array([2, 0, 1])), [1, 2, 0])
+    permutate._check_indices(np.array([2, 0, 1]))
+    with pytest.raises(ValueError, match='duplicate'):
+        permutate._check_indices(np.array([0, 0, 1]))
+    with pytest.raises(ValueError, match='Out of bounds'):
+        permutate._check_indices(np.array([0, 3, 1]))
+    assert _mod('array.reshape')._count_unknown_dims((-1, 3, -1)) == 2
+    squeeze = _mod('array.squeeze')
+    assert squeeze.argone((1, 3, 1)) == [0, 2]
+    with pytest.raises(ValueError, match='must be int'):
+        squeeze.argone((1.0, 2))
+    xs = [np.array([0, 1, 2]), np.array([3, 4]), np.array([5])]
+    ys = _mod('array.transpose_sequence')._transpose(xs, 3)
+    assert [y.tolist() for y in ys] == [[0, 3, 5], [1, 4], [2]]
+    assert _mod('array.transpose_sequence')._transpose(xs, 0) == ()
+
+
+def test_split_axis_helpers(chainer):
+    split_axis = _mod('array.split_axis')
+    assert split_axis._get_indices_or_sections((1, 2)) == ([1, 2], None)
+    assert split_axis._get_indices_or_sections(3) == (None, 3)
+    indices, sections = split_axis._get_indices_or_sections(np.array([1, 3]))
+    assert sections is None and indices.tolist() == [1, 3]
+    with pytest.raises(TypeError, match='integers'):
+        split_axis._get_indices_or_sections(np.array([1.5]))
+    with pytest.raises(TypeError, match='1-D'):
+        split_axis._get_indices_or_sections(np.zeros((2, 2), np.int32))
+    with pytest.raises(TypeError):
+        split_axis._get_indices_or_sections(1.5)
+    with chainer.using_config('debug', True):
+        with pytest.raises(ValueError, match='sorted'):
+            split_axis._get_indices_or_sections([3, 1])
+    x = np.zeros((2, 1))
+    ys = split_axis._fix_numpy_split([np.zeros((2, 1)), np.zeros(0)], x, [2], 0)
+    assert [y.shape for y in ys] == [(2, 1), (0, 1)]
+
+
+# -- array: resize_images and the spatial transformer ------------------------------------------
+
+@pytest.mark.parametrize('mode,align_corners', [('bilinear', True), ('bilinear', False),
+                                                ('nearest', False)])
+def test_resize_images_kernels(chainer, mode, align_corners):
+    ri = _mod('array.resize_images')
+    x = _r(2, 3, 4, 5)
+    v, u, vw, uw = ri.compute_indices_and_weights((6, 7), (4, 5), mode, align_corners, np)
+    assert v.shape == vw.shape == (6,) and u.shape == uw.shape == (7,)
+    v, u, vw, uw = np.broadcast_arrays(v[:, None].astype(np.intp), u[None].astype(np.intp),
+                                       vw[:, None], uw[None])
+    y = ri.interpolate_bilinear_cpu(x, v, u, vw, uw)
+    np.testing.assert_allclose(y, ri.resize_images(x, (6, 7), mode, align_corners).array)
+    gy = _r(2, 3, 6, 7)
+    gx = ri.interpolate_grad_bilinear_cpu(gy, v, u, vw, uw, 4, 5)
+    np.testing.assert_allclose((gx * x).sum(), (gy * y).sum())  # the transpose
+    node = lambda g: ri.ResizeImagesGrad(x.shape, (6, 7), mode, align_corners).apply((g,))  # noqa
+    g, = _check(node, (gy,))
+    np.testing.assert_allclose(g.array, gx)
+    for f, args in ((ri.interpolate_bilinear_gpu, (x, v, u, vw, uw)),
+                    (ri.interpolate_grad_bilinear_gpu, (gy, v, u, vw, uw, 4, 5))):
+        with pytest.raises(RuntimeError, match='CUDA is not available'):
+            f(*args)
+
+
+def test_resize_images_infer_lines(chainer):
+    ri = _mod('array.resize_images')
+    assert ri._infer_lines(2, 3, 4, 5, 6, 7, 2, 2) == 6  # everything fits
+    lines = ri._infer_lines(64, 64, 256, 256, 512, 512, 2, 2)
+    assert lines == 1
+    lines = ri._infer_lines(1, 1, 64, 64, 256, 256, 2, 2)
+    assert lines & (lines - 1) == 0 and lines < 256  # a power of two
+
+
+def test_spatial_transformer_sampler_function(chainer):
+    sts = _mod('array.spatial_transformer_sampler')
+    x = _r(2, 3, 4, 5)
+    theta = _r(2, 2, 3) * 0.3 + np.array([[1.0, 0, 0], [0, 1.0, 0]])
+    grid = chainer.functions.spatial_transformer_grid(theta, (3, 4)).array
+    y = sts.SpatialTransformerSampler()(x, grid)
+    np.testing.assert_allclose(y.array, sts.spatial_transformer_sampler(x, grid).array)
+    gradient_check.check_backward(lambda a, b: sts.SpatialTransformerSampler()(a, b),
+                                  (x, grid), _r(2, 3, 3, 4), atol=1e-4, rtol=1e-3)
+    with pytest.raises(chainer.utils.type_check.InvalidType):
+        sts.SpatialTransformerSampler()(x, grid[:, :1])

@@ -14,12 +14,61 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
 
+#: The signed integer type of each itemsize (Chainer's table, for index arrays that match an
+#: element's size).
+index_dtype = {numpy.dtype(t).itemsize: t
+               for t in (numpy.int8, numpy.int16, numpy.int32, numpy.int64)}
+
+
+def _byte2step(iterable: Sequence[int], itemsize: int) -> tuple[int, ...]:
+    # Byte strides or offsets as element counts (each must be a multiple of itemsize).
+    for i in iterable:
+        if i % itemsize:
+            raise ValueError('as_strided: %d bytes is not a whole number of %d-byte elements'
+                             % (i, itemsize))
+    return tuple([i // itemsize for i in iterable])
+
+
+def _step2byte(iterable: Sequence[int], itemsize: int) -> tuple[int, ...]:
+    # Element counts as bytes.
+    return tuple([i * itemsize for i in iterable])
+
+
+def _maybe_overlapping_memory(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    # Whether two elements of the view may share memory: an axis whose step (in absolute
+    # value) does not clear the span of the axes with smaller steps. False is certain.
+    span = 0
+    for step, n in sorted(zip([abs(s) for s in strides], shape)):
+        if step <= span:
+            return True
+        span += step * (n - 1)
+    return False
+
+
+def _min_index(shape: Sequence[int], strides: Sequence[int], storage_offset: int) -> int:
+    # The lowest memory index the view reaches.
+    return storage_offset + sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+
+
+def _max_index(shape: Sequence[int], strides: Sequence[int], storage_offset: int) -> int:
+    # The highest memory index the view reaches.
+    return storage_offset + sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
+
+
+def _index_add(augend: numpy.ndarray, indices: Any, addend: Any) -> None:
+    # augend[indices] += addend, with repeated indices adding up, in place.
+    numpy.add.at(augend, indices, addend)
+
 
 def _base_of(array):
     base = array
     while isinstance(base.base, numpy.ndarray):
         base = base.base
     return base
+
+
+# Chainer's name: the array that owns ``array``'s memory (``array`` itself if it owns it).
+_get_base_array = _base_of
 
 
 def _geometry(array):
@@ -84,6 +133,106 @@ def _stride_array(array, shape, strides, storage_offset):
     itemsize = array.itemsize
     return numpy.ndarray(tuple(shape), storage.dtype, storage, storage_offset * itemsize,
                          tuple(s * itemsize for s in strides))
+
+
+class TensorGeometry:
+    """Where an array lies in the memory of the array that owns it (Chainer's class).
+
+    Args:
+        array: A ``numpy.ndarray``.
+
+    Attributes:
+        shape: The array's shape.
+        strides: The step of each axis, in elements.
+        storage_offset: The index, in elements, of its first element in the owner's memory.
+        itemsize: The size of an element in bytes.
+    """
+
+    def __init__(self, array: numpy.ndarray) -> None:
+        if not isinstance(array, numpy.ndarray):
+            raise ValueError('TensorGeometry: only numpy.ndarray is supported, got %s'
+                             % type(array).__name__)
+        _, self.strides, self.storage_offset = _geometry(array)
+        self.shape = array.shape
+        self.itemsize = array.itemsize
+
+    @property
+    def ndim(self) -> int:
+        """The number of axes."""
+        return len(self.shape)
+
+
+class AsStrided(function_node.FunctionNode):
+    """as_strided as a node (Chainer's): ``AsStrided(shape, strides,
+    storage_offset).apply((x,))``, strides and offset counted in elements (the offset of
+    ``x`` itself by default); its gradient is :class:`AsStridedGrad`."""
+
+    def __init__(self, shape: Sequence[int], strides: Sequence[int],
+                 storage_offset: int | None = None) -> None:
+        self.shape = tuple(shape)
+        self.strides = tuple(strides)
+        self.storage_offset = storage_offset
+        self.input_geometry: TensorGeometry | None = None
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        x, = inputs
+        self.input_geometry = TensorGeometry(x)
+        storage, _, offset = _geometry(x)
+        if self.storage_offset is None:
+            self.storage_offset = offset
+        _check_bounds(self.shape, self.strides, self.storage_offset, storage.size)
+        return storage[_indices(self.shape, self.strides, self.storage_offset)],
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        assert self.storage_offset is not None  # set by forward
+        return AsStridedGrad(self.input_geometry, self.shape, self.strides,
+                             self.storage_offset).apply(grad_outputs)
+
+
+class AsStridedGrad(function_node.FunctionNode):
+    """AsStrided's gradient node (Chainer's): ``AsStridedGrad(input_geometry, shape, strides,
+    storage_offset).apply((gy,))`` adds up the output gradients read from each memory
+    element, and gives each input element its memory element's sum, split equally where
+    input elements share memory. Linear in ``gy``; its own gradient is the transposed map.
+
+    Args:
+        input_geometry: The :class:`TensorGeometry` of the forward's input.
+        shape: The forward's output shape.
+        strides: Its strides, in elements.
+        storage_offset: Its storage offset, in elements.
+    """
+
+    def __init__(self, input_geometry: Any, shape: Sequence[int], strides: Sequence[int],
+                 storage_offset: int, transposed: bool = False) -> None:
+        self.input_geometry = input_geometry
+        self.shape = tuple(shape)
+        self.strides = tuple(strides)
+        self.storage_offset = storage_offset
+        self._transposed = transposed  # the map from x's gradient to y's (double backprop)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        g, = inputs
+        if g.dtype.kind != 'f':
+            raise TypeError('AsStridedGrad: only float gradients are supported, got %s'
+                            % g.dtype)
+        geo = self.input_geometry
+        in_idx = _indices(geo.shape, geo.strides, geo.storage_offset)
+        out_idx = _indices(self.shape, self.strides, self.storage_offset)
+        low = int(min(in_idx.min(initial=0), out_idx.min(initial=0)))
+        size = int(max(in_idx.max(initial=0), out_idx.max(initial=0))) - low + 1
+        count = numpy.bincount((in_idx - low).ravel(), minlength=size)
+        share = 1.0 / numpy.maximum(count, 1)  # where input elements share memory
+        if self._transposed:
+            memory = numpy.bincount((in_idx - low).ravel(), g.ravel(), size) * share
+            return memory[out_idx - low].astype(g.dtype, copy=False),
+        summed = numpy.bincount((out_idx - low).ravel(), g.ravel(), size)
+        return (summed * share)[in_idx - low].astype(g.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return AsStridedGrad(self.input_geometry, self.shape, self.strides,
+                             self.storage_offset, not self._transposed).apply(grad_outputs)
 
 
 class _NonFloatView(function_node.FunctionNode):

@@ -68,6 +68,11 @@ class _DiagonalGrad(function_node.FunctionNode):
         return Diagonal(self.offset, self.axis1, self.axis2).apply((ggx,))
 
 
+# Chainer's name for diagonal's gradient node, ``DiagonalGrad(x_shape, offset, axis1,
+# axis2).apply((gy,))``: gy written onto the diagonal of zeros of ``x_shape``.
+DiagonalGrad = _DiagonalGrad
+
+
 def diagonal(x: VariableOrArray, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Variable:
     """Takes the diagonals of ``x`` in the planes of ``axis1`` and ``axis2``.
 

@@ -92,6 +92,29 @@ class _GetItemGrad(function_node.FunctionNode):
         return GetItem(self.slices).apply((ggx,))
 
 
+class GetItemGrad(_GetItemGrad):
+    """get_item's gradient node (Chainer's): ``GetItemGrad(slices, in_shape).apply((gy,))``
+    scatters ``gy`` into zeros of ``in_shape`` at ``slices``, adding where an integer array
+    selects an element several times."""
+
+    def __init__(self, slices: Any, in_shape: tuple[int, ...]) -> None:
+        super().__init__(_normalize(slices), in_shape)
+
+
+def install_variable_get_item() -> None:
+    """Makes ``Variable.__getitem__`` (``x[slices]``) call :func:`get_item`, as Chainer does
+    on import (chainlite's Variable does so already; calling this again changes nothing).
+
+    Example:
+        >>> import numpy as np, chainlite
+        >>> from chainlite.functions.array import get_item
+        >>> get_item.install_variable_get_item()
+        >>> chainlite.Variable(np.arange(3.0))[1].array
+        array(1.)
+    """
+    setattr(variable.Variable, '__getitem__', get_item)
+
+
 def get_item(x: VariableOrArray, slices: Any) -> Variable:
     """Extracts elements by a NumPy index: ints, slices, None, Ellipsis, int or bool arrays.
 

@@ -7,11 +7,26 @@ import numpy
 
 from chainlite import function_node
 from chainlite.functions.array import _im2col
+from chainlite.utils import conv
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+
+
+def _pair(x: Any) -> Any:
+    # Chainer's: an indexable value as is, anything else repeated for both axes.
+    if hasattr(x, '__getitem__'):
+        return x
+    return x, x
+
+
+def _col2im(x: Any, *args: Any, **kwargs: Any) -> Any:
+    # utils.conv.col2im_cpu for a NumPy array (col2im_gpu otherwise, which needs CUDA).
+    if isinstance(x, numpy.ndarray):
+        return conv.col2im_cpu(x, *args, **kwargs)
+    return conv.col2im_gpu(x, *args, **kwargs)
 
 
 class Im2Col(function_node.FunctionNode):
@@ -77,6 +92,19 @@ class _Col2ImGrad(function_node.FunctionNode):
         f = self.f
         return Im2Col((f.kh, f.kw), (f.sy, f.sx), (f.ph, f.pw), f.cover_all,
                       (f.dy, f.dx)).apply((ggx,))
+
+
+class Im2ColGrad(_Col2ImGrad):
+    """im2col's gradient node (Chainer's): ``Im2ColGrad(ksize, stride, pad, cover_all, dilate,
+    in_shape).apply((gy,))`` sums the patch gradients ``gy`` of shape ``(n, c * kh * kw,
+    out_h, out_w)`` back into an image of ``in_shape``; its own gradient is im2col."""
+
+    def __init__(self, ksize: int | Sequence[int], stride: int | Sequence[int],
+                 pad: int | Sequence[int], cover_all: bool, dilate: int | Sequence[int],
+                 in_shape: tuple[int, ...]) -> None:
+        super().__init__(Im2Col(ksize, stride, pad, cover_all, dilate), in_shape[2],
+                         in_shape[3])
+        self.in_shape = in_shape
 
 
 def im2col(x: VariableOrArray, ksize: int | Sequence[int], stride: int | Sequence[int] = 1,

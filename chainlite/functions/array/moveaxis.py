@@ -23,6 +23,17 @@ def _as_axis_tuple(axes: int | Sequence[int], name: str) -> tuple[int, ...]:
     return cast(tuple[int, ...], t)
 
 
+def _normalize_axis_tuple(axis: Sequence[int], ndim: int) -> list[int]:
+    # Axes as non-negative ints (Chainer's helper: no range check).
+    return [ax % ndim for ax in axis]
+
+
+def _moveaxis(a: numpy.ndarray, source: Sequence[int], destination: Sequence[int],
+              xp: Any) -> numpy.ndarray:
+    # xp.moveaxis with Chainer's argument order (array module last).
+    return xp.moveaxis(a, source, destination)
+
+
 class Moveaxis(function_node.FunctionNode):
 
     def __init__(self, source: tuple[int, ...], destination: tuple[int, ...]) -> None:

@@ -23,6 +23,25 @@ def _inverse(indices):
     return inv
 
 
+def _check_indices(indices: numpy.ndarray) -> None:
+    # A permutation of range(len(indices)), else ValueError naming the offending entry.
+    indices = numpy.asarray(indices)
+    if len(indices) == 0:
+        return
+    for i in indices:
+        if not 0 <= i < len(indices):
+            raise ValueError('Out of bounds index: {}'.format(i))
+    ordered = numpy.sort(indices)
+    for s, t in zip(ordered, ordered[1:]):
+        if s == t:
+            raise ValueError('indices contains duplicate value: {}'.format(s))
+
+
+def _inverse_indices(indices: numpy.ndarray) -> numpy.ndarray:
+    # The permutation that undoes ``indices`` (a permutation).
+    return _inverse(indices)
+
+
 class Permutate(function_node.FunctionNode):
 
     def __init__(self, axis: int = 0, inv: bool = False) -> None:

@@ -1,7 +1,7 @@
 """Repeat each element of an array."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 import numpy
 
@@ -88,6 +88,21 @@ class _RepeatGrad(function_node.FunctionNode):
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         ggx, = grad_outputs
         return Repeat(self.repeats, self.axis).apply((ggx,))
+
+
+class RepeatGrad(_RepeatGrad):
+    """repeat's gradient node (Chainer's): ``RepeatGrad(repeats, axis, in_shape,
+    in_dtype).apply((gy,))`` sums each run of repeated elements back into an array of
+    ``in_shape``; its own gradient is repeat again."""
+
+    def __init__(self, repeats: int | Sequence[int], axis: int | None,
+                 in_shape: tuple[int, ...], in_dtype: Any) -> None:
+        reps = (repeats,) if _is_int(repeats) else tuple(cast(Sequence[int], repeats))
+        if axis is not None and axis < 0:
+            axis += len(in_shape)
+        super().__init__(reps, axis, in_shape)
+        self.in_shape = in_shape
+        self.in_dtype = in_dtype
 
 
 def repeat(x: VariableOrArray, repeats: int | Sequence[int], axis: int | None = None) -> Variable:

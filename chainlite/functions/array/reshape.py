@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from chainlite.types import ShapeSpec, VariableOrArray
 
 
+def _count_unknown_dims(shape: Any) -> int:
+    # How many dimensions of ``shape`` are left to infer (negative).
+    return _count_unknown(shape)
+
+
 def _count_unknown(shape):
     return sum(1 for s in shape if s < 0)
 

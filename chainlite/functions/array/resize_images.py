@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -69,6 +70,129 @@ def _interpolate_transposed(g, axis, in_size, table):
     return gx
 
 
+# Chainer's array functions behind its resize nodes, kept under their names for code that
+# calls them. v and u are the (out_H, out_W) row and column indices of the upper-left input
+# pixel each output pixel reads; vw and uw the weights of the pixel below and to the right.
+
+def _infer_lines(B: int, C: int, H: int, W: int, out_H: int, out_W: int, kH: int,
+                 kW: int) -> int:
+    # How many output rows Chainer's CPU kernel computes at once: a power of two whose
+    # working set stays near 2 ** 17 elements, or all of them if they fit.
+    target_lines = 2 ** 17 // (B * C * (H * W // out_H + kH * kW * out_W))
+    if target_lines >= out_H:
+        return out_H
+    lines = 1
+    while lines * 2 <= target_lines:
+        lines *= 2
+    return lines
+
+
+def compute_indices_and_weights(out_size: Sequence[int], in_size: Sequence[int], mode: str,
+                                align_corners: bool, xp: Any) -> tuple[Any, Any, Any, Any]:
+    """The input pixels and weights of a resize (Chainer's helper), per axis.
+
+    Args:
+        out_size: ``(out_H, out_W)``.
+        in_size: ``(H, W)``.
+        mode: ``'bilinear'`` or ``'nearest'``.
+        align_corners: As in :func:`resize_images`.
+        xp: The array module.
+
+    Returns:
+        ``(v, u, vw, uw)``: float arrays of length ``out_H`` (v, vw) and ``out_W`` (u, uw):
+        the index of the first input row (column) each output row (column) reads, and the
+        weight of the next one (0 for ``'nearest'``).
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite.functions.array.resize_images import compute_indices_and_weights
+        >>> v, u, vw, uw = compute_indices_and_weights((3, 2), (2, 2), 'bilinear', True, np)
+        >>> v, vw
+        (array([0., 0., 1.]), array([0. , 0.5, 0. ]))
+    """
+    if mode not in ('bilinear', 'nearest'):
+        raise ValueError("compute_indices_and_weights: mode must be 'bilinear' or 'nearest', "
+                         'got %r' % (mode,))
+    axes = []
+    for n_out, n_in in zip(out_size, in_size):
+        i0, _, w1 = _source_positions(n_in, n_out, mode, align_corners, xp)
+        axes.append((i0.astype(float), xp.zeros(n_out) if w1 is None else w1))
+    (v, vw), (u, uw) = axes
+    return v, u, vw, uw
+
+
+def _corners(v, u, vw, uw, H, W):
+    # The four pixels an output pixel reads and their weights.
+    v1, u1 = numpy.minimum(v + 1, H - 1), numpy.minimum(u + 1, W - 1)
+    return ((v, u, (1 - vw) * (1 - uw)), (v, u1, (1 - vw) * uw),
+            (v1, u, vw * (1 - uw)), (v1, u1, vw * uw))
+
+
+def interpolate_bilinear_cpu(x: numpy.ndarray, v: numpy.ndarray, u: numpy.ndarray,
+                             vw: numpy.ndarray, uw: numpy.ndarray) -> numpy.ndarray:
+    """Bilinear interpolation of images at given pixels (Chainer's CPU kernel).
+
+    Args:
+        x: Images ``(B, C, H, W)``.
+        v: The upper input row of each output pixel, ints of shape ``(out_H, out_W)``.
+        u: The left input column, likewise.
+        vw: The weight of the lower row, of ``x``'s dtype, likewise.
+        uw: The weight of the right column, likewise.
+
+    Returns:
+        The images ``(B, C, out_H, out_W)``.
+    """
+    H, W = x.shape[2:]
+    y = numpy.zeros(x.shape[:2] + v.shape, x.dtype)
+    for vv, uu, w in _corners(v, u, vw, uw, H, W):
+        y += x[:, :, vv, uu] * w
+    return y
+
+
+def interpolate_grad_bilinear_cpu(gy: numpy.ndarray, v: numpy.ndarray, u: numpy.ndarray,
+                                  vw: numpy.ndarray, uw: numpy.ndarray, H: int,
+                                  W: int) -> numpy.ndarray:
+    """The transpose of :func:`interpolate_bilinear_cpu` (its gradient, Chainer's kernel).
+
+    Args:
+        gy: Gradients of the output images ``(B, C, out_H, out_W)``.
+        v, u, vw, uw: As for :func:`interpolate_bilinear_cpu`.
+        H: The input height.
+        W: The input width.
+
+    Returns:
+        The gradients of the input images ``(B, C, H, W)``.
+    """
+    B, C = gy.shape[:2]
+    # Every image's pixels numbered apart: one bincount sums each corner's contributions.
+    offsets = numpy.arange(B * C)[:, None] * (H * W)
+    g = gy.reshape(B * C, -1)
+    gx = numpy.zeros(B * C * H * W)
+    for vv, uu, w in _corners(v, u, vw, uw, H, W):
+        index = offsets + (vv * W + uu).ravel()
+        gx += numpy.bincount(index.ravel(), (g * w.ravel()).ravel(), B * C * H * W)
+    return gx.astype(gy.dtype).reshape(B, C, H, W)
+
+
+def interpolate_bilinear_gpu(x: Any, v: Any, u: Any, vw: Any, uw: Any) -> Any:
+    """Chainer's CUDA kernel of :func:`interpolate_bilinear_cpu`: needs CUDA.
+
+    Raises:
+        RuntimeError: Always, as CUDA is not available.
+    """
+    cuda.check_cuda_available()
+
+
+def interpolate_grad_bilinear_gpu(gy: Any, v: Any, u: Any, vw: Any, uw: Any, H: int,
+                                  W: int) -> Any:
+    """Chainer's CUDA kernel of :func:`interpolate_grad_bilinear_cpu`: needs CUDA.
+
+    Raises:
+        RuntimeError: Always, as CUDA is not available.
+    """
+    cuda.check_cuda_available()
+
+
 class ResizeImages(function_node.FunctionNode):
 
     def __init__(self, output_shape: Sequence[int], mode: str,
@@ -123,6 +247,17 @@ class _ResizeImagesGrad(function_node.FunctionNode):
         ggx, = grad_outputs
         f = self.resize
         return ResizeImages((f.out_H, f.out_W), f.mode, f.align_corners).apply((ggx,))
+
+
+class ResizeImagesGrad(_ResizeImagesGrad):
+    """resize_images's gradient node (Chainer's): ``ResizeImagesGrad(input_shape,
+    output_shape, mode, align_corners).apply((gy,))`` is the transposed interpolation, into
+    images of ``input_shape``; its own gradient is the resize again."""
+
+    def __init__(self, input_shape: Sequence[int], output_shape: Sequence[int], mode: str,
+                 align_corners: bool) -> None:
+        super().__init__(ResizeImages(output_shape, mode, align_corners), input_shape[2:])
+        self.input_shape = tuple(input_shape)
 
 
 def resize_images(x: VariableOrArray, output_shape: Sequence[int], mode: str = 'bilinear',

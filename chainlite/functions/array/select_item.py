@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite import variable
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -66,6 +67,35 @@ class _SelectItemGrad(function_node.FunctionNode):
         ggx, = grad_outputs
         t, = self.get_retained_inputs()
         return SelectItem().apply((ggx, t))[0], None
+
+
+class Assign(function_node.FunctionNode):
+    """select_item's gradient node in Chainer: ``Assign(shape, dtype, t).apply((gy,))`` puts
+    ``gy[i]`` at ``(i, t[i])`` in zeros of ``shape`` and ``dtype``; its own gradient is
+    select_item again.
+
+    Args:
+        shape: The shape of ``x``, ``(n, m)``.
+        dtype: The dtype of the result.
+        t: The 1-D int Variable or array of column indices.
+    """
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, t: VariableOrArray) -> None:
+        self.shape = shape
+        self.dtype = dtype
+        self.t = variable.as_array(t)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        gy, = inputs
+        xp = backend.get_array_module(gy)
+        gx = xp.zeros(self.shape, self.dtype)
+        gx[xp.arange(self.t.size), self.t] = gy
+        return gx,
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        ggx, = grad_outputs
+        return SelectItem().apply((ggx, self.t))[0],
 
 
 def select_item(x: VariableOrArray, t: VariableOrArray) -> Variable:

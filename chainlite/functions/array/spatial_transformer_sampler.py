@@ -1,10 +1,13 @@
 """Bilinear sampling of images at arbitrary points (the spatial transformer's sampler)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import backprop
+from chainlite import configuration
+from chainlite import function
 from chainlite import variable
 from chainlite.functions.array import get_item
 from chainlite.functions.array import pad
@@ -31,6 +34,33 @@ def _check_types(x, grid):
         raise type_check.InvalidType(
             e.expect, e.actual, 'Invalid operation is performed in: '
             'spatial_transformer_sampler (Forward)\n\n' + e.msg) from None
+
+
+class SpatialTransformerSampler(function.Function):
+    """spatial_transformer_sampler as Chainer's old-style function:
+    ``SpatialTransformerSampler()(x, grid)``. Forward and backward run the differentiable
+    composition :func:`spatial_transformer_sampler` is made of (as an old-style function,
+    it has no double backprop, as in Chainer)."""
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ('x', 'grid'))
+        x_type, grid_type = in_types
+        type_check.expect(x_type.dtype.kind == 'f', grid_type.dtype == x_type.dtype,
+                          x_type.ndim == 4, grid_type.ndim == 4, grid_type.shape[1] == 2,
+                          x_type.shape[0] == grid_type.shape[0])
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, grid = inputs
+        with configuration.using_config('enable_backprop', False):
+            return spatial_transformer_sampler(x, grid).array,
+
+    def backward(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> Sequence[Any]:
+        x, grid = (variable.Variable(a) for a in inputs)
+        gy, = grad_outputs
+        with configuration.using_config('enable_backprop', True):
+            y = spatial_transformer_sampler(x, grid)
+            gx, ggrid = backprop.grad([y], [x, grid], [variable.Variable(gy)])
+        return tuple([None if g is None else g.array for g in (gx, ggrid)])
 
 
 def spatial_transformer_sampler(x: VariableOrArray, grid: VariableOrArray) -> Variable:

@@ -5,7 +5,10 @@ from typing import TYPE_CHECKING, Any, Literal, Sequence, overload
 
 import numpy
 
+import collections.abc
+
 from chainlite import backend
+from chainlite import configuration
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import concat
@@ -34,6 +37,48 @@ def _indices_or_sections(ios: Any) -> int | tuple[int, ...]:
         raise ValueError('split_axis: indices must be non-negative and sorted, got %r'
                          % (indices,))
     return tuple(indices)
+
+
+def _get_indices_or_sections(indices_or_sections: Any) -> tuple[Any, Any]:
+    # Chainer's check: ``(indices, None)`` for a 1-D sequence (a list, or the array itself),
+    # ``(None, sections)`` for an int; a TypeError for anything else. Unsorted indices are a
+    # ValueError in debug mode.
+    ios = indices_or_sections
+    is_seq = False
+    if isinstance(ios, numpy.ndarray):
+        # An empty array of floats (numpy.array([])) counts as no split points.
+        if ios.dtype.kind != 'i' and ios.size > 0:
+            raise TypeError('indices_or_sections must be integers')
+        if ios.ndim >= 2:
+            raise TypeError('indices_or_sections must be 1-D sequence')
+        is_seq = ios.ndim != 0
+    elif isinstance(ios, collections.abc.Sequence):
+        ios = list(ios)
+        is_seq = True
+    elif not isinstance(ios, (int, numpy.integer)):
+        raise TypeError('indices_or_sections must be integer or 1-D array.\n'
+                        'Actual: {}'.format(type(indices_or_sections)))
+    if is_seq and configuration.config.debug:
+        for p, n in zip(ios, ios[1:]):
+            if p > n:
+                raise ValueError('indices_or_sections must be sorted')
+    return (ios, None) if is_seq else (None, ios)
+
+
+def _fix_numpy_split(ys: list, x: numpy.ndarray, indices_or_sections: Any,
+                     axis: int) -> list:
+    # Gives the pieces of numpy.split that lost their axes (old NumPy's empty pieces) the
+    # rank of x back, with their length along ``axis``.
+    if all(y.ndim == x.ndim for y in ys):
+        return ys
+    lengths = [len(t) for t in numpy.split(numpy.empty(x.shape[axis], numpy.int8),
+                                           indices_or_sections, 0)]
+    shape = list(x.shape)
+    for i, n in enumerate(lengths):
+        if ys[i].ndim != x.ndim:
+            shape[axis] = n
+            ys[i] = ys[i].reshape(shape)
+    return ys
 
 
 class SplitAxis(function_node.FunctionNode):

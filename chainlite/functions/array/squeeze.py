@@ -15,6 +15,32 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 
+def argone(iterable: Any) -> list[int]:
+    """The positions of the 1s in a shape: the axes :func:`squeeze` removes by default.
+
+    Args:
+        iterable: A sequence of ints (a shape).
+
+    Returns:
+        A list of the indices whose value is 1.
+
+    Raises:
+        ValueError: If an element is not an int.
+
+    Example:
+        >>> from chainlite.functions.array.squeeze import argone
+        >>> argone((1, 3, 1))
+        [0, 2]
+    """
+    result = []
+    for i, x in enumerate(iterable):
+        if not _is_int(x):
+            raise ValueError('elements in iterable must be int')
+        if x == 1:
+            result.append(i)
+    return result
+
+
 def _is_int(a):
     return isinstance(a, (int, numpy.integer)) and not isinstance(a, bool)
 

@@ -14,6 +14,17 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 
+def _transpose(xs: Sequence[numpy.ndarray], length: int) -> tuple[numpy.ndarray, ...]:
+    # Arrays of sequences, longest first, transposed into ``length`` arrays: output t
+    # stacks element t of every sequence longer than t.
+    if length == 0:
+        return ()
+    counts = [sum(len(x) > t for x in xs) for t in range(length)]
+    return tuple([numpy.stack([x[t] for x in xs[:n]]) if n else
+                  numpy.empty((0,) + xs[0].shape[1:], xs[0].dtype)
+                  for t, n in enumerate(counts)])
+
+
 class TransposeSequence(function_node.FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
