@@ -427,3 +427,26 @@ def test_roi_pooling_2d_converter_warns(oc):
     attrs = {a.name: a for a in node.attribute}
     assert node.op_type == 'MaxRoiPool' and list(attrs['pooled_shape'].ints) == [2, 2]
     assert attrs['spatial_scale'].f == 1.0
+
+
+MULTI = [
+    ('SplitAxis', lambda x: list(F.split_axis(x, [1, 3], axis=1)), [_r(2, 4)]),
+    ('Separate', lambda x: list(F.separate(x, axis=0)), [_r(3, 2)]),
+    ('TransposeSequence', lambda a, b: list(F.transpose_sequence([a, b])),
+     [_r(3, 2), _r(2, 2)]),
+]
+
+
+@pytest.mark.parametrize('name,fn,inputs', MULTI, ids=[c[0] for c in MULTI])
+def test_converter_of_several_outputs_with_onnx_chainers_arguments(oc, name, fn, inputs):
+    from chainlite_tests.onnx_tests import conftest
+    pytest.importorskip('onnxruntime')
+    calls = []
+    proto = oc.export(conftest.Fn(fn), inputs, external_converters={
+        name: _five_arguments_only(oc, getattr(oc.functions, 'convert_' + name), calls)})
+    assert calls == [name]
+    expected = [v.array for v in fn(*[chainlite.Variable(a) for a in inputs])]
+    got = conftest.run_onnx(proto, inputs)
+    assert len(got) == len(expected) > 1
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=1e-6)
