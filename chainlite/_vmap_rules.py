@@ -113,8 +113,7 @@ def _reduction(fn: Callable) -> Callable:
         shifted = tuple(range(1, ndim + 1)) if axis is None else _axes(axis, ndim)
         if shifted is None:
             return None
-        kwargs = dict(arguments, x=x, axis=shifted)
-        return fn(**kwargs)
+        return fn(**dict(arguments, axis=shifted))
     return rule
 
 
@@ -228,10 +227,9 @@ def _broadcast_to(arguments: dict, x: Any, ndim: int, n: int) -> Any:
     if len(shape) < ndim:
         return None
     try:
-        numpy.broadcast_shapes(tuple(x.shape[1:]), shape)
+        if numpy.broadcast_shapes(tuple(x.shape[1:]), shape) != shape:
+            return None
     except ValueError:
-        return None
-    if numpy.broadcast_shapes(tuple(x.shape[1:]), shape) != shape:
         return None
     return functions.broadcast_to(_pad(x, len(shape)), (n,) + shape)
 
