@@ -653,3 +653,150 @@ def test_local_response_normalization_grad(chainer):
             (x, y, g))[0], gy, x)
     with pytest.raises(RuntimeError, match='CUDA'):
         m._cu_conv_sum(np.zeros_like(x), x, 3)
+
+
+# -- pooling -----------------------------------------------------------------------------------
+
+def test_pooling_pair_helpers(chainer):
+    for name in ('pooling_2d', 'roi_average_align_2d', 'roi_average_pooling_2d',
+                 'roi_max_align_2d', 'roi_max_pooling_2d'):
+        pair = _mod('pooling.' + name)._pair
+        assert pair(3) == (3, 3) and pair((1, 2)) == (1, 2)
+
+
+def test_roi_align_interpolation_helpers(chainer):
+    m = _mod('pooling.roi_average_align_2d')
+    assert m._get_bounds(-1.5, 4) == (None, None, None)
+    assert m._get_bounds(4.5, 4) == (None, None, None)
+    assert m._get_bounds(1.25, 4) == (1.25, 1, 2)
+    assert m._get_bounds(-0.5, 4) == (0, -1, 0)  # clamped to the first pixel
+    assert m._get_bounds(3.5, 4) == (3, 3, 4)    # clamped to the last pixel
+    w = m._get_bilinear_interp_params(1.25, 2.5, 1, 2, 2, 3)
+    np.testing.assert_allclose(w, [0.75 * 0.5, 0.75 * 0.5, 0.25 * 0.5, 0.25 * 0.5])
+    assert abs(sum(m._get_bilinear_interp_params(0.3, 0.6, 0, 0, 1, 1)) - 1) < 1e-12
+
+
+def test_pooling_base_classes(chainer):
+    p2 = _mod('pooling.pooling_2d')
+    f = p2.Pooling2D((2, 3), pad=1, cover_all=False)
+    assert (f.kh, f.kw, f.sy, f.sx, f.ph, f.pw, f.cover_all) == (2, 3, 2, 3, 1, 1, False)
+    with pytest.raises(RuntimeError, match='CUDA'):
+        f.forward_gpu((np.zeros((1, 1, 4, 4)),))
+    pn = _mod('pooling.pooling_nd')
+    g = pn._PoolingND(3, 2, pad=(0, 1, 0))
+    assert (g.ksize, g.stride, g.pad, g.is_cudnn_used) == ((2, 2, 2), (2, 2, 2), (0, 1, 0),
+                                                           False)
+    with pytest.raises(ValueError, match='spatial'):
+        pn._PoolingND(0, 2)
+    with pytest.raises(RuntimeError, match='CUDA'):
+        g.forward_cudnn((np.zeros((1, 1, 2, 2, 2)),))
+    with pytest.raises(AssertionError):
+        pn._CudnnPoolingNDImpl(object())
+
+
+def test_get_conv_slices(chainer):
+    m = _mod('pooling.average_pooling_nd')
+    starts, ends = m._get_conv_slices(5, 3, 2, 1)
+    np.testing.assert_array_equal(starts, [-1, 1, 3])
+    np.testing.assert_array_equal(ends, [2, 4, 6])
+    starts, ends = m._get_conv_slices(5, 3, 2, 1, include_pad=False)
+    np.testing.assert_array_equal(starts, [0, 1, 3])
+    np.testing.assert_array_equal(ends, [2, 4, 5])
+    assert len(m._get_conv_slices(6, 3, 2, 1)[0]) == 3
+    assert len(m._get_conv_slices(6, 3, 2, 1, cover_all=True)[0]) == 4
+
+
+@pytest.mark.parametrize('kind', ['average', 'max', 'unpooling', 'upsampling'])
+def test_pooling_grad_nodes(chainer, kind):
+    x = _uniform(2, 3, 4, 4)
+    P = chainer.functions.pooling
+    if kind == 'average':
+        m = _mod('pooling.average_pooling_2d')
+        f = m.AveragePooling2D(2, 2, 1)
+        grads = (m.AveragePooling2DGrad, _mod('pooling.average_pooling_nd').AveragePoolingNDGrad)
+    elif kind == 'max':
+        m = _mod('pooling.max_pooling_nd')
+        f = m.MaxPoolingND(2, 2, 2, 0)
+        grads = (m.MaxPoolingNDGrad,)
+    elif kind == 'unpooling':
+        m = _mod('pooling.unpooling_2d')
+        f = m.Unpooling2D(2, 2, 0, (8, 8), False)
+        grads = (m.Unpooling2DGrad, _mod('pooling.unpooling_nd').UnpoolingNDGrad)
+    else:
+        m = _mod('pooling.upsampling_2d')
+        _, idx = P.max_pooling_nd.max_pooling_nd(_uniform(2, 3, 8, 8, seed=5), 2,
+                                                 return_indices=True)
+        f = m.Upsampling2D(idx, 2, 2, 0, (8, 8), False)
+        grads = (m.Upsampling2DGrad,)
+    y, = f.apply((x,))
+    gy = _uniform(*y.shape, seed=1)
+    ref = _grad_of(lambda v: _fresh(f).apply((v,))[0], x, gy)
+    for grad in grads:
+        gx, = grad(f).apply((gy,))
+        np.testing.assert_allclose(gx.array, ref)
+        gradient_check.check_backward(lambda g: grad(f).apply((g,))[0], gy, x)
+        gradient_check.check_double_backward(lambda g: grad(f).apply((g,))[0] ** 2, gy, x, gy)
+    if kind == 'max':
+        picked, = m.MaxPoolingNDWithIndexes(f).apply((x,))
+        np.testing.assert_array_equal(picked.array, y.array)
+        gradient_check.check_backward(lambda v: m.MaxPoolingNDWithIndexes(f).apply((v,))[0],
+                                      x, gy)
+
+
+def _fresh(node):
+    # A node of the same kind and parameters (a node is applied once).
+    import copy
+    return copy.copy(node)
+
+
+def test_roi_pooling_slice_and_grad(chainer):
+    m = _mod('pooling.roi_pooling_2d')
+    assert m._roi_pooling_slice(0, 1.5, 10, 2) == (slice(2, 4), 2)
+    assert m._roi_pooling_slice(3, 1.5, 6, 2) == (slice(6, 6), 0)
+    x = _uniform(2, 3, 6, 7)
+    rois = np.array([[0, 1, 1, 4, 5], [1, 0, 2, 6, 5], [0, 5, 4, 9, 9]], np.float64)
+    outh, outw, scale = 2, 3, 1.0
+    # Chainer's argmax: the flat y * width + x of each bin's maximum (0 for an empty bin).
+    argmax = np.zeros((3, 3, outh, outw), np.int32)
+    for r, (b, xmin, ymin, xmax, ymax) in enumerate(rois.astype(int)):
+        sh, sw = max(ymax - ymin + 1, 1) / outh, max(xmax - xmin + 1, 1) / outw
+        for i in range(outh):
+            rs, lh = m._roi_pooling_slice(i, sh, 6, ymin)
+            for j in range(outw):
+                cs, lw = m._roi_pooling_slice(j, sw, 7, xmin)
+                if lh <= 0 or lw <= 0:
+                    continue
+                patch = x[b, :, rs, cs].reshape(3, -1)
+                yy, xx = np.unravel_index(patch.argmax(axis=1), (lh, lw))
+                argmax[r, :, i, j] = (yy + rs.start) * 7 + xx + cs.start
+    gy = _uniform(3, 3, outh, outw, seed=1)
+    node = lambda: m.ROIPooling2DGrad(outh, outw, scale, x.shape, argmax)  # noqa: E731
+    gx, = node().apply((rois, gy))
+    np.testing.assert_allclose(
+        gx.array, _grad_of(lambda v: m.roi_pooling_2d(v, rois, outh, outw, scale), x, gy))
+    gradient_check.check_backward(lambda g: node().apply((rois, g))[0], gy, x)
+    gradient_check.check_double_backward(lambda g: node().apply((rois, g))[0] ** 2, gy, x, gy)
+
+
+def test_pooling_kernel_sources(chainer):
+    a = _mod('pooling.average_pooling_nd_kernel')
+    k = _mod('pooling.max_pooling_nd_kernel')
+    base = _mod('pooling.pooling_nd_kernel')
+    assert issubclass(a.AveragePoolingNDKernelForward, base.PoolingNDKernelForward)
+    ins, outs, op, name = a.AveragePoolingNDKernelForward.generate(1)
+    assert (name, outs) == ('avg_pool_1d_fwd', 'T out')
+    assert ins.endswith('T coeff') and 'out = val * coeff;' in op
+    ins, outs, op, name = a.AveragePoolingNDKernelBackward.generate(2)
+    assert name == 'avg_pool_2d_bwd' and op.endswith('gx = val;')
+    ins, outs, op, name = k.MaxPoolingNDKernelForward.generate(2)
+    assert (name, outs) == ('max_pool_2d_fwd', 'T out, S indexes')
+    assert op.endswith('indexes = (argmax_k_1 + k_1 * argmax_k_0);')
+    ins, outs, op, name = k.MaxPoolingNDKernelBackward.generate(1)
+    assert ins.startswith('raw T gy, raw S indexes,') and 'if (indexes[offset_0] == kx) {' in op
+    ins, outs, op, name = k.MaxPoolingNDKernelForwardWithIndexes.generate(2)
+    assert name == 'max_index_pool_2d_fwd' and ins.endswith('raw S indexes')
+    assert 'int max_1 = max(0, out_x_1 * s_1 - p_1 + index % k_1);' in op
+    assert op.endswith('out = in[offset_1];')
+    ins, outs, op, name = k.MaxPoolingNDKernelForwardWithIndexes1.generate(3)
+    assert name == 'max_index1_pool_3d_fwd' and op.endswith('out = ggx[offset_2];')
+    assert k.MaxPoolingNDKernelForward.generate(2) is k.MaxPoolingNDKernelForward.generate(2)

@@ -9,6 +9,7 @@ are numbered in C order (``offset = i * kw + j`` in 2-d), as Chainer numbers its
 """
 from __future__ import annotations
 
+import collections.abc
 import itertools
 import math
 from typing import Any
@@ -30,6 +31,13 @@ def as_tuple(value, ndim, name, label):
                              % (label, name, ndim, value))
         return tuple(int(v) for v in value)
     return (int(value),) * ndim
+
+
+def pair(x):
+    """``x`` itself if it is iterable, else ``(x, x)`` (Chainer's ``_pair`` of 2-d pooling)."""
+    if isinstance(x, collections.abc.Iterable):
+        return x
+    return x, x
 
 
 def check_args(ksize, stride, pad, label):

@@ -17,6 +17,18 @@ class AveragePooling2D(average_pooling_nd.AveragePoolingND):
         super().__init__(2, ksize, stride, pad, pad_value)
 
 
+class AveragePooling2DGrad(average_pooling_nd.AveragePoolingNDGrad):
+    """The input gradient of 2-d average pooling as Chainer's node, ``AveragePooling2DGrad(f)``.
+
+    Args:
+        apool2d: The :class:`AveragePooling2D` node whose forward has run.
+    """
+
+    def __init__(self, apool2d: AveragePooling2D) -> None:
+        super().__init__(apool2d)
+        self.apool2d = apool2d
+
+
 def average_pooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
                        pad: ShapeSpec = 0, pad_value: float | None = 0) -> Variable:
     """Spatial average pooling: the mean of every ``kh x kw`` window, channel by channel.

@@ -9,6 +9,7 @@ from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.pooling import _pooling
 from chainlite.functions.pooling import max_pooling_nd
+from chainlite.utils import conv
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -72,6 +73,35 @@ class _AveragePoolingNDGrad(function_node.FunctionNode):
         f = self.pooling
         return AveragePoolingND(f.ndim, f.ksize, f.stride, f.pad, f.pad_value).apply(
             grad_outputs)
+
+
+class AveragePoolingNDGrad(_AveragePoolingNDGrad):
+    """The input gradient of average pooling as Chainer's node, ``AveragePoolingNDGrad(f)``.
+
+    Applied to ``(gy,)`` after the forward node ``f`` has run, it spreads ``gy`` divided by
+    the window size over each window; differentiable again (its gradient is the pooling).
+
+    Args:
+        apoolnd: The :class:`AveragePoolingND` node whose forward has run.
+    """
+
+    def __init__(self, apoolnd: AveragePoolingND) -> None:
+        super().__init__(apoolnd)
+        self.func = apoolnd
+
+
+def _get_conv_slices(size: int, k: int, s: int, p: int, cover_all: bool = False, d: int = 1,
+                     include_pad: bool = True, dtype: Any = 'l') -> tuple[Any, Any]:
+    # The [start, end) of every window along one axis, in input coordinates (negative or
+    # past the end where the window covers padding, unless include_pad is False: then
+    # clipped to the input).
+    n = conv.get_conv_outsize(size, k, s, p, cover_all, d)
+    starts = -p + numpy.arange(n, dtype=dtype) * s
+    ends = starts + k
+    if not include_pad:
+        starts = numpy.maximum(starts, 0)
+        ends = numpy.minimum(ends, size)
+    return starts, ends
 
 
 def average_pooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,

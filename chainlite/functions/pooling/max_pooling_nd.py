@@ -84,6 +84,37 @@ class _MaxPoolingNDWithIndexes(function_node.FunctionNode):
         return _MaxPoolingNDGrad(self._windows, self.indexes).apply(grad_outputs)
 
 
+class MaxPoolingNDGrad(_MaxPoolingNDGrad):
+    """The input gradient of max pooling as Chainer's node, ``MaxPoolingNDGrad(f)``.
+
+    Applied to ``(gy,)`` after the forward node ``f`` has run, it routes each output's
+    gradient to the argmax of its window; differentiable again (through
+    :class:`MaxPoolingNDWithIndexes`).
+
+    Args:
+        func: The :class:`MaxPoolingND` node whose forward has run.
+    """
+
+    def __init__(self, func: MaxPoolingND) -> None:
+        super().__init__(func._windows, func.indexes)
+        self.func = func
+
+
+class MaxPoolingNDWithIndexes(_MaxPoolingNDWithIndexes):
+    """Max pooling with the argmax of a run forward fixed, as Chainer's node.
+
+    Applied to ``(x,)``, it picks from each window the element at the position where the
+    forward node ``func`` found the maximum (the second derivative of max pooling).
+
+    Args:
+        func: The :class:`MaxPoolingND` node whose forward has run.
+    """
+
+    def __init__(self, func: MaxPoolingND) -> None:
+        super().__init__(func._windows, func.indexes)
+        self.func = func
+
+
 def _apply(node, x):
     y, = node.apply((x,))
     if node.return_indices:

@@ -5,11 +5,31 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite.functions.pooling import _pooling
 from chainlite.functions.pooling import _roi
+
+# Chainer's helper of this module: an int or a pair as a pair.
+_pair = _pooling.pair
 
 if TYPE_CHECKING:
     from chainlite.types import ShapeSpec, VariableOrArray
     from chainlite.variable import Variable
+
+
+def _get_bounds(p: float, limit: int) -> tuple[Any, Any, Any]:
+    # A sample coordinate clamped into the image and its two neighbouring pixels;
+    # (None, None, None) when it lies outside [-1, limit].
+    bounds = _roi._bounds(p, limit)
+    return (None, None, None) if bounds is None else bounds
+
+
+def _get_bilinear_interp_params(y: Any, x: Any, y_low: Any, x_low: Any, y_high: Any,
+                                x_high: Any) -> tuple[Any, Any, Any, Any]:
+    # The weights of the four neighbours (low/low, low/high, high/low, high/high in (y, x))
+    # of the point (y, x) in bilinear interpolation.
+    ly, lx = y - y_low, x - x_low
+    hy, hx = y_high - y, x_high - x
+    return hy * hx, hy * lx, ly * hx, ly * lx
 
 
 class ROIAverageAlign2D(_roi.ROINode):

@@ -5,8 +5,12 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite.functions.pooling import _pooling
 from chainlite.functions.pooling import _roi
 from chainlite.functions.pooling import roi_average_align_2d
+
+# Chainer's helper of this module: an int or a pair as a pair.
+_pair = _pooling.pair
 
 if TYPE_CHECKING:
     from chainlite.types import ShapeSpec, VariableOrArray

@@ -5,7 +5,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite.functions.pooling import _pooling
 from chainlite.functions.pooling import _roi
+
+# Chainer's helper of this module: an int or a pair as a pair.
+_pair = _pooling.pair
 
 if TYPE_CHECKING:
     from chainlite.types import ShapeSpec, VariableOrArray

@@ -5,12 +5,25 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import function_node
+from chainlite.functions.array import reshape
 from chainlite.functions.pooling import _roi
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
     from chainlite.variable import Variable
+
+
+def _roi_pooling_slice(size: int, stride: float, max_size: int,
+                       roi_offset: int) -> tuple[slice, int]:
+    # The pixels of output bin `size` along one axis of a region starting at roi_offset,
+    # `stride` pixels a bin, clipped to [0, max_size): the slice and its length.
+    start = int(numpy.floor(size * stride))
+    end = int(numpy.ceil((size + 1) * stride))
+    start = min(max(start + roi_offset, 0), max_size)
+    end = min(max(end + roi_offset, 0), max_size)
+    return slice(start, end), end - start
 
 
 class ROIPooling2D(_roi.ROINode):
@@ -37,6 +50,62 @@ class ROIPooling2D(_roi.ROINode):
                     ymin, xmin, ymax, xmax, self.outh, self.outw, h, w, 1):
                 builder.max(r, indices[r], ph, pw, cols, weights)
         return builder.matrix(), builder.empty, builder.shape
+
+
+class ROIPooling2DGrad(function_node.FunctionNode):
+    """The input gradient of ROI max pooling as Chainer's node, applied to ``(rois, gy)``.
+
+    Each output's gradient goes to the pixel ``argmax_data`` names (a flat ``y * width +
+    x`` index per region, channel and bin, as Chainer's forward records it); bins that
+    cover no pixel send nothing. Linear in ``gy``, so differentiable again.
+
+    Args:
+        outh: The output height.
+        outw: The output width.
+        spatial_scale: The scale from the ROI coordinates to the input's.
+        bottom_data_shape: The input's shape ``(n, c, h, w)``.
+        argmax_data: The ``int32`` argmax of each output, ``(n_rois, c, outh, outw)``.
+    """
+
+    def __init__(self, outh: int, outw: int, spatial_scale: float,
+                 bottom_data_shape: tuple[int, ...], argmax_data: numpy.ndarray) -> None:
+        self.outh, self.outw = outh, outw
+        self.spatial_scale = spatial_scale
+        self._bottom_data_shape = bottom_data_shape
+        self.argmax_data = argmax_data
+
+    def _targets(self, rois):
+        # For each output: its flat index into the input, and whether its bin is non-empty.
+        n, c, h, w = self._bottom_data_shape
+        valid = numpy.zeros((len(rois), 1, self.outh, self.outw), bool)
+        for r, (_, xmin, ymin, xmax, ymax) in enumerate(rois):
+            xmin, xmax, ymin, ymax = (int(round(float(v) * self.spatial_scale))
+                                      for v in (xmin, xmax, ymin, ymax))
+            sh = max(ymax - ymin + 1, 1) / self.outh
+            sw = max(xmax - xmin + 1, 1) / self.outw
+            rows = [_roi_pooling_slice(i, sh, h, ymin)[1] > 0 for i in range(self.outh)]
+            cols = [_roi_pooling_slice(j, sw, w, xmin)[1] > 0 for j in range(self.outw)]
+            valid[r, 0] = numpy.outer(rows, cols)
+        batch = rois[:, 0].astype(numpy.intp)[:, None, None, None]
+        channel = numpy.arange(c)[None, :, None, None]
+        flat = (batch * c + channel) * (h * w) + self.argmax_data
+        return flat, numpy.broadcast_to(valid, self.argmax_data.shape)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0,))
+        rois, gy = inputs
+        flat, valid = self._targets(rois)
+        gx = numpy.zeros(int(numpy.prod(self._bottom_data_shape)), rois.dtype)
+        numpy.add.at(gx, flat[valid], gy[valid])
+        return gx.reshape(self._bottom_data_shape),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        rois, = self.get_retained_inputs()
+        gg, = grad_outputs
+        flat, valid = self._targets(rois.array)
+        picked = reshape.reshape(gg, (-1,))[numpy.where(valid, flat, 0)]
+        return None, picked * valid.astype(gg.dtype)
 
 
 def roi_pooling_2d(x: VariableOrArray, rois: VariableOrArray, outh: int, outw: int,

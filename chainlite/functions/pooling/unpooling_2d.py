@@ -19,6 +19,14 @@ class Unpooling2D(unpooling_nd.UnpoolingND):
         super().__init__(2, ksize, stride, pad, outsize, cover_all)
 
 
+class Unpooling2DGrad(unpooling_nd.UnpoolingNDGrad):
+    """The input gradient of 2-d unpooling as Chainer's node, ``Unpooling2DGrad(f)``.
+
+    Args:
+        unpooling2d: The :class:`Unpooling2D` node whose forward has run.
+    """
+
+
 def unpooling_2d(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
                  pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
                  cover_all: bool = True) -> Variable:

@@ -76,6 +76,17 @@ class _UnpoolingNDGrad(function_node.FunctionNode):
             grad_outputs)
 
 
+class UnpoolingNDGrad(_UnpoolingNDGrad):
+    """The input gradient of unpooling as Chainer's node, ``UnpoolingNDGrad(f)``.
+
+    Applied to ``(gy,)`` after the forward node ``f`` has run, it sums ``gy`` over each
+    window; differentiable again (its gradient is the unpooling).
+
+    Args:
+        unpoolingnd: The :class:`UnpoolingND` node whose forward has run.
+    """
+
+
 def unpooling_nd(x: VariableOrArray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
                  pad: ShapeSpec = 0, outsize: ShapeSpec | None = None,
                  cover_all: bool = True) -> Variable:

@@ -78,6 +78,17 @@ class _Upsampling2DGrad(function_node.FunctionNode):
                             f.cover_all).apply(grad_outputs)
 
 
+class Upsampling2DGrad(_Upsampling2DGrad):
+    """The input gradient of upsampling as Chainer's node, ``Upsampling2DGrad(f)``.
+
+    Applied to ``(gy,)`` after the forward node ``f`` has run, it picks ``gy`` at each
+    window's index; differentiable again (its gradient is the upsampling).
+
+    Args:
+        upsampling2d: The :class:`Upsampling2D` node whose forward has run.
+    """
+
+
 def upsampling_2d(x: VariableOrArray, indexes: numpy.ndarray, ksize: ShapeSpec,
                   stride: ShapeSpec | None = None, pad: ShapeSpec = 0,
                   outsize: ShapeSpec | None = None, cover_all: bool = True) -> Variable:
