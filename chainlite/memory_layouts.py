@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainlite import function_node
+
 CUDNN_CHANNEL_FIRST_X = None
 CUDNN_CHANNEL_LAST_X = 'CUDNN_CHANNEL_LAST_X'
 CUDNN_CHANNEL_FIRST_W = None
@@ -54,3 +56,43 @@ def get_semantic_shape(arr_or_var: Any, *, assumed_layout: Any = None) -> tuple:
     """
     _check_layout(assumed_layout)
     return tuple(arr_or_var.shape)
+
+
+class AsLayout(function_node.FunctionNode):
+    """Converts an array to a memory layout (Chainer's node; the standard layout only here).
+
+    chainlite keeps every array in the standard layout, so the only layout is None and the
+    conversion passes the array through; its gradient is passed back the same way.
+
+    Args:
+        layout: The layout to convert to: only None.
+
+    Raises:
+        ValueError: For another layout.
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite import memory_layouts
+        >>> y, = memory_layouts.AsLayout(None).apply((np.ones(2, np.float32),))
+        >>> y.array
+        array([1., 1.], dtype=float32)
+    """
+
+    axes = None
+    in_layout = None
+
+    def __init__(self, layout: Any) -> None:
+        _check_layout(layout)
+        self.out_layout = layout
+
+    @property
+    def label(self) -> str:
+        return 'AsLayout'
+
+    def forward(self, inputs: tuple) -> tuple:
+        x, = inputs
+        self.output_layouts = (self.out_layout,)
+        return x,
+
+    def backward(self, indexes: tuple, grad_outputs: tuple) -> tuple:
+        return AsLayout(self.in_layout).apply(grad_outputs)

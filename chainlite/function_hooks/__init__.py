@@ -5,8 +5,12 @@ on a single function with ``FunctionNode.add_hook``:
 
 - :class:`TimerHook`: time spent in each function's forward and backward;
 - :class:`PrintHook`: prints each function with a description of its inputs;
-- :class:`MemoryHook`: bytes of the arrays each function's forward and backward return.
+- :class:`MemoryHook`: bytes of the arrays each function's forward and backward return;
+- :class:`CUDAProfileHook`, :class:`CupyMemoryProfileHook`: Chainer's CUDA-only hooks, which
+  raise RuntimeError when made (chainlite has no CUDA).
 """
+from chainlite.function_hooks.cuda_profile import CUDAProfileHook  # noqa: F401
+from chainlite.function_hooks.cupy_memory_profile import CupyMemoryProfileHook  # noqa: F401
 from chainlite.function_hooks.debug_print import PrintHook  # noqa: F401
 from chainlite.function_hooks.memory import MemoryHook  # noqa: F401
 from chainlite.function_hooks.timer import TimerHook  # noqa: F401

@@ -54,6 +54,7 @@ _getitem = operator.getitem
 _data_of = operator.attrgetter('_data')
 _requires_grad_of = operator.attrgetter('_requires_grad')
 _rank_of = operator.attrgetter('rank')
+_node_of = operator.attrgetter('_node')
 
 # Schedules kept per input signature and per chain before new signatures run define-by-run.
 MAX_SCHEDULES_PER_KEY = 4
@@ -728,6 +729,12 @@ def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
     fn = _object_new(StaticScheduleFunction)
     fn.schedule = sched
     fn._first = False
+    params = sched.params
+    if len(flat) == 1 and sched.spec == 'v' and sched.back_ops is not None and \
+            cfg.enable_backprop:
+        v = _replay_one(fn, sched, flat[0], params)
+        if v is not None:
+            return v
     fn._bufs = None
     inputs = []
     in_data = []
@@ -740,7 +747,6 @@ def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
             inputs.append(x)
             in_data.append(x._data)
             requires_grad = requires_grad or x._requires_grad
-    params = sched.params
     if params:
         inputs.extend(params)
         in_data.extend(sched.param_arrays)
@@ -773,6 +779,49 @@ def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
     if spec == 'v':
         return outs[0]
     return _unflatten_outputs(spec, iter(outs))
+
+
+def _replay_one(fn: StaticScheduleFunction, sched: _Schedule, x: Any, params: list) -> Any:
+    # A training call's replay (one input, one output, backward on arrays): the node's
+    # forward and the linking of its inputs and output done here in one go. None when
+    # nothing requires a gradient (the general path then leaves the output unlinked).
+    if x.__class__ is _ndarray:
+        a = x
+        node = _object_new(_VariableNode)  # what _make_node gives a wrapped array
+        node.shape = a.shape
+        node.dtype = a.dtype
+        node.requires_grad = False
+        if not any(map(_requires_grad_of, params)):
+            return None
+    else:
+        a = x._data
+        node = x._node or x._make_node()
+        if not x._requires_grad and not any(map(_requires_grad_of, params)):
+            return None
+    b = sched.replay((a, *sched.param_arrays))
+    fn._bufs = b
+    fn.generation = sched.generation
+    y = b[sched.out_slots[0]]
+    if params:
+        nodes = (node, *map(_node_of, params))
+        if None in nodes:  # (a parameter's node is made with it; a subclass may differ)
+            nodes = (node, *[p._node or p._make_node() for p in params])
+        fn._ins = nodes
+        fn.rank = rank = max(map(_rank_of, nodes))
+    else:
+        fn._ins = node
+        fn.rank = rank = node.rank
+    n = _object_new(_VariableNode)
+    n.creator_node = fn
+    n.rank = rank + 1
+    n.shape = y.shape
+    n.dtype = y.dtype
+    fn._outs = _ref(n)
+    sched.owner = _ref(fn)  # busy until its backward ran (or its graph is freed)
+    v = _object_new(_Variable)
+    v._data = y
+    v._node = n
+    return v
 
 
 def _call_schedule(sched: _Schedule, inputs: list, first: bool) -> Any:
@@ -1009,3 +1058,155 @@ def _params_match(sched: _Schedule) -> bool:
                 return False
             arrays[k] = d
     return True
+
+
+class ScheduleInfo:
+    """One call of Chainer's static schedule: a function, its arguments and array bookkeeping.
+
+    chainlite's schedules keep their steps as plain lists (see the module's description);
+    this class is Chainer's record of a step, for code that builds or inspects one. Calling
+    it points the listed arguments at their master arrays in ``unique_arrays``, calls
+    ``func(*args, **kwargs)``, then releases those references and stores the arrays it
+    returned.
+
+    Args:
+        func: The function to call.
+        args: Its positional arguments.
+        kwargs: Its keyword arguments; ``kwargs['inputs']`` and ``kwargs['outputs']`` are the
+            lists the hooks below update.
+        inputs_hooks: ``(index in inputs, index in unique_arrays)`` pairs.
+        outputs_hooks: ``(index in outputs, index in unique_arrays)`` pairs.
+        return_hooks: ``(index in the returned arrays, index in unique_arrays)`` pairs.
+        delete_hooks: Indexes of ``unique_arrays`` to release before the call.
+        unique_arrays: The master list of the schedule's arrays.
+        array_infos: One :class:`ArrayInfo` per entry of ``unique_arrays``; a retained
+            array is updated in place rather than replaced.
+        func_name: A name for messages.
+
+    Example:
+        >>> import numpy as np
+        >>> arrays = [np.ones(2), None]
+        >>> infos = [ArrayInfo(arrays[0]), ArrayInfo(np.zeros(2))]
+        >>> step = ScheduleInfo(lambda inputs: (inputs[0] * 3,), (), {'inputs': [None]},
+        ...                     [(0, 0)], [], [(0, 1)], [], arrays, infos)
+        >>> step()
+        >>> arrays[1]
+        array([3., 3.])
+    """
+
+    def __init__(self, func: Callable, args: tuple, kwargs: dict, inputs_hooks: list,
+                 outputs_hooks: list, return_hooks: list, delete_hooks: list,
+                 unique_arrays: list, array_infos: list, func_name: Optional[str] = None
+                 ) -> None:
+        if len(array_infos) != len(unique_arrays):
+            raise ValueError('ScheduleInfo: %d array_infos for %d unique_arrays'
+                             % (len(array_infos), len(unique_arrays)))
+        self.func, self.args, self.kwargs = func, args, kwargs
+        self.inputs_hooks, self.outputs_hooks = inputs_hooks, outputs_hooks
+        self.return_hooks, self.delete_hooks = return_hooks, delete_hooks
+        self.unique_arrays, self.array_infos = unique_arrays, array_infos
+        self.func_name = func_name
+        self.in_list = kwargs['inputs'] if inputs_hooks else None
+        self.out_list = kwargs['outputs'] if outputs_hooks else None
+        # The FunctionNode whose forward this step wraps, if it is the first argument.
+        self.function_node = args[0] if args and isinstance(
+            args[0], function_node.FunctionNode) else None
+
+    def run_pre_hooks(self) -> None:
+        """Points the listed inputs and outputs at their master arrays; releases others."""
+        for index, unique in self.inputs_hooks:
+            self.in_list[index] = self.unique_arrays[unique]
+        for index, unique in self.outputs_hooks:
+            self.out_list[index] = self.unique_arrays[unique]
+        for unique in self.delete_hooks:
+            self.unique_arrays[unique] = None
+
+    def run_post_hooks(self, return_arrays: Any) -> None:
+        """Drops the argument references and stores the returned arrays as masters.
+
+        Args:
+            return_arrays: What the function returned (indexed by ``return_hooks``).
+        """
+        for index, _ in self.inputs_hooks:
+            self.in_list[index] = None
+        for index, _ in self.outputs_hooks:
+            self.out_list[index] = None
+        for ret_index, unique in self.return_hooks:
+            if self.array_infos[unique].retain:
+                # A retained array may be read by reference elsewhere: copy into it.
+                self.unique_arrays[unique][...] = return_arrays[ret_index]
+            else:
+                self.unique_arrays[unique] = return_arrays[ret_index]
+
+    def __call__(self) -> None:
+        self.run_pre_hooks()
+        ret = self.func(*self.args, **self.kwargs)
+        self.run_post_hooks(ret)
+
+    def __repr__(self) -> str:
+        return 'function: %s\nname: %s\nargs: %s\nkwargs: %s\n' % (
+            self.func, self.func_name, self.args, self.kwargs)
+
+
+class ArrayInfo:
+    """What Chainer's static schedule records about one array of the define-by-run run.
+
+    Args:
+        array: The array; it is held by weak reference.
+
+    Attributes:
+        weak_ref: A weak reference to the array.
+        id: ``id(array)``.
+        shape: Its shape.
+        dtype: Its dtype.
+        ndarray_module: Its array module (NumPy).
+        device: ``-1``: the CPU.
+        retain: Whether a function retains the array (set later by the scheduler).
+
+    Example:
+        >>> import numpy as np
+        >>> a = np.ones((2, 3), np.float32)
+        >>> info = ArrayInfo(a)
+        >>> info.get_new_empty_array().shape, info.was_deleted()
+        ((2, 3), False)
+    """
+
+    def __init__(self, array: Any) -> None:
+        self.weak_ref = weakref.ref(array)
+        self.id = id(array)
+        self.array = None  # the schedule's own array, made when needed
+        self.shape = array.shape
+        self.dtype = array.dtype
+        from chainlite import backend
+        self.ndarray_module = backend.get_array_module(array)
+        self.device = -1
+        # Where the array came from and went, in the schedule (pass depth, index).
+        self.in_var_index: Any = None
+        self.out_var_index: Any = None
+        self.dynamically_allocated = False
+        self.dynamic_allocation_index: Any = None
+        self.dynamic_allocation_pass_depth: Any = None
+        self.dynamic_deletion_index: Any = None
+        self.dynamic_deletion_pass_depth: Any = None
+        self.static_allocation_index: Any = None
+        self.retain = False
+
+    def was_deleted(self) -> bool:
+        """Returns whether the array no longer exists."""
+        return self.weak_ref() is None
+
+    def get_new_empty_array(self) -> Any:
+        """Returns a new uninitialized array of the recorded shape and dtype."""
+        return self.ndarray_module.empty(self.shape, dtype=self.dtype)
+
+    def __repr__(self) -> str:
+        lines = ['shape: {}'.format(self.shape),
+                 'Weak reference: %s' % ('dead' if self.was_deleted() else 'alive')]
+        if self.retain:
+            lines.append('Retained with retain_inputs()/retain_outputs().')
+        if self.dynamically_allocated:
+            lines += ['Dynamically allocated at',
+                      '  pass_depth: {}'.format(self.dynamic_allocation_pass_depth),
+                      '  sched_index: {}'.format(self.dynamic_allocation_index)]
+        lines.append('array id: {}'.format(self.id))
+        return '\n'.join(lines)

@@ -67,3 +67,30 @@ def static_code(*dec_args: Any, **dec_kwargs: Any) -> Callable:
         raise TypeError('static_code got unexpected keyword arguments %s; its only option is '
                         'func_name' % sorted(unknown))
     return lambda func: decorate(func, dec_kwargs.get('func_name'))
+
+
+def static_forward_optimizations(func: Any, inputs: tuple) -> tuple:
+    """Runs ``func.forward(inputs)`` so that a static chain being recorded records it.
+
+    Chainer's ``FunctionNode.apply`` calls this in place of ``forward`` while a static
+    schedule is recorded; chainlite's ``apply`` records by itself, so this is for code that
+    runs a node's forward directly. Outside a recording it is simply ``func.forward(inputs)``.
+
+    Args:
+        func: A :class:`~chainlite.FunctionNode`.
+        inputs: Its input arrays.
+
+    Returns:
+        The output arrays, as a tuple.
+
+    Example:
+        >>> import numpy as np
+        >>> from chainlite.functions.math import exp
+        >>> y, = static_forward_optimizations(exp.Exp(), (np.zeros(2, np.float32),))
+        >>> y
+        array([1., 1.], dtype=float32)
+    """
+    recorder = function_node._recorder
+    if recorder is None:
+        return tuple(func.forward(tuple(inputs)))
+    return recorder.record(func, tuple(inputs))

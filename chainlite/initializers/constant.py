@@ -12,7 +12,29 @@ if TYPE_CHECKING:
     from chainlite.types import DTypeSpec, ScalarValue
 
 
-class Constant(initializer.Initializer):
+class _Constant(initializer.Initializer):
+    # Chainer's base of the constant initializers: a subclass sets the class attribute
+    # ``fill_value`` (a scalar or an array) and is made with ``(dtype=None)``.
+
+    fill_value: Any = None
+
+    def __init__(self, dtype: DTypeSpec = None) -> None:
+        if not (isinstance(self.fill_value, numpy.ndarray) or _is_number(self.fill_value)):
+            raise ValueError('%s: fill_value must be a scalar or an array, got %s'
+                             % (type(self).__name__, type(self.fill_value).__name__))
+        super().__init__(dtype)
+
+    def __call__(self, array: numpy.ndarray) -> None:
+        self._check_dtype(array)
+        try:
+            array[...] = self.fill_value
+        except ValueError:
+            raise ValueError('%s: a fill_value of shape %s cannot fill an array of shape %s'
+                             % (type(self).__name__, numpy.shape(self.fill_value),
+                                array.shape)) from None
+
+
+class Constant(_Constant):
     """Fills an array with a scalar, or with an array broadcast to its shape.
 
     Args:
@@ -35,20 +57,8 @@ class Constant(initializer.Initializer):
     """
 
     def __init__(self, fill_value: ScalarValue | numpy.ndarray, dtype: DTypeSpec = None) -> None:
-        if not (isinstance(fill_value, numpy.ndarray) or _is_number(fill_value)):
-            raise ValueError('%s: fill_value must be a scalar or an array, got %s'
-                             % (type(self).__name__, type(fill_value).__name__))
-        self.fill_value: Any = fill_value
+        self.fill_value = fill_value
         super().__init__(dtype)
-
-    def __call__(self, array: numpy.ndarray) -> None:
-        self._check_dtype(array)
-        try:
-            array[...] = self.fill_value
-        except ValueError:
-            raise ValueError('%s: a fill_value of shape %s cannot fill an array of shape %s'
-                             % (type(self).__name__, numpy.shape(self.fill_value),
-                                array.shape)) from None
 
 
 def _is_number(value: Any) -> bool:

@@ -13,15 +13,27 @@ if TYPE_CHECKING:
     from chainlite.types import DTypeSpec
 
 
-class _ResamplingFilter(initializer.Initializer):
+def _get_linear_filter(size: int, ndim: int, upsampling: bool = True) -> numpy.ndarray:
+    # The N-linear kernel of ``size`` per axis over ``ndim`` axes: peak 1 for upsampling,
+    # summing to 1 for downsampling.
+    factor = (size + 1) // 2
+    center = factor - 1 if size % 2 == 1 else factor - 0.5
+    line = 1 - numpy.abs(numpy.arange(size) - center) / factor
+    kernel = functools.reduce(numpy.multiply.outer, [line] * ndim, numpy.float64(1.0))
+    if not upsampling:
+        kernel = kernel / kernel.sum()
+    return kernel
+
+
+class _SamplingFilter(initializer.Initializer):
     # Each channel i gets the N-linear kernel at W[i, i] (or W[i, 0] with one output channel).
 
-    _normalize = False
-
-    def __init__(self, interpolation: str = 'linear', dtype: DTypeSpec = None) -> None:
+    def __init__(self, upsampling: bool = True, interpolation: str = 'linear',
+                 dtype: DTypeSpec = None) -> None:
         if interpolation != 'linear':
             raise ValueError('%s: interpolation must be \'linear\', got %r'
                              % (type(self).__name__, interpolation))
+        self._upsampling = upsampling
         self.interpolation = interpolation
         super().__init__(dtype)
 
@@ -39,20 +51,14 @@ class _ResamplingFilter(initializer.Initializer):
         if len(set(ksize)) != 1:
             raise ValueError('%s: the kernel must have the same size on every axis, got %s'
                              % (name, ksize))
-        k = ksize[0]
-        factor = (k + 1) // 2
-        center = factor - 1 if k % 2 == 1 else factor - 0.5
-        line = 1 - numpy.abs(numpy.arange(k) - center) / factor
-        kernel = functools.reduce(numpy.multiply.outer, [line] * len(ksize))
-        if self._normalize:
-            kernel /= kernel.sum()
+        kernel = _get_linear_filter(ksize[0], len(ksize), self._upsampling)
         xp = backend.get_array_module(array)
         array[...] = 0
         channels = xp.arange(in_c)
         array[channels, channels if out_c == in_c else 0] = xp.asarray(kernel)
 
 
-class UpsamplingDeconvFilter(_ResamplingFilter):
+class UpsamplingDeconvFilter(_SamplingFilter):
     """Fills a deconvolution weight with the N-linear upsampling kernel, channel by channel.
 
     For :class:`~chainlite.links.Deconvolution2D` / ``DeconvolutionND`` with
@@ -71,8 +77,11 @@ class UpsamplingDeconvFilter(_ResamplingFilter):
         array([[[0.25, 0.75, 0.75, 0.25]]], dtype=float32)
     """
 
+    def __init__(self, interpolation: str = 'linear', dtype: DTypeSpec = None) -> None:
+        super().__init__(True, interpolation, dtype)
 
-class DownsamplingConvFilter(_ResamplingFilter):
+
+class DownsamplingConvFilter(_SamplingFilter):
     """Fills a convolution weight with the N-linear downsampling kernel, channel by channel.
 
     For :class:`~chainlite.links.Convolution2D` / ``ConvolutionND`` with
@@ -90,4 +99,5 @@ class DownsamplingConvFilter(_ResamplingFilter):
         array([[[0.125, 0.375, 0.375, 0.125]]], dtype=float32)
     """
 
-    _normalize = True
+    def __init__(self, interpolation: str = 'linear', dtype: DTypeSpec = None) -> None:
+        super().__init__(False, interpolation, dtype)

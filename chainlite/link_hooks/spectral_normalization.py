@@ -16,8 +16,79 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 
-def _l2normalize(v: Any, eps: float) -> Any:
-    return v / (numpy.linalg.norm(v) + eps)
+def l2normalize(xp: Any, v: Any, eps: float) -> Any:
+    """Divides a vector by its L2 norm (plus ``eps``).
+
+    Args:
+        xp: The array module of ``v`` (``numpy``).
+        v: A vector.
+        eps: Added to the norm, so a zero vector stays finite.
+
+    Returns:
+        ``v / (||v|| + eps)``.
+
+    Example:
+        >>> import numpy as np
+        >>> l2normalize(np, np.array([3.0, 4.0]), 0.0)
+        array([0.6, 0.8])
+    """
+    return v / (xp.linalg.norm(v) + eps)
+
+
+def update_approximate_vectors(weight_matrix: Any, u: Any, n_power_iteration: int,
+                               eps: float) -> tuple[Any, Any]:
+    """Refines the first left and right singular vectors of a matrix by power iteration.
+
+    Args:
+        weight_matrix: The matrix ``W`` (a Variable or array) of shape ``(out, in)``.
+        u: The current estimate of the first left singular vector, ``(out,)``.
+        n_power_iteration: The number of iterations (at least 1).
+        eps: See :func:`l2normalize`.
+
+    Returns:
+        ``(u, v)``: the new left ``(out,)`` and right ``(in,)`` vectors (arrays).
+
+    Raises:
+        ValueError: If ``n_power_iteration`` is less than 1.
+
+    Example:
+        >>> import numpy as np
+        >>> u, v = update_approximate_vectors(np.diag([3.0, 1.0]), np.ones(2), 20, 1e-12)
+        >>> np.round(u, 6), np.round(v, 6)
+        (array([1., 0.]), array([1., 0.]))
+    """
+    if n_power_iteration < 1:
+        raise ValueError('update_approximate_vectors: n_power_iteration must be at least 1, '
+                         'got %r' % (n_power_iteration,))
+    w = getattr(weight_matrix, 'array', weight_matrix)
+    xp = numpy
+    for _ in range(n_power_iteration):
+        v = l2normalize(xp, u @ w, eps)
+        u = l2normalize(xp, w @ v, eps)
+    return u, v
+
+
+def calculate_max_singular_value(weight_matrix: VariableOrArray, u: Any,
+                                 v: Any) -> variable.Variable:
+    """Estimates the largest singular value of a matrix as ``u^T W v``.
+
+    Gradients flow to ``weight_matrix`` only (``u`` and ``v`` are constants).
+
+    Args:
+        weight_matrix: ``W``, ``(out, in)``.
+        u: The first left singular vector, ``(out,)``.
+        v: The first right singular vector, ``(in,)``.
+
+    Returns:
+        A 0-d Variable.
+
+    Example:
+        >>> import numpy as np
+        >>> W = np.array([[3.0, 0.0], [0.0, 1.0]])
+        >>> calculate_max_singular_value(W, np.array([1.0, 0.0]), np.array([1.0, 0.0])).array
+        array(3.)
+    """
+    return matmul.matmul(matmul.matmul(u[None], weight_matrix), v[:, None])[0, 0]
 
 
 class SpectralNormalization(link_hook.LinkHook):
@@ -150,12 +221,9 @@ class SpectralNormalization(link_hook.LinkHook):
             # The same u and v as the forward being recomputed.
             v = self.v
         else:
-            wm = Wm.array
-            for _ in range(self.n_power_iteration):
-                v = _l2normalize(u @ wm, self.eps)
-                u = _l2normalize(wm @ v, self.eps)
+            u, v = update_approximate_vectors(Wm, u, self.n_power_iteration, self.eps)
         # sigma = u^T W v with u, v constants: gradients flow through W only.
-        sigma = matmul.matmul(matmul.matmul(u[None], Wm), v[:, None])[0, 0]
+        sigma = calculate_max_singular_value(Wm, u, v)
         if self.factor is not None:
             sigma = sigma / self.factor
         W = (cast(Any, link).gamma * W if self.use_gamma else W) / sigma

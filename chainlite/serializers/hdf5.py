@@ -35,6 +35,12 @@ def _h5py():
     return h5py
 
 
+def _check_available() -> None:
+    # Chainer's check: raises the RuntimeError that says how to install h5py if it is missing.
+    if not _available:
+        _h5py()
+
+
 def _source_name(group: Any) -> str:
     if group is None:
         return 'no HDF5 group'

@@ -620,3 +620,183 @@ def test_testing_function_link_checks(chainer):
         function_link._check_generated_initializer(None)
     with pytest.raises(TypeError):
         function_link._check_generated_initializer('not an initializer')
+
+
+# -- function_hooks, graph_optimizations, initializers, link_hooks, memory_layouts, hdf5 ------
+
+def test_cuda_function_hooks_raise_without_cuda(chainer):
+    from chainer import function_hooks
+    from chainer.function_hooks import cuda_profile, cupy_memory_profile
+    assert function_hooks.CUDAProfileHook is cuda_profile.CUDAProfileHook
+    assert function_hooks.CupyMemoryProfileHook is cupy_memory_profile.CupyMemoryProfileHook
+    for hook in (cuda_profile.CUDAProfileHook, cupy_memory_profile.CupyMemoryProfileHook):
+        with pytest.raises(RuntimeError, match='CUDA'):
+            hook()
+    assert cupy_memory_profile.memory_hook_available is False
+    assert cupy_memory_profile.MemoryHook is object
+    cumulative = cupy_memory_profile.CupyMemoryCumulativeHook()
+    cumulative.malloc_preprocess(mem_size=100)
+    cumulative.alloc_preprocess(mem_size=2048)
+    cumulative.malloc_preprocess(mem_size=28)
+    assert (cumulative.used_bytes, cumulative.acquired_bytes) == (128, 2048)
+
+
+def test_cupy_memory_profile_report(chainer):
+    import io
+    from chainer.function_hooks import cupy_memory_profile
+    # The report of a hook whose measurements came from elsewhere (made without __init__,
+    # which needs CUDA).
+    hook = object.__new__(cupy_memory_profile.CupyMemoryProfileHook)
+    hook.call_history = []
+    hook._memory_hook = cupy_memory_profile.CupyMemoryCumulativeHook()
+    hook._running_stack = []
+    hook._total_used_bytes = hook._total_acquired_bytes = 0
+
+    class Node:
+        _impl_name = 'LinearFunction'
+
+    hook.forward_preprocess(Node(), ())
+    hook._memory_hook.malloc_preprocess(mem_size=3 * 1024)
+    hook._memory_hook.alloc_preprocess(mem_size=4 * 1024 * 1024)
+    hook.forward_postprocess(Node(), ())
+    assert hook.call_history == [('LinearFunction', 3072, 4194304, 0)]
+    assert hook.total_used_bytes() == 3072 and hook.total_acquired_bytes() == 4194304
+    assert hook.summary()['LinearFunction'] == {'used_bytes': 3072,
+                                                'acquired_bytes': 4194304, 'occurrence': 1}
+    out = io.StringIO()
+    hook.print_report(file=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ['FunctionName', 'UsedBytes', 'AcquiredBytes', 'Occurrence']
+    assert lines[1].split() == ['LinearFunction', '3.00KB', '4.00MB', '1']
+    out = io.StringIO()
+    hook.print_report(unit='B', file=out)
+    assert '3072.00B' in out.getvalue()
+
+
+def test_graph_optimizations_names(chainer):
+    import weakref
+    from chainer import graph_optimizations
+    from chainer.graph_optimizations import static_graph, static_graph_utilities
+    assert graph_optimizations.static_code is static_graph_utilities.static_code
+    a = np.ones((2, 3), np.float32)
+    info = static_graph.ArrayInfo(a)
+    assert (info.shape, info.dtype, info.device, info.retain) == ((2, 3), np.float32, -1, False)
+    assert info.get_new_empty_array().shape == (2, 3) and not info.was_deleted()
+    assert 'alive' in repr(info)
+    ref = weakref.ref(b := np.zeros(1))
+    gone = static_graph.ArrayInfo(b)
+    del b
+    assert ref() is None and gone.was_deleted() and 'dead' in repr(gone)
+
+    unique = [np.array([1.0, 2.0]), np.zeros(2), np.zeros(2)]
+    infos = [static_graph.ArrayInfo(u) for u in unique]
+    infos[2].retain = True
+    retained = unique[2]
+    inputs = [None]
+
+    def double(inputs):
+        return inputs[0] * 2, inputs[0] * 3
+
+    step = static_graph.ScheduleInfo(double, (), {'inputs': inputs}, [(0, 0)], [],
+                                     [(0, 1), (1, 2)], [], unique, infos, func_name='double')
+    step()
+    np.testing.assert_array_equal(unique[1], [2.0, 4.0])
+    assert unique[2] is retained  # retained: written in place
+    np.testing.assert_array_equal(retained, [3.0, 6.0])
+    assert inputs == [None] and 'double' in repr(step) and step.function_node is None
+    with pytest.raises(ValueError):
+        static_graph.ScheduleInfo(double, (), {}, [], [], [], [], unique, infos[:1])
+
+
+def test_static_forward_optimizations_is_recorded(chainer):
+    from chainer.graph_optimizations.static_graph_utilities import \
+        static_forward_optimizations
+    from chainer.functions.math import exp
+
+    y, = static_forward_optimizations(exp.Exp(), (np.zeros(1, np.float32),))
+    np.testing.assert_allclose(y, [1.0])
+
+    class Model(chainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.fc = chainer.links.Linear(2, 2)
+
+        @chainer.static_graph
+        def forward(self, x):
+            h = self.fc(x)
+            e, = static_forward_optimizations(exp.Exp(), (h.array,))
+            return h + chainer.Variable(e)
+
+    model = Model()
+    for i in range(3):  # the first call records, the others replay the recorded forward
+        x = np.full((1, 2), i, np.float32)
+        h = model.fc(x).array
+        np.testing.assert_allclose(model(x).array, h + np.exp(h), rtol=1e-6)
+
+
+def test_initializer_constant_base_and_sampling_filter(chainer):
+    from chainer.initializers import constant, sampling
+
+    class Sevens(constant._Constant):
+        fill_value = 7
+
+    a = np.zeros((2, 2), np.float32)
+    Sevens()(a)
+    assert (a == 7).all()
+    assert isinstance(chainer.initializers.Constant(1.0), constant._Constant)
+    assert isinstance(chainer.initializers.Zero(), constant._Constant)
+    with pytest.raises(ValueError, match='fill_value'):
+        constant._Constant()
+    np.testing.assert_allclose(sampling._get_linear_filter(4, 1), [0.25, 0.75, 0.75, 0.25])
+    np.testing.assert_allclose(sampling._get_linear_filter(3, 2, upsampling=False),
+                               np.outer([1, 2, 1], [1, 2, 1]) / 16)
+    W = np.zeros((2, 2, 3, 3), np.float32)
+    sampling._SamplingFilter(upsampling=True)(W)
+    np.testing.assert_allclose(W[1, 1], np.outer([0.5, 1, 0.5], [0.5, 1, 0.5]))
+    assert (W[0, 1] == 0).all()
+    with pytest.raises(ValueError, match='interpolation'):
+        sampling._SamplingFilter(interpolation='cubic')
+    assert isinstance(chainer.initializers.UpsamplingDeconvFilter(), sampling._SamplingFilter)
+
+
+def test_spectral_normalization_helpers(chainer):
+    from chainer.link_hooks import spectral_normalization as sn
+    np.testing.assert_allclose(sn.l2normalize(np, np.array([3.0, 4.0]), 0), [0.6, 0.8])
+    rng = np.random.RandomState(0)
+    W = rng.randn(4, 3)
+    u, v = sn.update_approximate_vectors(chainer.Variable(W), rng.randn(4), 100, 1e-12)
+    assert u.shape == (4,) and v.shape == (3,)
+    sigma = sn.calculate_max_singular_value(chainer.Variable(W), u, v)
+    assert sigma.shape == ()
+    np.testing.assert_allclose(sigma.array, np.linalg.svd(W)[1][0], rtol=1e-6)
+    with pytest.raises(ValueError, match='n_power_iteration'):
+        sn.update_approximate_vectors(W, u, 0, 1e-12)
+    Wv = chainer.Variable(W)
+    sn.calculate_max_singular_value(Wv, u, v).backward()
+    np.testing.assert_allclose(Wv.grad, np.outer(u, v))  # d(u^T W v)/dW
+
+
+def test_memory_layouts_as_layout(chainer):
+    from chainer import gradient_check, memory_layouts
+    x = np.random.RandomState(1).randn(2, 3)
+    y, = memory_layouts.AsLayout(None).apply((x,))
+    np.testing.assert_array_equal(y.array, x)
+    assert memory_layouts.AsLayout(None).label == 'AsLayout'
+    gradient_check.check_backward(lambda x: memory_layouts.AsLayout(None).apply((x,))[0],
+                                  x, np.ones((2, 3)))
+    gradient_check.check_double_backward(
+        lambda x: memory_layouts.AsLayout(None).apply((x,))[0] ** 2, x, np.ones((2, 3)),
+        np.ones((2, 3)))
+    with pytest.raises(ValueError, match='not supported'):
+        memory_layouts.AsLayout(memory_layouts.CUDNN_CHANNEL_LAST_X)
+
+
+def test_hdf5_check_available(chainer, monkeypatch):
+    from chainer.serializers import hdf5
+    if hdf5._available:
+        assert hdf5._check_available() is None
+    monkeypatch.setattr(hdf5, '_available', False)
+    monkeypatch.setitem(__import__('sys').modules, 'h5py', None)
+    with pytest.raises(RuntimeError, match='h5py'):
+        hdf5._check_available()
