@@ -576,3 +576,123 @@ def test_spatial_transformer_sampler_function(chainer):
                                   (x, grid), _r(2, 3, 3, 4), atol=1e-4, rtol=1e-3)
     with pytest.raises(chainer.utils.type_check.InvalidType):
         sts.SpatialTransformerSampler()(x, grid[:, :1])
+
+
+# -- connection --------------------------------------------------------------------------------
+
+def test_bilinear_contractions(chainer):
+    bilinear = _mod('connection.bilinear')
+    a, b, c = _r(3, 4), _r(3, 5), _r(3, 2)
+    W = _r(4, 5, 2)
+    np.testing.assert_allclose(bilinear._ij_ik_il_to_jkl(a, b, c).array,
+                               np.einsum('ij,ik,il->jkl', a, b, c))
+    np.testing.assert_allclose(bilinear._ij_ik_jkl_to_il(a, b, W).array,
+                               np.einsum('ij,ik,jkl->il', a, b, W))
+    np.testing.assert_allclose(bilinear._ij_il_jkl_to_ik(a, c, W).array,
+                               np.einsum('ij,il,jkl->ik', a, c, W))
+    np.testing.assert_allclose(bilinear._ik_il_jkl_to_ij(b, c, W).array,
+                               np.einsum('ik,il,jkl->ij', b, c, W))
+
+
+@pytest.mark.parametrize('linear_terms', [False, True])
+def test_bilinear_function_grad(chainer, linear_terms):
+    bilinear = _mod('connection.bilinear')
+    e1, e2, W, gy = _r(3, 2, 2), _r(3, 3), _r(4, 3, 2), _r(3, 2)
+    params = (_r(4, 2), _r(3, 2), _r(2)) if linear_terms else ()
+    ins = (e1, e2, W) + params[:2] + (gy,)
+    outs = _check(lambda *xs: bilinear.BilinearFunctionGrad().apply(xs), ins)
+    vs = [chainer.Variable(a) for a in (e1, e2, W) + params]
+    y = bilinear.bilinear(*vs)
+    y.grad = gy
+    y.backward()
+    assert len(outs) == len(vs)
+    for out, v in zip(outs, vs):
+        np.testing.assert_allclose(out.array, v.grad)
+
+
+def test_convolution_grad_w_nodes(chainer):
+    c2, cnd = _mod('connection.convolution_2d'), _mod('connection.convolution_nd')
+    x, W = _r(2, 3, 5, 5), _r(4, 3, 3, 3)
+    node = c2.Convolution2DFunction(1, 1)
+    y = node.apply((chainer.Variable(x), chainer.Variable(W)))[0]
+    gy = _r(*y.shape)
+    xv, Wv = chainer.Variable(x), chainer.Variable(W)
+    out = c2.convolution_2d(xv, Wv, pad=1)
+    out.grad = gy
+    out.backward()
+    gW, = _check(lambda x, gy: cnd.ConvolutionNDGradW(node).apply((x, gy)), (x, gy))
+    np.testing.assert_allclose(gW.array, Wv.grad)
+    gW = c2.Convolution2DGradW(node, W.shape, np.float32, None).apply((x, gy))[0]
+    assert gW.dtype == np.float32
+    np.testing.assert_allclose(gW.array, Wv.grad, rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match='applied'):
+        cnd.ConvolutionNDGradW(c2.Convolution2DFunction())
+
+
+def test_connection_small_helpers(chainer):
+    for module in ('convolution_2d', 'deconvolution_2d', 'local_convolution_2d'):
+        pair = _mod('connection.' + module)._pair
+        assert pair(2) == (2, 2) and pair((1, 3)) == (1, 3)
+    np.testing.assert_allclose(
+        _mod('connection.convolution_2d')._matmul(np.ones((2, 2, 3)), np.ones((2, 3, 4))),
+        np.full((2, 2, 4), 3.0))
+    d = _mod('connection.deformable_convolution_2d_sampler')
+    offset = np.zeros((1, 8, 2, 2))  # kh = kw = 2, no offsets: the regular grid
+    grid = d._offset2grid(offset, 2, 2, 1, 1, 0, 0, 3, 3).array
+    # Tap (0, 1) of output (1, 0) reads pixel (y, x) = (1, 1): the centre, 0 in [-1, 1].
+    assert grid[0, 1, 1, 0] == 0.0 and grid[0, 4 + 1, 1, 0] == 0.0
+    assert grid[0, 0, 0, 0] == -1.0 and grid[0, 3, 1, 1] == 1.0
+
+
+def test_embed_id_and_linear_grad_nodes(chainer):
+    embed_id, linear = _mod('connection.embed_id'), _mod('connection.linear')
+    ids, gy = np.array([0, 2, 2, -1]), _r(4, 3)
+    gW = embed_id.EmbedIDGrad((3, 3), -1).apply((ids, gy))[0].array
+    np.testing.assert_allclose(gW, [gy[0], np.zeros(3), gy[1] + gy[2]])
+    gW = embed_id.EmbedIDGrad((3, 3)).apply((ids[:3], gy[:3]))[0].array
+    np.testing.assert_allclose(gW[2], gy[1] + gy[2])
+    W, x, gy = _r(3, 4), _r(5, 4), _r(5, 3)
+    gx, = _check(lambda W, gy: linear.LinearGradData().apply((W, gy)), (W, gy))
+    np.testing.assert_allclose(gx.array, gy @ W)
+    gW, = _check(lambda x, gy: linear.LinearGradWeight(np.float64).apply((x, gy)), (x, gy))
+    np.testing.assert_allclose(gW.array, gy.T @ x)
+    assert linear.LinearGradWeight(np.float32).apply((x, gy))[0].dtype == np.float32
+
+
+# -- noise and evaluation ----------------------------------------------------------------------
+
+def test_dropout_grad_nodes(chainer):
+    dropout = _mod('noise.dropout')
+    mask = (_r(3, 2) > 0) * 2.0
+    gx, = _check(lambda gy: dropout.DropoutGrad(mask).apply((gy,)), (_r(3, 2),))
+    np.testing.assert_allclose(dropout.DropoutGrad(mask).apply((np.ones((3, 2)),))[0].array,
+                               mask)
+    with pytest.raises(RuntimeError):
+        dropout.DropoutGradCuDNN(None, 0.5).apply((np.ones(2),))
+
+
+def test_simplified_dropconnect_helpers(chainer):
+    sd = _mod('noise.simplified_dropconnect')
+    x = _r(2, 3, 4)
+    assert sd._as_mat(x).shape == (2, 12)
+    y = _r(2, 3)
+    assert sd._as_mat(y) is y
+    a, b = _r(2, 3, 4), _r(2, 4, 5)
+    np.testing.assert_allclose(sd._matmul(a, b, np), a @ b)
+
+
+def test_evaluation_names(chainer):
+    cs, r2 = _mod('evaluation.classification_summary'), _mod('evaluation.r2_score')
+    p, r = np.array([0.5, 1.0], np.float32), np.array([0.5, 0.25], np.float32)
+    f = cs._fbeta_score(p, r, 1.0)
+    assert f.dtype == np.float32
+    np.testing.assert_allclose(f, [0.5, 0.4])
+    np.testing.assert_allclose(cs._fbeta_score(p, r, 2.0), 5 * p * r / (4 * p + r))
+    pred, true = _r(5, 2), _r(5, 2)
+    score = r2.R2_score(None, 'raw_values')(pred, true).array
+    np.testing.assert_allclose(
+        score, 1 - ((pred - true) ** 2).sum(0) / ((true - true.mean(0)) ** 2).sum(0))
+    np.testing.assert_allclose(r2.R2_score(None, 'uniform_average').apply((pred, true))[0].array,
+                               score.mean())
+    with pytest.raises(ValueError):
+        r2.R2_score(None, 'variance_weighted')

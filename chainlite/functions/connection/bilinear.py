@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite.functions.array import broadcast
 from chainlite.functions.array import reshape
 from chainlite.functions.math import einsum
 from chainlite.functions.math import matmul
@@ -20,6 +21,24 @@ if TYPE_CHECKING:
 
 def _as_mat(x):
     return x.reshape(len(x), -1)
+
+
+# Chainer's differentiable contractions for bilinear's gradients, named by their subscripts.
+
+def _ij_ik_il_to_jkl(a: VariableOrArray, b: VariableOrArray, c: VariableOrArray) -> Variable:
+    return einsum.einsum('ij,ik,il->jkl', a, b, c)
+
+
+def _ij_ik_jkl_to_il(a: VariableOrArray, b: VariableOrArray, c: VariableOrArray) -> Variable:
+    return einsum.einsum('ij,ik,jkl->il', a, b, c)
+
+
+def _ij_il_jkl_to_ik(a: VariableOrArray, b: VariableOrArray, c: VariableOrArray) -> Variable:
+    return einsum.einsum('ij,il,jkl->ik', a, b, c)
+
+
+def _ik_il_jkl_to_ij(a: VariableOrArray, b: VariableOrArray, c: VariableOrArray) -> Variable:
+    return einsum.einsum('ik,il,jkl->ij', a, b, c)
 
 
 class BilinearFunction(function_node.FunctionNode):
@@ -85,6 +104,85 @@ class BilinearFunction(function_node.FunctionNode):
             ret.append(matmul.matmul(e2m, gy, transa=True))
         if 5 in indexes:
             ret.append(sum_.sum(gy, axis=0))
+        return tuple(ret)
+
+
+class BilinearFunctionGrad(function_node.FunctionNode):
+    """bilinear's gradient node (Chainer's): ``BilinearFunctionGrad().apply((e1, e2, W,
+    gy))`` is ``(ge1, ge2, gW)``, and ``.apply((e1, e2, W, V1, V2, gy))`` is ``(ge1, ge2, gW,
+    gV1, gV2, gb)``: the gradients of ``bilinear`` for the output gradient ``gy``."""
+
+    _float_inputs = True
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs(tuple(range(len(inputs))))
+        e1, e2 = _as_mat(inputs[0]), _as_mat(inputs[1])
+        W, gy = inputs[2], inputs[-1]
+        xp = backend.get_array_module(W)
+        gyW = xp.tensordot(gy, W, axes=(1, 2))  # ijk
+        ge1 = xp.einsum('ik,ijk->ij', e2, gyW)
+        ge2 = xp.einsum('ij,ijk->ik', e1, gyW)
+        gW = xp.einsum('ij,ik,il->jkl', e1, e2, gy)
+        extra: tuple = ()
+        if len(inputs) == 6:
+            V1, V2 = inputs[3], inputs[4]
+            ge1 += gy @ V1.T
+            ge2 += gy @ V2.T
+            extra = (e1.T @ gy, e2.T @ gy, gy.sum(0))
+        return (ge1.reshape(inputs[0].shape), ge2.reshape(inputs[1].shape), gW) + extra
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        inputs = self.get_retained_inputs()
+        e1 = reshape.reshape(inputs[0], (len(inputs[0]), -1))
+        e2 = reshape.reshape(inputs[1], (len(inputs[1]), -1))
+        W, gy = inputs[2], inputs[-1]
+        gg = list(grad_outputs)
+        for i in (0, 1):
+            if gg[i] is not None:
+                gg[i] = reshape.reshape(gg[i], (len(gg[i]), -1))
+        gge1, gge2, ggW = gg[:3]
+        # Each output is multilinear in the inputs: every (output, input) pair gives one
+        # contraction of the output's gradient with the output's other factors.
+        terms: dict[int, list[Any]] = {i: [] for i in range(len(inputs))}
+        if gge1 is not None:
+            terms[1].append(_ij_il_jkl_to_ik(gge1, gy, W))
+            terms[2].append(_ij_ik_il_to_jkl(gge1, e2, gy))
+            terms[len(inputs) - 1].append(_ij_ik_jkl_to_il(gge1, e2, W))
+        if gge2 is not None:
+            terms[0].append(_ik_il_jkl_to_ij(gge2, gy, W))
+            terms[2].append(_ij_ik_il_to_jkl(e1, gge2, gy))
+            terms[len(inputs) - 1].append(_ij_ik_jkl_to_il(e1, gge2, W))
+        if ggW is not None:
+            terms[0].append(_ik_il_jkl_to_ij(e2, gy, ggW))
+            terms[1].append(_ij_il_jkl_to_ik(e1, gy, ggW))
+            terms[len(inputs) - 1].append(_ij_ik_jkl_to_il(e1, e2, ggW))
+        if len(inputs) == 6:
+            V1, V2 = inputs[3], inputs[4]
+            ggV1, ggV2, ggb = gg[3:]
+            if gge1 is not None:
+                terms[3].append(matmul.matmul(gge1, gy, transa=True))
+                terms[5].append(matmul.matmul(gge1, V1))
+            if gge2 is not None:
+                terms[4].append(matmul.matmul(gge2, gy, transa=True))
+                terms[5].append(matmul.matmul(gge2, V2))
+            if ggV1 is not None:
+                terms[0].append(matmul.matmul(gy, ggV1, transb=True))
+                terms[5].append(matmul.matmul(e1, ggV1))
+            if ggV2 is not None:
+                terms[1].append(matmul.matmul(gy, ggV2, transb=True))
+                terms[5].append(matmul.matmul(e2, ggV2))
+            if ggb is not None:
+                terms[5].append(broadcast.broadcast_to(ggb, gy.shape))
+        ret: list[Any] = []
+        for i in indexes:
+            if not terms[i]:
+                ret.append(None)
+                continue
+            total = terms[i][0]
+            for t in terms[i][1:]:
+                total = total + t
+            ret.append(reshape.reshape(total, inputs[i].shape) if i < 2 else total)
         return tuple(ret)
 
 

@@ -1,13 +1,25 @@
 """Two-dimensional convolution: the N-dimensional one with two spatial axes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
+import numpy
+
+from chainlite.functions.array import im2col
 from chainlite.functions.connection import convolution_nd
 
 if TYPE_CHECKING:
     from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
+
+
+# Chainer's helpers of this module: an int as a pair (an indexable value as is), and the
+# batched matrix product.
+_pair = im2col._pair
+
+
+def _matmul(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    return numpy.matmul(a, b)
 
 
 class Convolution2DFunction(convolution_nd.ConvolutionND):
@@ -17,6 +29,22 @@ class Convolution2DFunction(convolution_nd.ConvolutionND):
                  cover_all: bool = False, dilate: int | Sequence[int] = 1,
                  groups: int = 1) -> None:
         super().__init__(2, stride, pad, cover_all, dilate, groups)
+
+
+class Convolution2DGradW(convolution_nd.ConvolutionNDGradW):
+    """convolution_2d's filter-gradient node (Chainer's): ``Convolution2DGradW(conv2d,
+    w_shape, w_dtype, w_layout).apply((x, gy))`` is the gradient of the filters of shape
+    ``w_shape`` for the convolution node ``conv2d``, in ``w_dtype``; ``w_layout`` (a memory
+    layout for cuDNN) must be None."""
+
+    def __init__(self, conv2d: convolution_nd.ConvolutionND, w_shape: Sequence[int],
+                 w_dtype: Any, w_layout: Any = None) -> None:
+        if w_layout is not None:
+            raise ValueError('Convolution2DGradW: w_layout must be None (memory layouts are '
+                             'cuDNN\'s), got %r' % (w_layout,))
+        self._init(conv2d, w_shape, w_dtype)
+        self.W_shape = tuple(w_shape)
+        self.w_layout = w_layout
 
 
 def convolution_2d(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,

@@ -173,6 +173,27 @@ class _ConvolutionNDGradW(function_node.FunctionNode):
         return tuple(ret)
 
 
+class ConvolutionNDGradW(_ConvolutionNDGradW):
+    """convolution_nd's filter-gradient node (Chainer's): ``ConvolutionNDGradW(convnd).apply((x,
+    gy))`` is the gradient of the filters of the applied convolution node ``convnd``, in
+    their dtype; its own gradient is convolution and deconvolution again."""
+
+    def __init__(self, convnd: ConvolutionND) -> None:
+        if not convnd.inputs:
+            raise ValueError('ConvolutionNDGradW: convnd must be an applied convolution node '
+                             '(its filters give the shape)')
+        W_node = convnd.inputs[1]
+        self._init(convnd, W_node.shape, W_node.dtype)
+
+    def _init(self, f: ConvolutionND, w_shape: Sequence[int], w_dtype: Any) -> None:
+        _ConvolutionNDGradW.__init__(self, f, tuple(w_shape)[2:])
+        self.W_dtype = numpy.dtype(w_dtype)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        gW, = super().forward(inputs)
+        return gW.astype(self.W_dtype, copy=False),
+
+
 def check_parameters(name: str, ndim: int, stride: int | Sequence[int], pad: int | Sequence[int],
                      dilate: int | Sequence[int], groups: int
                      ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from chainlite.functions.array import im2col
 from chainlite.functions.connection import convolution_nd
 from chainlite.functions.connection import deconvolution_nd
 
@@ -10,6 +11,9 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
     from chainlite.types import VariableOrArray
 
+
+# Chainer's helper of this module: an int as a pair (an indexable value as is).
+_pair = im2col._pair
 
 class Deconvolution2DFunction(deconvolution_nd.DeconvolutionND):
     # DeconvolutionND fixed to two spatial axes, under Chainer's name for messages.

@@ -39,6 +39,12 @@ def _offset_to_grid(offset, kh, kw, sy, sx, h_pad, w_pad):
     return concat.concat((x, y), axis=1)
 
 
+def _offset2grid(offset: VariableOrArray, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int,
+                 h: int, w: int) -> Variable:
+    # Chainer's signature: the sampling grid of an input of h x w padded by (ph, pw).
+    return _offset_to_grid(offset, kh, kw, sy, sx, h + 2 * ph, w + 2 * pw)
+
+
 def deformable_convolution_2d_sampler(x: VariableOrArray, offset: VariableOrArray,
                                       W: VariableOrArray, b: VariableOrArray | None = None,
                                       stride: int | Sequence[int] = 1,

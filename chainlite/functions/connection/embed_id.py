@@ -74,6 +74,15 @@ class _EmbedIDGrad(function_node.FunctionNode):
         return None, EmbedIDFunction(self.ignore_label).apply((x, ggW))[0]
 
 
+class EmbedIDGrad(_EmbedIDGrad):
+    """embed_id's gradient node (Chainer's): ``EmbedIDGrad(w_shape, ignore_label).apply((x,
+    gy))`` adds each row of ``gy`` into the row of zeros of ``w_shape`` its id picks
+    (skipping ``ignore_label``); its own gradient is embed_id again."""
+
+    def __init__(self, w_shape: tuple[int, ...], ignore_label: int | None = None) -> None:
+        super().__init__(w_shape, ignore_label)
+
+
 def _embed_grad(x, gy, w_shape, ignore_label):
     # The gradient of W: each row of gy added into the row its id picked.
     xp = backend.get_array_module(gy)

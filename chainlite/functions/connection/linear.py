@@ -181,6 +181,59 @@ class _LinearGrad(function_node.FunctionNode):
         return tuple(ret)
 
 
+class LinearGradData(function_node.FunctionNode):
+    """linear's input-gradient node (Chainer's): ``LinearGradData().apply((W, gy))`` is
+    ``gy W`` in ``gy``'s dtype, for a 2-D ``gy``."""
+
+    _float_inputs = True
+    _arg_names = ('W', 'gy')
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        W, gy = inputs
+        return matmul.matmul_arrays(gy, W).astype(gy.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        W, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            gW, = LinearGradWeight(W.dtype).apply((ggx, gy))
+            ret.append(cast.cast_to(gW, W.dtype))
+        if 1 in indexes:
+            ret.append(cast.cast_to(linear(ggx, W), gy.dtype))
+        return tuple(ret)
+
+
+class LinearGradWeight(function_node.FunctionNode):
+    """linear's weight-gradient node (Chainer's): ``LinearGradWeight(w_dtype).apply((x,
+    gy))`` is ``gy^T x`` in ``w_dtype``, for 2-D ``x`` and ``gy``."""
+
+    _float_inputs = True
+    _arg_names = ('x', 'gy')
+
+    def __init__(self, w_dtype: Any) -> None:
+        self._w_dtype = numpy.dtype(w_dtype)
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return matmul.matmul_arrays(gy.T, x).astype(self._w_dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        x, gy = self.get_retained_inputs()
+        ggW, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            gx, = LinearGradData().apply((ggW, gy))
+            ret.append(cast.cast_to(gx, x.dtype))
+        if 1 in indexes:
+            ret.append(cast.cast_to(linear(x, ggW), gy.dtype))
+        return tuple(ret)
+
+
 def linear(x: VariableOrArray, W: VariableOrArray, b: VariableOrArray | None = None,
            n_batch_axes: int = 1) -> Variable:
     """Linear function (affine transformation): ``y = x W^T + b``.

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 
+# Chainer's helper of this module: an int as a pair (an indexable value as is).
+_pair = im2col_mod._pair
+
 class LocalConvolution2DFunction(function_node.FunctionNode):
 
     def __init__(self, stride: int | Sequence[int] = 1) -> None:

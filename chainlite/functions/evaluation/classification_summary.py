@@ -16,6 +16,14 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 
+
+def _fbeta_score(precision: numpy.ndarray, recall: numpy.ndarray,
+                 beta: float) -> numpy.ndarray:
+    # The weighted harmonic mean of precision and recall, in precision's dtype.
+    b2 = beta * beta
+    return ((1 + b2) * precision * recall / (b2 * precision + recall)).astype(
+        precision.dtype, copy=False)
+
 class ClassificationSummary(function_node.FunctionNode):
 
     def __init__(self, label_num: int | None, beta: float, ignore_label: int) -> None:
@@ -55,9 +63,7 @@ class ClassificationSummary(function_node.FunctionNode):
         with numpy.errstate(divide='ignore', invalid='ignore'):
             precision = (tp / relevant).astype(y.dtype)
             recall = (tp / support).astype(y.dtype)
-            b2 = self.beta * self.beta
-            fbeta = ((1 + b2) * precision * recall / (b2 * precision + recall)).astype(
-                y.dtype)
+            fbeta = _fbeta_score(precision, recall, self.beta)
         return precision, recall, fbeta, support
 
 

@@ -49,6 +49,18 @@ class R2Score(function_node.FunctionNode):
         return score,
 
 
+class R2_score(R2Score):
+    """r2_score as Chainer's old-style function: ``R2_score(sample_weight,
+    multioutput)(pred, true)`` (``sample_weight`` must be None), also ``.apply((pred,
+    true))``."""
+
+    def __init__(self, sample_weight: None, multioutput: str) -> None:
+        super().__init__(sample_weight, multioutput)
+
+    def __call__(self, pred: VariableOrArray, true: VariableOrArray) -> Variable:
+        return self.apply((pred, true))[0]
+
+
 def r2_score(pred: VariableOrArray, true: VariableOrArray, sample_weight: None = None,
              multioutput: str = 'uniform_average') -> Variable:
     """R^2 (the coefficient of determination) of a regression, along the first axis.

@@ -9,6 +9,7 @@ from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
+from chainlite.backends import cuda
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -53,6 +54,38 @@ class Dropout(function_node.FunctionNode):
         # backward on arrays, for a replayed chainlite.static_graph (this replay's mask).
         return grad_outputs[0] * self.mask,
 
+
+class DropoutGrad(function_node.FunctionNode):
+    """dropout's gradient node (Chainer's): ``DropoutGrad(mask).apply((gy,))`` is
+    ``gy * mask``; its own gradient is the same node."""
+
+    def __init__(self, mask: numpy.ndarray) -> None:
+        self.mask = mask
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        gy, = inputs
+        return (gy * self.mask).astype(gy.dtype, copy=False),
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return DropoutGrad(self.mask).apply(grad_outputs)
+
+
+class DropoutGradCuDNN(function_node.FunctionNode):
+    """dropout's gradient node through cuDNN's dropout states (Chainer's): applying it needs
+    CUDA, so it raises RuntimeError here, as the states cannot exist without it."""
+
+    def __init__(self, states: Any, dropout_ratio: float) -> None:
+        self.states = states
+        self.dropout_ratio = dropout_ratio
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        cuda.get_cudnn_dropout_states()  # raises: no CUDA
+        raise AssertionError('unreachable: get_cudnn_dropout_states raises without CUDA')
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return DropoutGradCuDNN(self.states, self.dropout_ratio).apply(grad_outputs)
 
 @overload
 def dropout(x: VariableOrArray, ratio: float = ..., *, mask: numpy.ndarray | None = ...,

@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 
+def _as_mat(x: numpy.ndarray) -> numpy.ndarray:
+    # A batch of samples as a matrix: one row per sample.
+    return x if x.ndim == 2 else x.reshape(len(x), -1)
+
+
+def _matmul(a: numpy.ndarray, b: numpy.ndarray, xp: Any) -> numpy.ndarray:
+    # Batched matrix product with Chainer's argument order (array module last).
+    return xp.matmul(a, b)
+
+
 class SimplifiedDropconnect(function_node.FunctionNode):
 
     def __init__(self, ratio: float, mask: numpy.ndarray | None = None,
