@@ -190,7 +190,7 @@ class _PrefetchLoop:
         return batch, self.prefetch_state
 
     def _allocate_shared_memory(self) -> None:
-        if self.measure_required():
+        if self.mem_size is None:  # still to be measured
             self.mem_bulk = None
         else:
             self.mem_bulk = sharedctypes.RawArray('b', self.batch_size * self.mem_size)

@@ -35,6 +35,11 @@ class DaliIterator(iterator.Iterator):
         ('batch', 0.6666666666666666)
     """
 
+    current_position: int
+    epoch: int
+    is_new_epoch: bool
+    _previous_epoch_detail: float
+
     def __init__(self, pipeline: Any, repeat: bool = True) -> None:
         utils.experimental('DaliIterator')
         self.pipeline = pipeline

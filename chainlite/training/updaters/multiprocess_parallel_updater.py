@@ -112,12 +112,12 @@ def _calc_loss(model: Any, in_arrays: Any) -> Any:
 
 def _memcpy_gather() -> NoReturn:
     """Chainer's CUDA kernel that gathers parameters: raises, CUDA is not available."""
-    return cuda.elementwise('', '', '', '_memcpy_gather')
+    cuda.elementwise('', '', '', '_memcpy_gather')
 
 
 def _memcpy_scatter() -> NoReturn:
     """Chainer's CUDA kernel that scatters parameters: raises, CUDA is not available."""
-    return cuda.elementwise('', '', '', '_memcpy_scatter')
+    cuda.elementwise('', '', '', '_memcpy_scatter')
 
 
 def _gather(link: Any, target: str) -> NoReturn:
