@@ -44,14 +44,20 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
     """
 
     name = 'CupyMemoryProfileHook'
+    # Declared here: mypy sees __init__ end at the CUDA check.
+    call_history: list
+    _memory_hook: CupyMemoryCumulativeHook
+    _running_stack: list
+    _total_used_bytes: int
+    _total_acquired_bytes: int
     _units = _UNITS
     _table = {unit: 1024.0 ** i for i, unit in enumerate(_UNITS)}
 
     def __init__(self) -> None:
         cuda.check_cuda_available()
-        self.call_history: list = []
+        self.call_history = []
         self._memory_hook = CupyMemoryCumulativeHook()
-        self._running_stack: list = []
+        self._running_stack = []
         self._total_used_bytes = 0
         self._total_acquired_bytes = 0
 

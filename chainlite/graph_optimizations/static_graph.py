@@ -1106,8 +1106,8 @@ class ScheduleInfo:
         self.return_hooks, self.delete_hooks = return_hooks, delete_hooks
         self.unique_arrays, self.array_infos = unique_arrays, array_infos
         self.func_name = func_name
-        self.in_list = kwargs['inputs'] if inputs_hooks else None
-        self.out_list = kwargs['outputs'] if outputs_hooks else None
+        self.in_list: Any = kwargs['inputs'] if inputs_hooks else None
+        self.out_list: Any = kwargs['outputs'] if outputs_hooks else None
         # The FunctionNode whose forward this step wraps, if it is the first argument.
         self.function_node = args[0] if args and isinstance(
             args[0], function_node.FunctionNode) else None

@@ -19,7 +19,7 @@ def _get_linear_filter(size: int, ndim: int, upsampling: bool = True) -> numpy.n
     factor = (size + 1) // 2
     center = factor - 1 if size % 2 == 1 else factor - 0.5
     line = 1 - numpy.abs(numpy.arange(size) - center) / factor
-    kernel = functools.reduce(numpy.multiply.outer, [line] * ndim, numpy.float64(1.0))
+    kernel = functools.reduce(numpy.multiply.outer, [line] * ndim, numpy.ones(()))
     if not upsampling:
         kernel = kernel / kernel.sum()
     return kernel
