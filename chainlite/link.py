@@ -644,6 +644,11 @@ class Link(device_resident.DeviceResident):
             for name in link._persistent:
                 if isinstance(d[name], numpy.ndarray):
                     d[name] = dev.send(d[name])
+        if any(type(link).device_resident_accept is not Link.device_resident_accept
+               for link in self.links()):
+            # Chainer's way for a link to move what it holds outside its parameters (an
+            # LSTM's state, a sampler's tables): its device_resident_accept is visited.
+            self.device_resident_accept(device_resident._ToDeviceVisitor(dev))
         return self
 
     def serialize(self, serializer: AbstractSerializer) -> None:

@@ -602,3 +602,23 @@ def test_scatter_params_follows_chainers_sorted_order(chainer):
     # Sorted by path: /a/W (2 values) comes before /z/W.
     np.testing.assert_array_equal(model.a.W.array.ravel(), [1.0, 2.0])
     np.testing.assert_array_equal(model.z.W.array.ravel(), [3.0])
+
+
+def test_link_to_device_visits_an_overridden_device_resident_accept(chainer):
+    class Stateful(chainer.links.Linear):
+        def __init__(self):
+            super().__init__(2, 2)
+            self.h = chainer.Variable(np.zeros(2, np.float32))
+            self.table = np.ones(3)
+            self.visits = 0
+
+        def device_resident_accept(self, visitor):
+            super().device_resident_accept(visitor)
+            self.visits += 1
+            visitor.visit_variable(self.h)
+            self.table = visitor.visit_array(self.table)
+
+    model = chainer.Sequential(Stateful())
+    assert model.to_device('@numpy') is model
+    assert model[0].visits == 1 and model[0].table.tolist() == [1.0, 1.0, 1.0]
+    assert str(model[0].device) == '@numpy'
