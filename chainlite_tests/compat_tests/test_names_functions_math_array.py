@@ -696,3 +696,40 @@ def test_evaluation_names(chainer):
                                score.mean())
     with pytest.raises(ValueError):
         r2.R2_score(None, 'variance_weighted')
+
+
+# -- Chainer's constructors of nodes chainlite already had -------------------------------------
+
+@pytest.mark.parametrize('transc', [False, True])
+def test_matmul_node_transc_and_dtype(chainer, transc):
+    matmul = _mod('math.matmul')
+    a, b = _r(2, 3, 4), _r(4, 5)
+    y, = _check(lambda a, b: matmul.MatMul(False, False, transc).apply((a, b)), (a, b))
+    np.testing.assert_allclose(y.array, (a @ b).swapaxes(-1, -2) if transc else a @ b)
+    assert matmul.MatMul(dtype=np.float32).apply((a, b))[0].dtype == np.float32
+
+
+def test_tensordot_node_chainer_signature(chainer):
+    tensordot = _mod('math.tensordot')
+    a, b = _r(2, 3, 4), _r(4, 3, 5)
+    node = lambda a, b: tensordot.TensorDot(  # noqa
+        a_axes=((0,), (1, 2)), b_axes=((1, 0), (2,)), c_axes=((1,), (0,))).apply((a, b))
+    y, = _check(node, (a, b))
+    np.testing.assert_allclose(y.array, np.einsum('ijk,kjl->li', a, b))
+    y, = _check(lambda a, b: tensordot.TensorDot(([1, 2], [1, 0])).apply((a, b)), (a, b))
+    np.testing.assert_allclose(y.array, np.tensordot(a, b, ([1, 2], [1, 0])))
+    y = tensordot.TensorDot(axes=1, dtype=np.float32).apply((a, _r(4, 6)))[0]
+    assert y.shape == (2, 3, 6) and y.dtype == np.float32
+    with pytest.raises(ValueError, match='pair'):
+        tensordot.TensorDot(axes=[1])
+    with pytest.raises(TypeError):
+        tensordot.TensorDot(axes=1.5)
+
+
+def test_einsum_node_chainer_subscripts(chainer):
+    einsum = _mod('math.einsum')
+    a, b = _r(2, 3, 4), _r(4, 5)
+    y, = _check(lambda a, b: einsum.EinSum('@j,jk', '@k').apply((a, b)), (a, b))
+    np.testing.assert_allclose(y.array, a @ b)
+    y = einsum.EinSum('ij,jk', 'ik').apply((_r(2, 3), _r(3, 4)))[0]
+    assert y.shape == (2, 4)

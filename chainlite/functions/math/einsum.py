@@ -153,17 +153,27 @@ def _expand_ellipsis(terms, out, ndims):
 
 class EinSum(function_node.FunctionNode):
 
-    def __init__(self, in_terms: tuple[str, ...], out_term: str,
+    def __init__(self, in_terms: tuple[str, ...] | str, out_term: str,
                  out_shape: tuple[int, ...] | None = None) -> None:
         # out_shape is needed only when out_term repeats a letter (a diagonal is written)
-        # or has letters no input has (broadcast): both happen in gradients only.
+        # or has letters no input has (broadcast): both happen in gradients only. Chainer's
+        # EinSum(in_subs, out_sub) gives the terms as one string, '...' written '@'.
+        if isinstance(in_terms, str):
+            in_terms = tuple(in_terms.split(','))
         self.in_terms = in_terms
         self.out_term = out_term
         self.out_shape = out_shape
 
+    def _expand(self, ndims):
+        # Chainer's '@' terms become letters once the operands' ndims are known.
+        if any(_ELLIPSIS in t for t in self.in_terms + (self.out_term,)):
+            self.in_terms, self.out_term = _expand_ellipsis(self.in_terms, self.out_term,
+                                                            ndims)
+
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, tuple('x%d' % i for i in range(len(in_types))))
         type_check.expect(in_types.size() == len(self.in_terms))
+        self._expand([type_check.eval(x.ndim) for x in in_types])
         first: dict[str, tuple[int, int]] = {}
         for i, (x, term) in enumerate(zip(in_types, self.in_terms)):
             type_check.expect(x.dtype.kind == 'f', x.dtype == in_types[0].dtype,
@@ -177,6 +187,7 @@ class EinSum(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
+        self._expand([x.ndim for x in inputs])
         ins = ''.join(self.in_terms)
         out = self.out_term
         direct = ''.join(dict.fromkeys(c for c in out if c in ins))

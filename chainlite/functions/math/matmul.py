@@ -12,6 +12,7 @@ from chainlite.backends import cuda
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
 from chainlite.functions.array import sum_to
+from chainlite.functions.array import swapaxes
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -106,10 +107,14 @@ def _batch_matmul(a: numpy.ndarray, b: numpy.ndarray, transa: bool, transb: bool
 
 
 class MatMul(function_node.FunctionNode):
+    # Chainer's signature: transc transposes the product, dtype casts it.
 
-    def __init__(self, transa: bool = False, transb: bool = False) -> None:
+    def __init__(self, transa: bool = False, transb: bool = False, transc: bool = False,
+                 dtype: DTypeSpec = None) -> None:
         self.transa = transa
         self.transb = transb
+        self.transc = transc
+        self.dtype = dtype
 
     @property
     def label(self) -> str:
@@ -128,7 +133,12 @@ class MatMul(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
-        return matmul_arrays(_t(a, self.transa), _t(b, self.transb)),
+        y = matmul_arrays(_t(a, self.transa), _t(b, self.transb))
+        if self.transc or self.dtype is not None:
+            y = _t(y, self.transc)
+            if self.dtype is not None:
+                y = y.astype(self.dtype, copy=False)
+        return y,
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -136,6 +146,8 @@ class MatMul(function_node.FunctionNode):
         assert in_nodes is not None
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
+        if self.transc:
+            gy = _swap(gy)
         ta, tb = self.transa, self.transb
         ret = []
         if 0 in indexes:
@@ -145,6 +157,11 @@ class MatMul(function_node.FunctionNode):
             gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
             ret.append(cast.cast_to(sum_to.sum_to(gb, in_nodes[1].shape), b.dtype))
         return tuple(ret)
+
+
+def _swap(x):
+    # The last two axes of a Variable swapped (differentiably).
+    return swapaxes.swapaxes(x, -1, -2)
 
 
 def matmul(a: VariableOrArray, b: VariableOrArray, transa: bool = False,

@@ -78,31 +78,88 @@ def _tensordot(a: numpy.ndarray, b: numpy.ndarray, a_axes: Sequence[Sequence[int
 
 
 class TensorDot(function_node.FunctionNode):
+    """tensordot's node, with Chainer's signature.
 
-    def __init__(self, a_axes: Sequence[int], b_axes: Sequence[int]) -> None:
+    Args:
+        axes: As in :func:`tensordot` (used when ``a_axes`` and ``b_axes`` are None).
+        a_axes: ``(free axes of a, contracted axes of a)``.
+        b_axes: ``(contracted axes of b, free axes of b)``, paired in order with a's.
+        c_axes: ``(output positions of a's free axes, those of b's)``; None: a's free axes
+            first, then b's, each in axis order.
+        dtype: The output dtype (None: the inputs' promoted one).
+    """
+
+    def __init__(self, axes: Any = 2, a_axes: Sequence[Sequence[int]] | None = None,
+                 b_axes: Sequence[Sequence[int]] | None = None,
+                 c_axes: Sequence[Sequence[int]] | None = None, dtype: Any = None) -> None:
+        if not isinstance(axes, (int, numpy.integer, tuple, list)) or isinstance(axes, bool):
+            raise TypeError('axes must be a pair of sequence of integers or an integer')
+        if isinstance(axes, (tuple, list)) and len(axes) != 2:
+            raise ValueError('axes must be a pair of sequence of integers when it is a list '
+                             'or tuple.')
+        self.axes = axes
         self.a_axes = a_axes
         self.b_axes = b_axes
+        self.c_axes = c_axes
+        self.dtype = dtype
+
+    def _pairing(self, a_ndim, b_ndim):
+        # The contracted axes of a and of b, paired in order (non-negative).
+        if self.a_axes is None or self.b_axes is None:
+            a_sum, b_sum = _normalize(self.axes, a_ndim, b_ndim)
+            a_free = [i for i in range(a_ndim) if i not in a_sum]
+            b_free = [j for j in range(b_ndim) if j not in b_sum]
+            self.a_axes, self.b_axes = (a_free, list(a_sum)), (list(b_sum), b_free)
+        return (tuple(i % a_ndim for i in self.a_axes[1]),
+                tuple(j % b_ndim for j in self.b_axes[0]))
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ('a', 'b'))
         a, b = in_types
         # Mixed float dtypes as in Chainer: the result has the promoted dtype.
-        type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f',
-                          a.ndim >= len(self.a_axes), b.ndim >= len(self.b_axes))
-        for i, j in zip(self.a_axes, self.b_axes):
+        type_check.expect(a.dtype.kind == 'f', b.dtype.kind == 'f')
+        a_sum, b_sum = self._pairing(type_check.eval(a.ndim), type_check.eval(b.ndim))
+        type_check.expect(a.ndim >= len(a_sum), b.ndim >= len(b_sum))
+        for i, j in zip(a_sum, b_sum):
             type_check.expect(a.shape[i] == b.shape[j])
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
-        return _blas.tensordot(a, b, (self.a_axes, self.b_axes)),
+        a_sum, b_sum = self._pairing(a.ndim, b.ndim)
+        y = _blas.tensordot(a, b, (a_sum, b_sum))
+        if self.c_axes is not None:
+            y = y.transpose(self._output_order(a.ndim, b.ndim))
+        if self.dtype is not None:
+            y = y.astype(self.dtype, copy=False)
+        return y,
+
+    def _output_order(self, a_ndim, b_ndim):
+        # The axes of the natural result (a's free axes, then b's) in the output's order.
+        assert self.a_axes is not None and self.b_axes is not None and \
+            self.c_axes is not None
+        a_free = [i % a_ndim for i in self.a_axes[0]]
+        b_free = [j % b_ndim for j in self.b_axes[1]]
+        a_rank = {ax: r for r, ax in enumerate(sorted(a_free))}
+        b_rank = {ax: r + len(a_free) for r, ax in enumerate(sorted(b_free))}
+        order = [0] * (len(a_free) + len(b_free))
+        for ax, c in zip(a_free, self.c_axes[0]):
+            order[c] = a_rank[ax]
+        for ax, c in zip(b_free, self.c_axes[1]):
+            order[c] = b_rank[ax]
+        return order
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
-        a_free = [i for i in range(a.ndim) if i not in self.a_axes]
-        b_free = [j for j in range(b.ndim) if j not in self.b_axes]
+        a_sum, b_sum = self._pairing(a.ndim, b.ndim)
+        a_axes, b_axes = list(a_sum), list(b_sum)
+        if self.c_axes is not None:
+            # Back to the natural order: a's free axes, then b's.
+            gy = _back_to(gy, self._output_order(a.ndim, b.ndim))
+        a_free = [i for i in range(a.ndim) if i not in a_axes]
+        b_free = [j for j in range(b.ndim) if j not in b_axes]
         gy_a = tuple(range(len(a_free)))               # gy's axes that came from a
         gy_b = tuple(range(len(a_free), gy.ndim))      # and from b
         ret = []
@@ -110,11 +167,11 @@ class TensorDot(function_node.FunctionNode):
             # gy . b over b's free axes leaves a's free axes, then the contracted axes
             # in b's axis order; a transpose puts them back in a's order.
             ga = tensordot(gy, b, (gy_b, b_free))
-            order = a_free + [self.a_axes[self.b_axes.index(j)] for j in sorted(self.b_axes)]
+            order = a_free + [a_axes[b_axes.index(j)] for j in sorted(b_axes)]
             ret.append(cast.cast_to(_back_to(ga, order), a.dtype))
         if 1 in indexes:
             gb = tensordot(a, gy, (a_free, gy_a))
-            order = [self.b_axes[self.a_axes.index(i)] for i in sorted(self.a_axes)] + b_free
+            order = [b_axes[a_axes.index(i)] for i in sorted(a_axes)] + b_free
             ret.append(cast.cast_to(_back_to(gb, order), b.dtype))
         return tuple(ret)
 
@@ -152,8 +209,10 @@ def tensordot(a: VariableOrArray, b: VariableOrArray,
         array(6.)
     """
     try:
-        a_axes, b_axes = _normalize(axes, a.ndim, b.ndim)
-        return TensorDot(a_axes, b_axes).apply((a, b))[0]
+        a_sum, b_sum = _normalize(axes, a.ndim, b.ndim)
+        a_free = [i for i in range(a.ndim) if i not in a_sum]
+        b_free = [j for j in range(b.ndim) if j not in b_sum]
+        return TensorDot(axes, (a_free, a_sum), (b_sum, b_free)).apply((a, b))[0]
     except (type_check.InvalidType, TypeError) as e:
         # Chainer raises ValueError for every bad axes argument and shape mismatch.
         raise type_check._also(e, ValueError) from None
