@@ -800,3 +800,228 @@ def test_pooling_kernel_sources(chainer):
     ins, outs, op, name = k.MaxPoolingNDKernelForwardWithIndexes1.generate(3)
     assert name == 'max_index1_pool_3d_fwd' and op.endswith('out = ggx[offset_2];')
     assert k.MaxPoolingNDKernelForward.generate(2) is k.MaxPoolingNDKernelForward.generate(2)
+
+
+# -- rnn ---------------------------------------------------------------------------------------
+
+def test_lstm_array_helpers(chainer):
+    for name in ('rnn.lstm', 'rnn.slstm'):
+        m = _mod(name)
+        x = np.arange(16.0).reshape(2, 8)  # units 0, 1: columns 4 * j + k are gate k
+        a, i, f, o = m._extract_gates(x)
+        np.testing.assert_array_equal(a, [[0, 4], [8, 12]])
+        np.testing.assert_array_equal(o, [[3, 7], [11, 15]])
+        v = _uniform(5)
+        s = m._sigmoid(v)
+        np.testing.assert_allclose(s, 1 / (1 + np.exp(-v)))
+        np.testing.assert_allclose(m._grad_sigmoid(s), s * (1 - s))
+        np.testing.assert_allclose(m._grad_grad_sigmoid(s), s * (1 - s) * (1 - 2 * s))
+        t = np.tanh(v)
+        np.testing.assert_allclose(m._grad_tanh(t), 1 - t * t)
+        np.testing.assert_allclose(m._grad_grad_tanh(t, m._grad_tanh(t)), -2 * t * (1 - t * t))
+    m = _mod('rnn.tree_lstm')
+    x = np.arange(20.0).reshape(2, 10)  # block layout: gate k is columns [2k, 2k + 2)
+    gates = m._extract_gates(x)
+    assert len(gates) == 5
+    np.testing.assert_array_equal(gates[1], [[2, 3], [12, 13]])
+    assert len(m._extract_gates(np.zeros((2, 12)), 6)) == 6
+    v = _uniform(5)
+    np.testing.assert_allclose(m._sigmoid(v), 1 / (1 + np.exp(-v)))
+    np.testing.assert_allclose(m._grad_sigmoid(m._sigmoid(v)),
+                               m._sigmoid(v) * (1 - m._sigmoid(v)))
+    np.testing.assert_allclose(m._grad_tanh(np.tanh(v)), 1 - np.tanh(v) ** 2)
+
+
+def test_lstm_grad_grad_matches_double_backprop(chainer):
+    m = _mod('rnn.lstm')
+    c_prev, x = _uniform(3, 2), _uniform(3, 8, seed=1)
+    gc, gh = _uniform(3, 2, seed=2), _uniform(3, 2, seed=3)
+    ggc_prev, ggx = _uniform(3, 2, seed=4), _uniform(3, 8, seed=5)
+    c_next = m.lstm(c_prev, x)[0].array
+    # Through chainlite's differentiable first-order gradients (c_next an input of its own).
+    vs = [chainlite.Variable(a) for a in (c_prev, x, c_next, gc, gh)]
+    gc_prev_v, gx_v = m.LSTMGrad()(*vs)
+    ref = chainlite.grad([gc_prev_v, gx_v], vs, grad_outputs=[ggc_prev, ggx])
+    a, i, f, o = m._extract_gates(x)
+    gga, ggi, ggf, ggo = m._extract_gates(ggx)
+    outs = [np.empty((3, 2)) for _ in range(8)]
+    ret = m.lstm_grad_grad(c_prev, a, i, f, o, c_next, gc, gh, ggc_prev, gga, ggi, ggf, ggo,
+                           *outs)
+    assert all(r is out for r, out in zip(ret, outs))
+    gc_prev2, ga, gi, gf, go, gc_next, ggc, ggh = outs
+    np.testing.assert_allclose(gc_prev2, ref[0].array)
+    gx = np.stack([ga, gi, gf, go], axis=2).reshape(3, 8)
+    np.testing.assert_allclose(gx, ref[1].array)
+    np.testing.assert_allclose(gc_next, ref[2].array)
+    np.testing.assert_allclose(ggc, ref[3].array)
+    np.testing.assert_allclose(ggh, ref[4].array)
+    # An upstream gradient of 0 (Chainer passes 0 for a missing one).
+    outs0 = [np.empty((3, 2)) for _ in range(8)]
+    m.lstm_grad_grad(c_prev, a, i, f, o, c_next, gc, gh, 0, 0, 0, 0, 0, *outs0)
+    assert all(not o.any() for o in outs0)
+
+
+def test_slstm_node_and_grad_grad(chainer):
+    m = _mod('rnn.slstm')
+    c1, c2 = _uniform(3, 2), _uniform(3, 2, seed=1)
+    x1, x2 = _uniform(3, 8, seed=2), _uniform(3, 8, seed=3)
+    c, h = m.SLSTM().apply((c1, c2, x1, x2))
+    rc, rh = m.slstm(c1, c2, x1, x2)
+    np.testing.assert_allclose(c.array, rc.array)
+    np.testing.assert_allclose(h.array, rh.array)
+    f = lambda *a: m.SLSTM().apply(a)  # noqa: E731
+    args = (c1, c2, x1, x2)
+    gys = (_uniform(3, 2, seed=4), _uniform(3, 2, seed=5))
+    gradient_check.check_backward(f, args, gys)
+    gradient_check.check_double_backward(f, args, gys, args)
+    # slstm_grad_grad against double backprop of SLSTMGrad's composition.
+    gc, gh = gys
+    # For SLSTMGrad's outputs (gc_prev1, gc_prev2, gx1, gx2).
+    upstream = [_uniform(3, 2, seed=6), _uniform(3, 2, seed=7), _uniform(3, 8, seed=8),
+                _uniform(3, 8, seed=9)]
+    vs = [chainlite.Variable(a) for a in (c1, c2, x1, x2, rc.array, gc, gh)]
+    ref = chainlite.grad(list(m.SLSTMGrad()(*vs)), vs, grad_outputs=upstream)
+    a1, i1, f1, o1 = m._extract_gates(x1)
+    a2, i2, f2, o2 = m._extract_gates(x2)
+    u1 = m._extract_gates(upstream[2])
+    u2 = m._extract_gates(upstream[3])
+    out = m.slstm_grad_grad(c1, a1, i1, f1, c2, a2, i2, f2, o1 + o2, rc.array, gc, gh,
+                            upstream[0], *u1, upstream[1], *u2)
+    assert len(out) == 13
+    np.testing.assert_allclose(out[0], ref[0].array)
+    np.testing.assert_allclose(out[5], ref[1].array)
+    np.testing.assert_allclose(np.stack(out[1:5], axis=2).reshape(3, 8), ref[2].array)
+    np.testing.assert_allclose(np.stack(out[6:10], axis=2).reshape(3, 8), ref[3].array)
+    np.testing.assert_allclose(out[10], ref[4].array)
+    np.testing.assert_allclose(out[11], ref[5].array)
+    np.testing.assert_allclose(out[12], ref[6].array)
+
+
+def test_tree_lstm_function(chainer):
+    m = _mod('rnn.tree_lstm')
+    c1, c2, x = _uniform(3, 2), _uniform(3, 2, seed=1), _uniform(3, 10, seed=2)
+    c, h = m.TreeLSTM()(c1, c2, x)
+    rc, rh = m.tree_lstm(c1, c2, x)
+    np.testing.assert_allclose(c.array, rc.array)
+    np.testing.assert_allclose(h.array, rh.array)
+    gradient_check.check_backward(lambda *a: m.TreeLSTM()(*a), (c1, c2, x),
+                                  (_uniform(3, 2, seed=3), _uniform(3, 2, seed=4)))
+
+
+def _rnn_params(n_params, n_layers, directions, in_size, units, seed=0):
+    rs = np.random.RandomState(seed)
+    ws, bs = [], []
+    for layer in range(n_layers):
+        for _ in range(directions):
+            size = in_size if layer == 0 else units * directions
+            ws.append([rs.uniform(-0.5, 0.5, (units, size if j < n_params // 2 else units))
+                       for j in range(n_params)])
+            bs.append([rs.uniform(-0.5, 0.5, units) for _ in range(n_params)])
+    return ws, bs
+
+
+def test_n_step_rnn_helpers(chainer):
+    m = _mod('rnn.n_step_rnn')
+    v = chainlite.Variable(np.ones(2))
+    assert m._extract_apply_in_data([]) == (False, ())
+    has_chx, arrays = m._extract_apply_in_data([v, np.zeros(1)])
+    assert has_chx is False and arrays[0] is v.array
+    ws, bs = _rnn_params(2, 2, 2, 3, 4)
+    xs = [np.zeros((2, 3)), np.zeros((1, 3))]
+    combined = m._combine_inputs('h', ws, bs, xs, 2, 2)
+    assert len(combined) == 1 + 2 + 4 * 4 and combined[3] is ws[0][0]
+    hx, ws2, bs2, xs2 = m._seperate_inputs(combined, 2, 2, 2)
+    assert hx == 'h' and list(xs2) == xs and len(ws2) == 4
+    assert all(a is b for w1, w2 in zip(ws, ws2) for a, b in zip(w1, w2))
+    mg, ml = _mod('rnn.n_step_gru'), _mod('rnn.n_step_lstm')
+    ws, bs = _rnn_params(6, 1, 1, 3, 4)
+    hx, ws2, bs2, xs2 = mg._seperate_inputs(mg._combine_inputs('h', ws, bs, xs, 1, 1), 1, 2, 1)
+    assert len(ws2[0]) == 6 and ws2[0][5] is ws[0][5] and bs2[0][0] is bs[0][0]
+    ws, bs = _rnn_params(8, 1, 2, 3, 4)
+    hx, cx, ws2, bs2, xs2 = ml._seperate_inputs(
+        ml._combine_inputs('h', 'c', ws, bs, xs, 1, 2), 1, 2, 2)
+    assert (hx, cx) == ('h', 'c') and len(ws2) == 2 and ws2[1][7] is ws[1][7]
+    assert mg._extract_apply_in_data is m._extract_apply_in_data
+    w = ml._stack_weight([np.full((2, 3), k) for k in range(4)])
+    np.testing.assert_array_equal(w.array[:, 0], [0, 1, 2, 3, 0, 1, 2, 3])
+    ys = m._dropout_sequence([np.ones((2, 3))], 0.5)
+    with chainer.using_config('train', False):
+        ys2 = m._dropout_sequence([np.ones((2, 3))], 0.5)
+    assert len(ys) == 1 and set(np.unique(ys[0].array)) <= {0.0, 2.0}
+    np.testing.assert_array_equal(ys2[0].array, np.ones((2, 3)))
+
+
+@pytest.mark.parametrize('directions', [1, 2])
+@pytest.mark.parametrize('kind', ['rnn', 'gru', 'lstm'])
+def test_n_step_impl_and_base_match_the_functions(chainer, kind, directions):
+    m = _mod('rnn.n_step_' + kind)
+    F = chainer.functions
+    n_params = {'rnn': 2, 'gru': 6, 'lstm': 8}[kind]
+    ws, bs = _rnn_params(n_params, 2, directions, 3, 4)
+    xs = [_uniform(3, 3, seed=1), _uniform(2, 3, seed=2), _uniform(1, 3, seed=3)]
+    hx = _uniform(2 * directions, 3, 4, seed=4)
+    cx = _uniform(2 * directions, 3, 4, seed=5)
+    bi = directions == 2
+    if kind == 'lstm':
+        fn = F.n_step_bilstm if bi else F.n_step_lstm
+        ref = fn(2, 0.0, hx, cx, ws, bs, xs)
+        got = m.n_step_lstm_base(2, 0.0, hx, cx, ws, bs, xs, bi)
+        cell = m._lstm
+    elif kind == 'gru':
+        fn = F.n_step_bigru if bi else F.n_step_gru
+        ref = fn(2, 0.0, hx, ws, bs, xs)
+        got = m.n_step_gru_base(2, 0.0, hx, ws, bs, xs, bi)
+        cell = m._gru
+    else:
+        fn = F.n_step_birnn if bi else F.n_step_rnn
+        ref = fn(2, 0.0, hx, ws, bs, xs, 'tanh')
+        got = m.n_step_rnn_base(2, 0.0, hx, ws, bs, xs, 'tanh', bi)
+
+        def cell(x, h, c, w, b):
+            return F.tanh(F.linear(x, w[0], b[0]) + F.linear(h, w[1], b[1])), None
+    impl = _mod('rnn.n_step_rnn').n_step_rnn_impl(
+        cell, 2, 0.0, hx, cx if kind == 'lstm' else None, ws, bs, xs, bi)
+    if kind != 'lstm':
+        impl = (impl[0], impl[2])
+    for r, g, i in zip(ref, got, impl):
+        if isinstance(r, (tuple, list)):
+            for a, b, c in zip(r, g, i):
+                np.testing.assert_allclose(b.array, a.array, atol=1e-12)
+                np.testing.assert_allclose(c.array, a.array, atol=1e-12)
+        else:
+            np.testing.assert_allclose(g.array, r.array, atol=1e-12)
+            np.testing.assert_allclose(i.array, r.array, atol=1e-12)
+    with pytest.raises(ValueError, match='train argument'):
+        if kind == 'lstm':
+            m.n_step_lstm_base(2, 0.0, hx, cx, ws, bs, xs, bi, train=True)
+        elif kind == 'gru':
+            m.n_step_gru_base(2, 0.0, hx, ws, bs, xs, bi, train=True)
+        else:
+            m.n_step_rnn_base(2, 0.0, hx, ws, bs, xs, 'tanh', bi, train=True)
+
+
+def test_n_step_rnn_base_checks(chainer):
+    m = _mod('rnn.n_step_rnn')
+    ws, bs = _rnn_params(2, 1, 1, 3, 4)
+    hx = np.zeros((1, 1, 4))
+    with pytest.raises(ValueError, match='activation'):
+        m.n_step_rnn_base(1, 0.0, hx, ws, bs, [np.zeros((1, 3))], 'sigmoid', False)
+    with pytest.raises(ValueError, match='inconsistent input size'):
+        m.n_step_rnn_base(1, 0.0, hx, ws, bs, [np.zeros((1, 5))], 'relu', False)
+
+
+def test_cudnn_rnn_classes_need_cuda(chainer):
+    m = _mod('rnn.n_step_rnn')
+    for cls in (m.NStepRNNTanh, m.NStepRNNReLU, m.NStepBiRNNTanh, m.NStepBiRNNReLU,
+                _mod('rnn.n_step_lstm').NStepLSTM, _mod('rnn.n_step_lstm').NStepBiLSTM,
+                _mod('rnn.n_step_gru').NStepGRU, _mod('rnn.n_step_gru').NStepBiGRU):
+        assert issubclass(cls, m.BaseNStepRNN)
+        with pytest.raises(RuntimeError, match='CUDA'):
+            cls(1, None, [1])
+    with pytest.raises(ValueError, match='rnn_dir'):
+        m.BaseNStepRNN(1, None, [1], 'sideways', 'lstm')
+    with pytest.raises(ValueError, match='rnn_mode'):
+        m.CudnnRNNWeightConcat(1, None, 'uni', 'transformer')
+    ws, bs = _rnn_params(2, 1, 1, 3, 4)
+    with pytest.raises(RuntimeError, match='CUDA'):
+        m.cudnn_rnn_weight_concat(1, None, False, 'rnn_tanh', ws, bs)

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import backend
+from chainlite import backprop
+from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.activation import tanh as tanh_module
@@ -65,6 +67,95 @@ def _sigmoid_variable(x):
 def _rows(v, n):
     # The first n rows of a Variable, without a node when that is all of them.
     return v if v.shape[0] == n else v[:n]
+
+
+# -- Chainer's array helpers of the LSTM gradients ----------------------------------------------
+
+def _extract_gates(x):
+    # The four gates (a, i, f, o) of interleaved pre-activations, as a list of views.
+    return _gates(x)
+
+
+def _sigmoid(x, xp=numpy):
+    # The logistic sigmoid of an array through tanh (no overflow), in x's dtype.
+    half = x.dtype.type(0.5)
+    return xp.tanh(x * half) * half + half
+
+
+def _grad_sigmoid(x):
+    # The sigmoid's derivative written with its value x = sigmoid(v).
+    return x * (1 - x)
+
+
+def _grad_grad_sigmoid(x):
+    # The sigmoid's second derivative written with its value x.
+    return x * (1 - x) * (1 - 2 * x)
+
+
+def _grad_tanh(x):
+    # tanh's derivative written with its value x = tanh(v).
+    return 1 - x * x
+
+
+def _grad_grad_tanh(x, gx):
+    # tanh's second derivative from its value x and first derivative gx.
+    return -2 * x * gx
+
+
+def _cell_grads(c_prev, a, i, f, o, c, gc, gh):
+    # The LSTM's first-order gradients (gc_prev, ga, gi, gf, go) from the gate
+    # pre-activations, the new cell state c and the output gradients, on Variables.
+    ta, si, sf, so = (tanh_module.tanh(a), _sigmoid_variable(i), _sigmoid_variable(f),
+                      _sigmoid_variable(o))
+    tc = tanh_module.tanh(c)
+    gc_bar = gh * so * (1 - tc * tc) + gc
+    return (gc_bar * sf, gc_bar * si * (1 - ta * ta), gc_bar * ta * si * (1 - si),
+            gc_bar * c_prev * sf * (1 - sf), gh * tc * so * (1 - so))
+
+
+def _second_order(formula, inputs, upstream):
+    # The gradients of sum(formula(inputs) * upstream) with respect to every input, as
+    # arrays of the inputs' shapes (an upstream of 0 stands for no gradient).
+    shape = numpy.broadcast_shapes(*(numpy.shape(v) for v in inputs))
+    dtype = numpy.result_type(*[v for v in inputs if isinstance(v, numpy.ndarray)])
+    vs = [variable.Variable(numpy.broadcast_to(numpy.asarray(v, dtype), shape).copy())
+          for v in inputs]
+    with configuration.using_config('enable_backprop', True):
+        outs = formula(*vs)
+        gs = [numpy.broadcast_to(numpy.asarray(g, dtype), shape) for g in upstream]
+        grads = backprop.grad(list(outs), vs, grad_outputs=gs)
+    return [numpy.zeros(shape, dtype) if g is None else g.array for g in grads]
+
+
+def lstm_grad_grad(c_prev, a, i, f, o, c, gc, gh, ggc_prev, gga, ggi, ggf, ggo,
+                   gc_prev, ga, gi, gf, go, gc_next, ggc, ggh):
+    """The second-order gradients of the LSTM cell, written into the given arrays.
+
+    With ``(gc_prev, ga, gi, gf, go)`` the cell's first-order gradients as functions of
+    ``(c_prev, a, i, f, o, c, gc, gh)`` (the gate pre-activations ``a, i, f, o``, the new cell
+    state ``c``, the output gradients ``gc``, ``gh``), this computes the gradients of their
+    sum weighted by ``(ggc_prev, gga, ggi, ggf, ggo)`` with respect to ``c_prev``, ``a``,
+    ``i``, ``f``, ``o``, ``c``, ``gc`` and ``gh``, and writes them into the output arrays
+    ``gc_prev, ga, gi, gf, go, gc_next, ggc, ggh`` in that order (Chainer's helper; any
+    upstream gradient may be 0).
+
+    Returns:
+        The eight output arrays.
+
+    Example:
+        >>> import numpy as np
+        >>> z = np.zeros((1, 1))
+        >>> outs = [np.empty((1, 1)) for _ in range(8)]
+        >>> _ = lstm_grad_grad(z, z, z, z, z, z, z, z + 1, z, z, z, z, z + 1, *outs)
+        >>> outs[7]  # d(go)/d(gh) = tanh(c) * sigmoid'(o) = 0 at c = 0
+        array([[0.]])
+    """
+    grads = _second_order(_cell_grads, (c_prev, a, i, f, o, c, gc, gh),
+                          (ggc_prev, gga, ggi, ggf, ggo))
+    outs = (gc_prev, ga, gi, gf, go, gc_next, ggc, ggh)
+    for out, g in zip(outs, grads):
+        out[...] = g
+    return outs
 
 
 class LSTM(function_node.FunctionNode):

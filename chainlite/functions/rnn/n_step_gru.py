@@ -1,13 +1,15 @@
 """Stacked uni- and bidirectional GRUs over sequences of shrinking batch size."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from chainlite.functions.activation import tanh
 from chainlite.functions.array import concat
 from chainlite.functions.array import split_axis
 from chainlite.functions.math import matmul
 from chainlite.functions.rnn import _n_step
+from chainlite.functions.rnn import n_step_rnn
+from chainlite.utils import argument
 
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
@@ -37,6 +39,91 @@ def _n_step_gru(name, n_layers, dropout_ratio, hx, ws, bs, xs, directions):
     hy, _, ys = _n_step.run(name, _cell, 6, n_layers, dropout_ratio, hx, None, ws, bs, xs,
                             directions)
     return hy, ys
+
+
+# -- Chainer's internals of the n-step GRUs ----------------------------------------------------
+
+_extract_apply_in_data = n_step_rnn._extract_apply_in_data
+
+
+def _combine_inputs(hx, ws, bs, xs, num_layers, directions):
+    # One flat list: hx, the xs, then per layer and direction its 6 weights and 6 biases.
+    combined = [hx, *xs]
+    for k in range(num_layers * directions):
+        combined += list(ws[k][:6]) + list(bs[k][:6])
+    return combined
+
+
+def _seperate_inputs(combined, num_layers, seq_length, directions):
+    # The inverse of _combine_inputs: (hx, ws, bs, xs). (Chainer's spelling.)
+    return n_step_rnn._split_combined(combined, 1, 6, num_layers, seq_length, directions)
+
+
+def _gru(x, h, c, w, b):
+    """One GRU step from the six weights and biases of :func:`n_step_gru` (Chainer's helper).
+
+    Args:
+        x: The input, ``(B, I)``.
+        h: The hidden state, ``(B, N)``.
+        c: Unused (GRUs have no cell state); Chainer's cell functions take it.
+        w: Six weights: ``w[0..2]`` ``(N, I)`` act on ``x``, ``w[3..5]`` ``(N, N)`` on ``h``,
+            for the reset gate, the update gate and the new state.
+        b: Six biases ``(N,)``, in the order of ``w``.
+
+    Returns:
+        ``(h, None)``: the new hidden state.
+
+    Example:
+        >>> import numpy as np
+        >>> w = [np.zeros((2, 3))] * 3 + [np.zeros((2, 2))] * 3
+        >>> h, c = _gru(np.ones((1, 3)), np.ones((1, 2)), None, w, [np.zeros(2)] * 6)
+        >>> h.array, c  # z = 1/2, new state tanh(0) = 0: h / 2
+        (array([[0.5, 0.5]]), None)
+    """
+    Wx, bx, step = _cell(w, b)
+    return step(matmul.matmul(x, Wx, transb=True) + bx, h, c)
+
+
+def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs, use_bi_direction, **kwargs):
+    """The stacked GRU behind :func:`n_step_gru` and :func:`n_step_bigru` (Chainer's).
+
+    Args:
+        n_layers: The number of layers.
+        dropout_ratio: The dropout ratio between layers.
+        hx: The initial hidden states, or None.
+        ws: Six weights per layer and direction.
+        bs: Six biases per layer and direction.
+        xs: The input sequence.
+        use_bi_direction: Whether the layers are bidirectional.
+        **kwargs: ``train`` and ``use_cudnn`` are errors, as in Chainer 2 and later.
+
+    Returns:
+        ``(hy, ys)``, as :func:`n_step_gru`.
+    """
+    if kwargs:
+        argument.check_unexpected_kwargs(
+            kwargs, train='train argument is not supported anymore. Use chainer.using_config',
+            use_cudnn='use_cudnn argument is not supported anymore. Use chainer.using_config')
+        argument.assert_kwargs_empty(kwargs)
+    name = 'n_step_bigru' if use_bi_direction else 'n_step_gru'
+    return _n_step_gru(name, n_layers, dropout_ratio, hx, ws, bs, xs,
+                       2 if use_bi_direction else 1)
+
+
+class NStepGRU(n_step_rnn.BaseNStepRNN):
+    """cuDNN's unidirectional GRU (needs CUDA, see :class:`~.n_step_rnn.BaseNStepRNN`)."""
+
+    def __init__(self, n_layers: int, states: Any, lengths: Sequence[int],
+                 **kwargs: Any) -> None:
+        super().__init__(n_layers, states, lengths, 'uni', 'gru', **kwargs)
+
+
+class NStepBiGRU(n_step_rnn.BaseNStepRNN):
+    """cuDNN's bidirectional GRU (needs CUDA, see :class:`~.n_step_rnn.BaseNStepRNN`)."""
+
+    def __init__(self, n_layers: int, states: Any, lengths: Sequence[int],
+                 **kwargs: Any) -> None:
+        super().__init__(n_layers, states, lengths, 'bi', 'gru', **kwargs)
 
 
 def n_step_gru(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,

@@ -1,13 +1,15 @@
 """Stacked uni- and bidirectional LSTMs over sequences of shrinking batch size."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from chainlite.functions.array import reshape
 from chainlite.functions.array import stack
 from chainlite.functions.math import matmul
 from chainlite.functions.rnn import _n_step
 from chainlite.functions.rnn import lstm as lstm_module
+from chainlite.functions.rnn import n_step_rnn
+from chainlite.utils import argument
 
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
@@ -66,6 +68,77 @@ def _lstm(x, h, c, w, b):
 def _n_step_lstm(name, n_layers, dropout_ratio, hx, cx, ws, bs, xs, directions):
     return _n_step.run(name, _cell, 8, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
                        directions, use_cell=True)
+
+
+# -- Chainer's internals of the n-step LSTMs ---------------------------------------------------
+
+_extract_apply_in_data = n_step_rnn._extract_apply_in_data
+
+
+def _combine_inputs(hx, cx, ws, bs, xs, num_layers, directions):
+    # One flat list: hx, cx, the xs, then per layer and direction 8 weights and 8 biases.
+    combined = [hx, cx, *xs]
+    for k in range(num_layers * directions):
+        combined += list(ws[k][:8]) + list(bs[k][:8])
+    return combined
+
+
+def _seperate_inputs(combined, num_layers, seq_length, directions):
+    # The inverse of _combine_inputs: (hx, cx, ws, bs, xs). (Chainer's spelling.)
+    return n_step_rnn._split_combined(combined, 2, 8, num_layers, seq_length, directions)
+
+
+def _stack_weight(ws):
+    # Four (N, ...) parameters to one (4N, ...), unit by unit (the gate layout of F.lstm).
+    return _interleave(ws)
+
+
+def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction,
+                     **kwargs):
+    """The stacked LSTM behind :func:`n_step_lstm` and :func:`n_step_bilstm` (Chainer's).
+
+    Args:
+        n_layers: The number of layers.
+        dropout_ratio: The dropout ratio between layers.
+        hx: The initial hidden states, or None.
+        cx: The initial cell states, or None.
+        ws: Eight weights per layer and direction.
+        bs: Eight biases per layer and direction.
+        xs: The input sequence.
+        use_bi_direction: Whether the layers are bidirectional.
+        **kwargs: ``train`` and ``use_cudnn`` are errors, as in Chainer 2 and later.
+
+    Returns:
+        ``(hy, cy, ys)``, as :func:`n_step_lstm`.
+
+    Raises:
+        ValueError: For an input size that does not match the weights.
+    """
+    if kwargs:
+        argument.check_unexpected_kwargs(
+            kwargs, train='train argument is not supported anymore. Use chainer.using_config',
+            use_cudnn='use_cudnn argument is not supported anymore. Use chainer.using_config')
+        argument.assert_kwargs_empty(kwargs)
+    name = 'n_step_bilstm' if use_bi_direction else 'n_step_lstm'
+    if xs[0].shape[1] != ws[0][0].shape[1]:
+        raise ValueError('%s: inconsistent input size in input values and weight parameters: '
+                         '%d != %d' % (name, xs[0].shape[1], ws[0][0].shape[1]))
+    return _n_step_lstm(name, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
+                        2 if use_bi_direction else 1)
+
+
+class NStepLSTM(n_step_rnn.BaseNStepRNN):
+    """cuDNN's unidirectional LSTM (needs CUDA, see :class:`~.n_step_rnn.BaseNStepRNN`)."""
+
+    def __init__(self, n_layers: int, states: Any, lengths: Sequence[int]) -> None:
+        super().__init__(n_layers, states, lengths, 'uni', 'lstm')
+
+
+class NStepBiLSTM(n_step_rnn.BaseNStepRNN):
+    """cuDNN's bidirectional LSTM (needs CUDA, see :class:`~.n_step_rnn.BaseNStepRNN`)."""
+
+    def __init__(self, n_layers: int, states: Any, lengths: Sequence[int]) -> None:
+        super().__init__(n_layers, states, lengths, 'bi', 'lstm')
 
 
 def n_step_lstm(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,

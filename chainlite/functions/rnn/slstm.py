@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import numpy
+
+from chainlite import configuration
+from chainlite import function_node
 from chainlite import variable
+from chainlite.functions import _vjp
 from chainlite.functions.activation import sigmoid as sigmoid_mod
 from chainlite.functions.activation import tanh as tanh_mod
 from chainlite.functions.array import stack as stack_mod
@@ -48,6 +53,89 @@ def _check(inputs):
 def _interleave(gates, shape):
     # The inverse of lstm._gates: four (B, U, ...) blocks back into (B, 4 * U, ...).
     return stack_mod.stack(gates, axis=2).reshape(shape)
+
+
+# Chainer's array helpers of the S-LSTM gradients: the LSTM's.
+_extract_gates = lstm_mod._extract_gates
+_sigmoid = lstm_mod._sigmoid
+_grad_sigmoid = lstm_mod._grad_sigmoid
+_grad_grad_sigmoid = lstm_mod._grad_grad_sigmoid
+_grad_tanh = lstm_mod._grad_tanh
+_grad_grad_tanh = lstm_mod._grad_grad_tanh
+
+
+def _cell_grads(c_prev1, a1, i1, f1, c_prev2, a2, i2, f2, o, c, gc, gh):
+    # The S-LSTM's first-order gradients (gc_prev1, ga1, gi1, gf1, go, gc_prev2, ga2, gi2,
+    # gf2, go) from the pre-activations (o = o1 + o2), the new cell state c and the output
+    # gradients, on Variables.
+    so, tc = lstm_mod._sigmoid_variable(o), tanh_mod.tanh(c)
+    gc_bar = gh * so * (1 - tc * tc) + gc
+    go = gh * tc * so * (1 - so)
+    out = []
+    for c_prev, a, i, f in ((c_prev1, a1, i1, f1), (c_prev2, a2, i2, f2)):
+        ta, si, sf = tanh_mod.tanh(a), lstm_mod._sigmoid_variable(i), \
+            lstm_mod._sigmoid_variable(f)
+        out += [gc_bar * sf, gc_bar * si * (1 - ta * ta), gc_bar * ta * si * (1 - si),
+                gc_bar * c_prev * sf * (1 - sf), go]
+    return out
+
+
+def slstm_grad_grad(c_prev1, a1, i1, f1, c_prev2, a2, i2, f2, o, c, gc, gh,
+                    ggc_prev1, gga1, ggi1, ggf1, ggo1, ggc_prev2, gga2, ggi2, ggf2, ggo2):
+    """The second-order gradients of the S-LSTM cell (Chainer's helper).
+
+    With the cell's first-order gradients ``(gc_prev1, ga1, gi1, gf1, go1, gc_prev2, ga2,
+    gi2, gf2, go2)`` as functions of the children's states and gate pre-activations, the
+    shared output gate ``o = o1 + o2``, the new cell state ``c`` and the output gradients
+    ``gc``, ``gh``, it returns the gradients of their sum weighted by the ``gg*`` arrays
+    (any may be 0).
+
+    Returns:
+        ``(gc_prev1, ga1, gi1, gf1, go1, gc_prev2, ga2, gi2, gf2, go2, gc_next, ggc, ggh)``:
+        the gradients with respect to ``c_prev1, a1, i1, f1``, the output gate (twice, once
+        per child), ``c_prev2, a2, i2, f2``, ``c``, ``gc`` and ``gh``.
+
+    Example:
+        >>> import numpy as np
+        >>> z = np.zeros((1, 1))
+        >>> grads = slstm_grad_grad(*([z] * 11 + [z + 1]), *([z] * 10))
+        >>> len(grads), float(grads[-1].sum())
+        (13, 0.0)
+    """
+    upstream = (ggc_prev1, gga1, ggi1, ggf1, ggo1, ggc_prev2, gga2, ggi2, ggf2, ggo2)
+    g = lstm_mod._second_order(_cell_grads,
+                               (c_prev1, a1, i1, f1, c_prev2, a2, i2, f2, o, c, gc, gh),
+                               upstream)
+    go = g[8]
+    return g[0], g[1], g[2], g[3], go, g[4], g[5], g[6], g[7], go, g[9], g[10], g[11]
+
+
+class SLSTM(function_node.FunctionNode):
+    """The S-LSTM cell as Chainer's node, applied to ``(c_prev1, c_prev2, x1, x2)``.
+
+    It computes what :func:`slstm` does and returns ``(c, h)``; its gradients are
+    differentiable again.
+    """
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ('c_prev1', 'c_prev2', 'x1', 'x2'))
+        c1, c2, x1, x2 = in_types
+        type_check.expect(
+            c1.dtype.kind == 'f', c2.dtype == c1.dtype, x1.dtype == c1.dtype,
+            x2.dtype == c1.dtype, c1.ndim >= 2, c1.ndim == c2.ndim, c1.ndim == x1.ndim,
+            c1.ndim == x2.ndim, c1.shape[0] == x1.shape[0], c1.shape[0] == c2.shape[0],
+            c1.shape[0] == x2.shape[0], x1.shape[1] == 4 * c1.shape[1],
+            x2.shape[1] == 4 * c2.shape[1])
+
+    def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
+        self.retain_inputs((0, 1, 2, 3))
+        with configuration.using_config('enable_backprop', False):
+            c, h = slstm(*inputs)
+        return c.array, h.array
+
+    def backward(self, indexes: tuple[int, ...],
+                 grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
+        return _vjp.vjp(slstm, self.get_retained_inputs(), grad_outputs, indexes)
 
 
 class SLSTMGrad:

@@ -1,8 +1,13 @@
 """TreeLSTM cell: one LSTM step that merges the cell states of N children."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import numpy
+
+from chainlite import backprop
+from chainlite import configuration
+from chainlite import function
 from chainlite import variable
 from chainlite.functions.activation import sigmoid as sigmoid_mod
 from chainlite.functions.activation import tanh as tanh_mod
@@ -11,6 +16,29 @@ from chainlite.utils import type_check
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
     from chainlite.variable import Variable
+
+
+def _extract_gates(x, n_split=5):
+    # x (B, n_split * U, ...) split into n_split blocks (B, U, ...) along axis 1: TreeLSTM
+    # lays its gates out block by block (a, i, o, then one forget gate per child).
+    r = x.reshape((x.shape[0], n_split, x.shape[1] // n_split) + x.shape[2:])
+    return tuple(r[:, k] for k in range(n_split))
+
+
+def _sigmoid(x):
+    # The logistic sigmoid of an array through tanh (no overflow), in x's dtype.
+    half = x.dtype.type(0.5)
+    return numpy.tanh(x * half) * half + half
+
+
+def _grad_sigmoid(x):
+    # The sigmoid's derivative written with its value x = sigmoid(v).
+    return x * (1 - x)
+
+
+def _grad_tanh(x):
+    # tanh's derivative written with its value x = tanh(v).
+    return 1 - x * x
 
 
 def _check(inputs):
@@ -34,6 +62,37 @@ def _check(inputs):
     except type_check.InvalidType as e:
         msg = 'Invalid operation is performed in: TreeLSTM (Forward)\n\n%s' % e
         raise type_check.InvalidType(e.expect, e.actual, msg=msg) from None
+
+
+class TreeLSTM(function.Function):
+    """The TreeLSTM cell as Chainer's old-style function, ``TreeLSTM()(c_1, ..., c_N, x)``.
+
+    It computes what :func:`tree_lstm` does and returns ``(c, h)``; as an old-style
+    function its gradient is differentiable once.
+    """
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check.expect(in_types.size() >= 2)
+        c_types, x_type = in_types[:-1], in_types[-1]
+        n_ary = len(c_types)
+        type_check.expect(x_type.ndim >= 2)
+        for c_type in c_types:
+            type_check.expect(c_type.dtype.kind == 'f', x_type.dtype == c_type.dtype,
+                              c_type.ndim >= 2, c_type.ndim == x_type.ndim,
+                              x_type.shape[0] == c_type.shape[0],
+                              x_type.shape[1] == (3 + n_ary) * c_type.shape[1])
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        with configuration.using_config('enable_backprop', True):
+            self._inputs = [variable.Variable(a) for a in inputs]
+            self._outputs = tree_lstm(*self._inputs)
+        return tuple(y.array for y in self._outputs)
+
+    def backward(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        pairs = [(y, g) for y, g in zip(self._outputs, grad_outputs) if g is not None]
+        grads = backprop.grad([y for y, _ in pairs], self._inputs,
+                              grad_outputs=[g for _, g in pairs])
+        return tuple(None if g is None else g.array for g in grads)
 
 
 def tree_lstm(*inputs: VariableOrArray) -> tuple[Variable, Variable]:
