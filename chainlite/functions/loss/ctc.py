@@ -146,7 +146,7 @@ class ConnectionistTemporalClassification(function.Function):
 
     def backward(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         gx, = backprop.grad([self._loss], [self._x], grad_outputs=[grad_outputs[0]])
-        return None, None, None, gx.array
+        return None, None, None, None if gx is None else gx.array
 
 
 def connectionist_temporal_classification(

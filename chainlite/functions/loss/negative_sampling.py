@@ -49,7 +49,7 @@ class NegativeSamplingFunction(function_node.FunctionNode):
     """
 
     ignore_label = -1
-    samples = None
+    samples: Any = None
 
     def __init__(self, sampler: Callable[[tuple[int, int]], Any], sample_size: int,
                  reduce: str = 'sum') -> None:
