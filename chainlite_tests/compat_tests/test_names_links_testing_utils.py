@@ -800,3 +800,90 @@ def test_hdf5_check_available(chainer, monkeypatch):
     monkeypatch.setitem(__import__('sys').modules, 'h5py', None)
     with pytest.raises(RuntimeError, match='h5py'):
         hdf5._check_available()
+
+
+# -- links.model.vision: converting Caffe models and loading them -----------------------------
+
+@pytest.fixture
+def dataset_root(tmp_path):
+    from chainlite.dataset import download
+    download.set_dataset_root(str(tmp_path / 'root'))
+    try:
+        yield tmp_path / 'root'
+    finally:
+        download.set_dataset_root(None)
+
+
+def _tiny_caffemodel(path, value):
+    # One InnerProduct layer named fc8 (as in Caffe's VGG), 2 -> 1.
+    caffe_pb2 = pytest.importorskip('chainlite.links.caffe.protobuf3.caffe_pb2')
+    net = caffe_pb2.NetParameter()
+    fc = net.layer.add(name='fc8', type='InnerProduct', bottom=['data'], top=['fc8'])
+    fc.inner_product_param.num_output = 1
+    w = fc.blobs.add(data=[value, 2 * value])
+    w.shape.dim[:] = [1, 2]
+    b = fc.blobs.add(data=[-value])
+    b.shape.dim[:] = [1]
+    path.write_bytes(net.SerializeToString())
+    return path
+
+
+def _fc8_chain(chainer):
+    chain = chainer.Chain()
+    with chain.init_scope():
+        chain.fc8 = chainer.links.Linear(2, 1)
+    return chain
+
+
+def test_vgg_make_npz_and_retrieve(chainer, dataset_root, tmp_path):
+    from chainer.links.model.vision import vgg
+    caffemodel = _tiny_caffemodel(tmp_path / 'vgg.caffemodel', 3.0)
+    url = caffemodel.as_uri()
+    path_npz = str(tmp_path / 'converted.npz')
+    vgg.VGGLayers.convert_caffemodel_to_npz(str(caffemodel), path_npz)
+    with np.load(path_npz) as f:
+        np.testing.assert_allclose(f['fc8/W'], [[3.0, 6.0]])
+    model = _fc8_chain(chainer)
+    assert vgg._make_npz(str(tmp_path / 'made.npz'), url, model) is model
+    np.testing.assert_allclose(model.fc8.b.array, [-3.0])
+    # _retrieve converts into the model directory once, then loads what it converted.
+    first = _fc8_chain(chainer)
+    assert vgg._retrieve('tiny_vgg.npz', url, first) is first
+    assert (dataset_root / 'pfnet' / 'chainer' / 'models' / 'tiny_vgg.npz').exists()
+    caffemodel.unlink()  # not needed any more
+    second = _fc8_chain(chainer)
+    vgg._retrieve('tiny_vgg.npz', url, second)
+    np.testing.assert_allclose(second.fc8.W.array, [[3.0, 6.0]])
+
+
+def test_googlenet_and_resnet_make_npz(chainer, dataset_root, tmp_path, monkeypatch):
+    from chainer.links.model.vision import googlenet, resnet
+    calls = []
+
+    def convert(*args):
+        # A stand-in for the full conversion (the real models are hundreds of megabytes).
+        calls.append(args)
+        source = _fc8_chain(chainer)
+        source.fc8.W.array[...] = 5.0
+        chainer.serializers.save_npz(args[1], source)
+
+    monkeypatch.setattr(googlenet.GoogLeNet, 'convert_caffemodel_to_npz', convert)
+    monkeypatch.setattr(resnet.ResNetLayers, 'convert_caffemodel_to_npz', convert)
+    caffemodel = tmp_path / 'any.caffemodel'
+    caffemodel.write_bytes(b'\0')
+    model = _fc8_chain(chainer)
+    googlenet._retrieve('tiny_googlenet.npz', caffemodel.as_uri(), model)
+    assert (model.fc8.W.array == 5.0).all() and calls[-1][0].endswith('.caffemodel')
+
+    model = _fc8_chain(chainer)
+    with pytest.raises(IOError, match='does not exist'):
+        resnet._make_npz(str(tmp_path / 'r.npz'), str(tmp_path / 'missing.caffemodel'),
+                         model, 50)
+    models_dir = dataset_root / 'pfnet' / 'chainer' / 'models'
+    models_dir.mkdir(parents=True, exist_ok=True)
+    (models_dir / 'ResNet-101-model.caffemodel').write_bytes(b'\0')
+    resnet._retrieve(101, 'ResNet-101-model.npz', 'ResNet-101-model.caffemodel', model)
+    assert calls[-1][2] == 101 and (model.fc8.W.array == 5.0).all()
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match='50, 101 or 152'):
+        resnet.ResNetLayers.convert_caffemodel_to_npz(str(caffemodel), 'x.npz', 34)

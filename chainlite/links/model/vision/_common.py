@@ -3,6 +3,7 @@ predict, and loading converted weights."""
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any, Callable, Optional, Sequence
 
 import numpy
@@ -145,9 +146,9 @@ def load_pretrained(model: Any, pretrained_model: Any, npz_name: str) -> None:
         if not os.path.exists(path):
             raise FileNotFoundError(
                 '%s: pretrained_model=%r loads %s, which does not exist. chainlite does not '
-                'download or convert Caffe models: convert them with Chainer '
-                '(%s.convert_caffemodel_to_npz) and put the .npz there or pass its path, or '
-                'pass pretrained_model=None for random weights'
+                'download or convert Caffe models on its own: convert one with '
+                '%s.convert_caffemodel_to_npz (it needs the protobuf package) and put the '
+                '.npz there or pass its path, or pass pretrained_model=None for random weights'
                 % (name, pretrained_model, path, name))
     else:
         path = os.fspath(pretrained_model)
@@ -156,3 +157,23 @@ def load_pretrained(model: Any, pretrained_model: Any, npz_name: str) -> None:
                                     'Chainer-converted .npz, or None for random weights)'
                                     % (name, path))
     npz.load_npz(path, model)
+
+
+def retrieve(name_npz: str, make_npz: Callable[[str], Any], model: Any) -> Any:
+    """Loads ``name_npz`` from the model directory into ``model``; if it is not there yet,
+    ``make_npz(path)`` makes it (converting a Caffe model) and loads it (Chainer's
+    ``_retrieve``). Returns what ``make_npz`` returned, or None when the file was there, as
+    Chainer does."""
+    root = download.get_dataset_directory(MODEL_DIRECTORY)
+    return download.cache_or_load_file(os.path.join(root, name_npz), make_npz,
+                                       lambda path: npz.load_npz(path, model))
+
+
+def convert_then_load(convert: Callable[[], None], path_npz: str, model: Any) -> Any:
+    """Runs the Caffe conversion ``convert()`` that writes ``path_npz``, then loads it into
+    ``model`` (Chainer's ``_make_npz``). Returns ``model``."""
+    sys.stderr.write('Now loading caffemodel (usually it may take few minutes)\n')
+    sys.stderr.flush()
+    convert()
+    npz.load_npz(path_npz, model)
+    return model

@@ -8,6 +8,7 @@ import numpy
 
 from chainlite import initializers
 from chainlite import link
+from chainlite.dataset import download
 from chainlite.functions.activation import relu
 from chainlite.functions.activation import softmax
 from chainlite.functions.noise import dropout
@@ -18,6 +19,7 @@ from chainlite.links.connection import convolution_2d
 from chainlite.links.connection import inception
 from chainlite.links.connection import linear
 from chainlite.links.model.vision import _common
+from chainlite.serializers import npz
 
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
@@ -142,6 +144,20 @@ class GoogLeNet(link.Chain):
             self.loss2_fc2 = linear.Linear(1024, 1000, initialW=initialW)
         if pretrained_model:
             _common.load_pretrained(self, pretrained_model, 'bvlc_googlenet.npz')
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel: str, path_npz: str) -> None:
+        """Converts BVLC's Caffe GoogLeNet to the ``.npz`` file this link loads.
+
+        Args:
+            path_caffemodel: The ``.caffemodel`` file (needs the protobuf package).
+            path_npz: Where to write the ``.npz`` file.
+        """
+        from chainlite.links.caffe.caffe_function import CaffeFunction
+        caffemodel = CaffeFunction(path_caffemodel)
+        chainermodel = cls(pretrained_model=None)
+        _transfer_googlenet(caffemodel, chainermodel)
+        npz.save_npz(path_npz, chainermodel, compression=False)
 
     @property
     def functions(self) -> 'collections.OrderedDict':
@@ -276,3 +292,16 @@ def _transfer_googlenet(src: Any, dst: Any) -> None:
         _copy(getattr(dst, 'loss%d_fc1' % i), src['loss%d/fc' % i])
         _copy(getattr(dst, 'loss%d_fc2' % i), src['loss%d/classifier' % i])
     _copy(dst.loss3_fc, src['loss3/classifier'])
+
+
+def _make_npz(path_npz: str, url: str, model: Any) -> Any:
+    # Downloads the Caffe model from ``url``, converts it to ``path_npz`` and loads it.
+    path_caffemodel = download.cached_download(url)
+    return _common.convert_then_load(
+        lambda: GoogLeNet.convert_caffemodel_to_npz(path_caffemodel, path_npz), path_npz,
+        model)
+
+
+def _retrieve(name_npz: str, url: str, model: Any) -> Any:
+    # Loads the converted model ``name_npz`` from the model directory, making it if needed.
+    return _common.retrieve(name_npz, lambda path: _make_npz(path, url, model), model)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import collections
+import os
 import warnings
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
@@ -9,6 +10,7 @@ import numpy
 
 from chainlite import initializers
 from chainlite import link
+from chainlite.dataset import download
 from chainlite.functions.activation import relu
 from chainlite.functions.activation import softmax
 from chainlite.functions.array import reshape
@@ -17,6 +19,7 @@ from chainlite.functions.pooling import max_pooling_2d
 from chainlite.links.connection import convolution_2d
 from chainlite.links.connection import linear
 from chainlite.links.model.vision import _common
+from chainlite.serializers import npz
 from chainlite.links.normalization import batch_normalization
 
 if TYPE_CHECKING:
@@ -203,6 +206,30 @@ class ResNetLayers(link.Chain):
             self.fc6 = linear.Linear(2048, 1000)
         if pretrained_model:
             _common.load_pretrained(self, pretrained_model, 'ResNet-%d-model.npz' % n_layers)
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel: str, path_npz: str,
+                                  n_layers: int = 50) -> None:
+        """Converts MSRA's Caffe ResNet to the ``.npz`` file these links load.
+
+        Args:
+            path_caffemodel: The ``.caffemodel`` file (needs the protobuf package).
+            path_npz: Where to write the ``.npz`` file.
+            n_layers: 50, 101 or 152, the depth of the Caffe model.
+
+        Raises:
+            ValueError: For another ``n_layers``.
+        """
+        transfer = {50: _transfer_resnet50, 101: _transfer_resnet101,
+                    152: _transfer_resnet152}.get(n_layers)
+        if transfer is None:
+            raise ValueError('ResNetLayers.convert_caffemodel_to_npz: n_layers must be 50, '
+                             '101 or 152, got %r' % (n_layers,))
+        from chainlite.links.caffe.caffe_function import CaffeFunction
+        caffemodel = CaffeFunction(path_caffemodel)
+        chainermodel = cls(pretrained_model=None, n_layers=n_layers)
+        transfer(caffemodel, chainermodel)
+        npz.save_npz(path_npz, chainermodel, compression=False)
 
     @property
     def functions(self) -> 'collections.OrderedDict':
@@ -396,3 +423,25 @@ def _transfer_resnet152(src: Any, dst: Any) -> None:
     _transfer_resnet(src, dst, [['2a', '2b', '2c'], _numbered('3a', '3b', 7),
                                 _numbered('4a', '4b', 35), ['5a', '5b', '5c']],
                      conv1_bias=False)
+
+
+
+def _make_npz(path_npz: str, path_caffemodel: str, model: Any, n_layers: int) -> Any:
+    # Converts the Caffe model at ``path_caffemodel`` (placed there by hand: MSRA's models are
+    # not downloaded) to ``path_npz`` and loads it.
+    if not os.path.exists(path_caffemodel):
+        raise IOError("The pre-trained caffemodel does not exist. Please download it from "
+                      "'https://github.com/KaimingHe/deep-residual-networks', and place it on "
+                      "{}".format(path_caffemodel))
+    return _common.convert_then_load(
+        lambda: ResNetLayers.convert_caffemodel_to_npz(path_caffemodel, path_npz, n_layers),
+        path_npz, model)
+
+
+def _retrieve(n_layers: int, name_npz: str, name_caffemodel: str, model: Any) -> Any:
+    # Loads the converted model from the model directory, converting the Caffe model beside
+    # it if needed.
+    root = download.get_dataset_directory(_common.MODEL_DIRECTORY)
+    path_caffemodel = os.path.join(root, name_caffemodel)
+    return _common.retrieve(
+        name_npz, lambda path: _make_npz(path, path_caffemodel, model, n_layers), model)

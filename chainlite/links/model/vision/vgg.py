@@ -8,6 +8,7 @@ import numpy
 
 from chainlite import initializers
 from chainlite import link
+from chainlite.dataset import download
 from chainlite.functions.activation import relu
 from chainlite.functions.activation import softmax
 from chainlite.functions.noise import dropout
@@ -15,6 +16,7 @@ from chainlite.functions.pooling import max_pooling_2d
 from chainlite.links.connection import convolution_2d
 from chainlite.links.connection import linear
 from chainlite.links.model.vision import _common
+from chainlite.serializers import npz
 
 if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
@@ -90,6 +92,20 @@ class VGGLayers(link.Chain):
         if pretrained_model:
             _common.load_pretrained(self, pretrained_model,
                                     'VGG_ILSVRC_%d_layers.npz' % n_layers)
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel: str, path_npz: str) -> None:
+        """Converts the original Caffe VGG model to the ``.npz`` file these links load.
+
+        The Caffe layers (``conv1_1`` ... ``fc8``) have the names of the links' children, so
+        the loaded :class:`~chainlite.links.caffe.CaffeFunction` is saved as it is.
+
+        Args:
+            path_caffemodel: The ``.caffemodel`` file (needs the protobuf package).
+            path_npz: Where to write the ``.npz`` file.
+        """
+        from chainlite.links.caffe.caffe_function import CaffeFunction
+        npz.save_npz(path_npz, CaffeFunction(path_caffemodel), compression=False)
 
     @property
     def functions(self) -> 'collections.OrderedDict':
@@ -198,3 +214,16 @@ class VGG19Layers(VGGLayers):
 
     def __init__(self, pretrained_model: Optional[str] = 'auto') -> None:
         super().__init__(pretrained_model, 19)
+
+
+def _make_npz(path_npz: str, url: str, model: Any) -> Any:
+    # Downloads the Caffe model from ``url``, converts it to ``path_npz`` and loads it.
+    path_caffemodel = download.cached_download(url)
+    return _common.convert_then_load(
+        lambda: VGGLayers.convert_caffemodel_to_npz(path_caffemodel, path_npz), path_npz,
+        model)
+
+
+def _retrieve(name: str, url: str, model: Any) -> Any:
+    # Loads the converted model ``name`` from the model directory, making it if needed.
+    return _common.retrieve(name, lambda path: _make_npz(path, url, model), model)
