@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import operator
+import threading
 import warnings
 from typing import Any, Optional, Sequence
 
@@ -24,6 +25,10 @@ _Variable = variable.Variable
 _ndarray = numpy.ndarray
 _ZERO = (0,)
 _UNSET = object()
+# Per thread, while a backward() walk on arrays runs: its loss_scale in a one-item tuple (None
+# inside grad() and with double backprop). A function that hands its leaf inputs' gradients
+# over itself reads it (a replayed static chain, which stores them as _store_leaf_grads would).
+_leaf_walk = threading.local()
 
 
 def backward_from_variable(y: variable.Variable, retain_grad: bool,
@@ -301,6 +306,9 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
         thread_values = cfg.__dict__
         old_mode = thread_values.get('enable_backprop', _UNSET)
         thread_values['enable_backprop'] = double
+    walk = _leaf_walk.__dict__
+    outer_walk = walk.get('scale')
+    walk['scale'] = (loss_scale,) if in_nodes is None and arrays else None
     try:
         heap: list[Any] = []
         seen: set[Any] = set()
@@ -436,6 +444,7 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                     count -= 1
                     push(heap, (-c.rank, count, c))
     finally:
+        walk['scale'] = outer_walk
         if switch:
             if old_mode is _UNSET:
                 del thread_values['enable_backprop']

@@ -48,6 +48,7 @@ _new_variable = variable._new_variable
 _object_new = object.__new__
 _ref = weakref.ref
 _get_ident = threading.get_ident
+_leaf_walk = backprop._leaf_walk  # (per thread)
 _VariableNode = variable.VariableNode
 _is = operator.is_
 _getitem = operator.getitem
@@ -460,7 +461,34 @@ class StaticScheduleFunction(function_node.FunctionNode):
                 None if g is None else _new_variable(g, None, False) for g in grad_outputs]))
             return tuple([None if g is None else g._data for g in gxs])
         self._check_generation()
-        return self._backward_on_arrays(indexes, grad_outputs)
+        gxs = self._backward_on_arrays(indexes, grad_outputs)
+        walk = getattr(_leaf_walk, 'scale', None)
+        if walk is None or not self.schedule.fresh_grads:
+            return gxs
+        return self._store_parameter_grads(indexes, gxs, walk[0])
+
+    def _store_parameter_grads(self, indexes: tuple, gxs: tuple, loss_scale: Any) -> tuple:
+        # Inside backward() (not grad()): a parameter whose gradient is still None, with no
+        # hook, gets its gradient here, as _store_leaf_grads would give it at the end of the
+        # walk, and the walk gets None for it. Any other gradient from elsewhere in the walk
+        # is added to it then: two summands, the same sum in either order. A parameter with
+        # a gradient already (no cleargrads) is left to the walk, which adds the walk's sum
+        # to it, as define-by-run does.
+        n_inputs = len(self.schedule.in_slots) - len(self.schedule.params)
+        nodes = self._ins
+        ret = list(gxs)
+        for k, i in enumerate(indexes):
+            gx = ret[k]
+            if i < n_inputs or gx is None:
+                continue
+            x = nodes[i]
+            if x.grad_var is not None or x._grad_hooks or x._post_hooks or \
+                    x.creator_node is not None:
+                continue
+            x._loss_scale = loss_scale
+            x.grad_var = _new_variable(gx, None, False)
+            ret[k] = None
+        return tuple(ret)
 
     def _check_generation(self) -> None:
         if self.generation != self.schedule.generation:

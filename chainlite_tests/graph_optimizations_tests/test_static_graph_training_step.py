@@ -202,3 +202,65 @@ def test_a_replaced_link_of_a_chain_list_records_again():
     with chainlite.using_config('use_static_graph', False):
         expected = model(x)
     np.testing.assert_array_equal(y.array, expected.array)
+
+
+def _weight_decay_steps(static, clear, hooked=False, loss_scale=None):
+    # l1.W is also used outside the chain (an L2 term of the loss): its gradient has two
+    # summands, the schedule's and the walk's.
+    np.random.seed(4)
+    model = SmallMLP()
+    opt = optimizers.SGD(lr=0.1).setup(model)
+    x = np.random.RandomState(5).rand(6, 12).astype(np.float32)
+    t = np.arange(6, dtype=np.int32) % 5
+    seen_W, seen_b = [], []
+    if hooked:
+        model.l2.W.register_hook(lambda g: seen_W.append(g.array.copy()))
+        model.l3.b.register_post_accumulate_grad_hook(lambda p: seen_b.append(p.grad.copy()))
+    out = []
+    with chainlite.using_config('use_static_graph', static):
+        for step in range(3):
+            loss = F.softmax_cross_entropy(model(x), t) + 1e-3 * F.sum(model.l1.W ** 2)
+            if clear or step == 0:
+                model.cleargrads()
+            loss.backward(loss_scale=loss_scale)
+            out.extend(p.grad.copy() for p in model.params())
+            out.extend([np.array(p._node._loss_scale or 0.0) for p in model.params()])
+            opt.update()
+    # (each hook's calls in order; the walk may call the two hooks in another order)
+    return out + [p.array.copy() for p in model.params()] + seen_W + seen_b
+
+
+@pytest.mark.parametrize('clear', [True, False])
+@pytest.mark.parametrize('hooked', [False, True])
+@pytest.mark.parametrize('loss_scale', [None, 8.0])
+def test_parameters_used_outside_the_chain_hooks_and_loss_scale(clear, hooked, loss_scale):
+    dbr = _weight_decay_steps(False, clear, hooked, loss_scale)
+    static = _weight_decay_steps(True, clear, hooked, loss_scale)
+    _assert_identical(dbr, static)
+    # 3 steps: 6 gradients, 6 loss scales; 6 parameters; each hook ran at every step.
+    assert len(static) == 3 * 12 + 6 + (6 if hooked else 0)
+
+
+def test_parameters_gradients_are_stored_by_the_schedule_inside_backward_only(monkeypatch):
+    # In backward() the schedule stores the parameters' gradients itself; grad() gets them
+    # back from the walk, with nothing stored.
+    np.random.seed(4)
+    model = SmallMLP()
+    x = np.random.RandomState(5).rand(6, 12).astype(np.float32)
+    t = np.arange(6, dtype=np.int32) % 5
+    stored = []
+    original = sg.StaticScheduleFunction._store_parameter_grads
+
+    def spy(self, indexes, gxs, loss_scale):
+        ret = original(self, indexes, gxs, loss_scale)
+        stored.append(sum(g is None for g in ret) - sum(g is None for g in gxs))
+        return ret
+
+    monkeypatch.setattr(sg.StaticScheduleFunction, '_store_parameter_grads', spy)
+    for _ in range(2):
+        model.cleargrads()
+        F.softmax_cross_entropy(model(x), t).backward()
+    assert stored == [6, 6]
+    model.cleargrads()
+    chainlite.grad([F.softmax_cross_entropy(model(x), t)], [model.l1.W])
+    assert stored == [6, 6] and model.l1.W.grad is None
