@@ -26,6 +26,10 @@ class Context:
             they become initializers.
         constants: ``Constant`` nodes that converters added with :meth:`add_const`; the
             exporter puts them before the nodes of the function being converted.
+        shapes_at_other_size: For an export whose ``input_shapes`` declares symbolic sizes,
+            ``id(function) -> (input shapes, output shapes)`` of the same function in a
+            second run of the model at larger symbolic sizes (a size that differs follows
+            them); empty otherwise.
     """
 
     def __init__(self, model: Any) -> None:
@@ -34,6 +38,7 @@ class Context:
         self._used: set = set()
         self.parameters: list = []
         self.constants: list = []
+        self.shapes_at_other_size: dict = {}
         self.param_to_link: dict = {}
         if hasattr(model, 'namedlinks'):
             links = dict(model.namedlinks())

@@ -16,6 +16,7 @@ from chainlite import function_hook
 from chainlite import link_hook
 from chainlite import variable
 from chainlite.onnx import _deps
+from chainlite.onnx import _scaled_run
 from chainlite.onnx import context as context_module
 from chainlite.onnx import graph as graph_module
 from chainlite.onnx import onnx_helper
@@ -307,17 +308,44 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
     call, inputs = _flatten_args(args)
     in_names = _names(input_names, list(inputs), 'Input', 'input')
     shapes = _declared_shapes(input_shapes, inputs)
+    # A copy of the model as it is before it runs, for a second run at larger symbolic sizes.
+    pristine = _scaled_run.twin(model) if any(_scaled_run.symbolic_factors(shapes)) else None
+
+    def run(model, inputs, hook):
+        with configuration.using_config('train', bool(train)), \
+                configuration.using_config('enable_backprop', True), \
+                _recorded.recorded_functions(), hook:
+            if call == 'dict':
+                return model(**inputs)
+            return model(*inputs.values())
+
     hook = RetainInputHook()
-    with configuration.using_config('train', bool(train)), \
-            configuration.using_config('enable_backprop', True), \
-            _recorded.recorded_functions(), hook:
-        if call == 'dict':
-            outputs = model(**inputs)
-        else:
-            outputs = model(*inputs.values())
-    outputs = _flatten_outputs(outputs)
+    outputs = _flatten_outputs(run(model, inputs, hook))
 
     context = context_module.Context(model)
+    if pristine is not None:
+        # Which recorded sizes follow the symbolic ones: the second run, each symbol
+        # enlarged by its own factor or, if the model needs them equal, all by the same.
+        for common in (False, True):
+            larger = _scaled_run.enlarged(inputs, _scaled_run.symbolic_factors(shapes, common))
+            second = RetainInputHook()
+            try:
+                kept = run(_scaled_run.twin(pristine), collections.OrderedDict(
+                    (k, variable.Variable(a)) for k, a in larger.items()), second)
+                break
+            except Exception as e:
+                if common:
+                    raise ValueError(
+                        'export: input_shapes declares symbolic sizes, so the model is run a '
+                        'second time with larger ones (inputs %s) to see which sizes follow '
+                        'them, and that run failed: %s: %s. A model that runs only at the '
+                        'example\'s sizes cannot be exported with symbolic sizes'
+                        % (', '.join('%s -> %s' % (tuple(v.shape), a.shape)
+                                     for v, a in zip(inputs.values(), larger.values())),
+                           type(e).__name__, e)) from e
+        context.shapes_at_other_size = _scaled_run.pair_shapes(
+            hook.retain_inputs, second.retain_inputs, inputs, larger)
+        del kept
     stop = set()
     for (key, var), name in zip(inputs.items(), in_names):
         context.set_name(var.node, name, pinned=True)

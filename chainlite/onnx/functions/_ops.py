@@ -127,7 +127,7 @@ def reshape(gb: onnx_helper.GraphBuilder, x: str, shape: Sequence[int],
 
 def reshape_like(gb: onnx_helper.GraphBuilder, x: str, in_shape: Sequence[int],
                  out_shape: Sequence[int], requested: Optional[Sequence[int]] = None,
-                 out: Optional[list] = None) -> Any:
+                 out: Optional[list] = None, other: Optional[tuple] = None) -> Any:
     """Reshape from ``in_shape`` to ``out_shape`` in a form that follows a symbolic batch.
 
     The recorded shapes say what the example did; the Reshape's shape is written so that
@@ -141,6 +141,11 @@ def reshape_like(gb: onnx_helper.GraphBuilder, x: str, in_shape: Sequence[int],
 
     For the recorded shapes the result is the same as a Reshape to ``out_shape``. A zero
     size anywhere leaves ``out_shape`` as it is (0 and -1 would be ambiguous).
+
+    ``other`` is ``(in_shape, out_shape)`` of the same reshape in a run at larger symbolic
+    sizes (:attr:`Context.shapes_at_other_size <chainlite.onnx.context.Context>`). If the
+    shape above does not give that run's output too, the sizes that differ between the runs
+    are written from ``x``'s shape instead (:func:`reshape_following`).
 
     Example:
         >>> from onnx import numpy_helper
@@ -166,7 +171,96 @@ def reshape_like(gb: onnx_helper.GraphBuilder, x: str, in_shape: Sequence[int],
         if len(target) - lead - tail == 1:
             target[lead] = -1
     target[:lead] = [0] * lead
+    if other is not None and _reshaped(target, other[0]) != tuple(other[1]):
+        return reshape_following(gb, x, (in_shape, out_shape), other, out)
     return reshape(gb, x, target, out)
+
+
+def _reshaped(target: Sequence[int], in_shape: Sequence[int]) -> Optional[tuple]:
+    # The output shape of ONNX's Reshape of an in_shape input to target (0 copies, -1
+    # infers), or None where it would fail.
+    sizes = [int(in_shape[i]) if t == 0 and i < len(in_shape) else int(t)
+             for i, t in enumerate(target)]
+    total = int(numpy.prod(in_shape, dtype=numpy.int64))
+    known = int(numpy.prod([d for d in sizes if d != -1], dtype=numpy.int64))
+    if sizes.count(-1) > 1 or (sizes.count(-1) == 0 and known != total):
+        return None
+    if -1 in sizes:
+        if known == 0 or total % known:
+            return None
+        sizes[sizes.index(-1)] = total // known
+    return tuple(sizes)
+
+
+def reshape_following(gb: onnx_helper.GraphBuilder, x: str, first: tuple, second: tuple,
+                      out: Optional[list] = None) -> Any:
+    """A Reshape that gives ``x`` the output shapes of two runs at different symbolic sizes.
+
+    ``first`` and ``second`` are ``(in_shape, out_shape)`` of the same reshape in two runs
+    of the model whose symbolic input sizes (a batch) differ. An output size equal in both
+    is a constant. One that differs follows the symbolic sizes: it copies the input's size
+    at the same axis (ONNX's 0) or at another axis (read from ``Shape(x)``) when that size
+    changed the same way; a single one left is inferred (-1).
+
+    Raises:
+        ValueError: If more than one output size follows the symbolic sizes without an
+            input size to copy (``(N * T, M)`` to ``(N, T, M)`` with both N and T
+            symbolic): naming the function and the shapes of both runs.
+
+    Example:
+        >>> from onnx import numpy_helper
+        >>> from chainlite.onnx import onnx_helper
+        >>> onnx_helper.set_func_name('Reshape_0')
+        >>> gb = onnx_helper.GraphBuilder()
+        >>> _ = reshape_following(gb, 'x', ((10, 3), (2, 5, 3)), ((20, 3), (4, 5, 3)))
+        >>> numpy_helper.to_array(gb.nodes()[0].attribute[0].t).tolist()
+        [-1, 5, 3]
+    """
+    (in1, out1), (in2, out2) = [[tuple(int(d) for d in s) for s in pair]
+                                for pair in (first, second)]
+    parts: list = []  # an int (a size, 0 or -1), or ('axis', i): the input's size at axis i
+    for j, sizes in enumerate(zip(out1, out2)):
+        sources = [i for i, pair in enumerate(zip(in1, in2)) if pair == sizes]
+        if sizes[0] == sizes[1]:
+            parts.append(sizes[0])
+        elif j in sources:
+            parts.append(0)
+        else:
+            parts.append(('axis', sources[0]) if sources else None)
+    left = [j for j, part in enumerate(parts) if part is None or isinstance(part, tuple)]
+    if len(left) == 1:
+        parts[left[0]] = -1
+    else:
+        left = [j for j in left if parts[j] is None]
+        if len(left) == 1:
+            parts[left[0]] = -1
+        elif left:
+            raise ValueError(
+                'chainlite.onnx: cannot export %s, a reshape of %s to %s, with symbolic input '
+                'sizes: in a second run at larger sizes it reshaped %s to %s, so output axes '
+                '%s follow the symbolic sizes, and the input\'s shape has no axis of those '
+                'sizes to copy (one such axis could be inferred as -1, not %d). Keep at most '
+                'one output axis that mixes symbolic sizes, or declare the sizes it mixes '
+                'fixed in input_shapes' % (onnx_helper.get_func_name(), in1, out1, in2, out2,
+                                           left, len(left)))
+    for ins, outs in ((in1, out1), (in2, out2)):
+        sizes = [ins[p[1]] if isinstance(p, tuple) else p for p in parts]
+        assert _reshaped(sizes, ins) == outs, (parts, ins, outs)
+    if not any(isinstance(p, tuple) for p in parts):
+        return reshape(gb, x, parts, out)
+    shape = gb.op('Shape', [x])
+    pieces: list = []
+    run: list = []  # consecutive sizes, one Constant
+    for p in parts + [None]:
+        if isinstance(p, int):
+            run.append(p)
+            continue
+        if run:
+            pieces.append(ints(gb, run))
+            run = []
+        if p is not None:
+            pieces.append(gb.op('Gather', [shape, ints(gb, [p[1]])], axis=0))
+    return _emit(gb, 'Reshape', [x, gb.op('Concat', pieces, axis=0)], out)
 
 
 def shape_head(gb: onnx_helper.GraphBuilder, opset: int, x: str, n: int) -> str:

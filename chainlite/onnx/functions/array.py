@@ -61,8 +61,12 @@ def convert_Reshape(p: FunctionConverterParams) -> tuple[Any, ...]:
     gb = onnx_helper.GraphBuilder()
     requested = getattr(p.func, 'shape', None)  # (a replace_func node may have none)
     requested = tuple(requested) if isinstance(requested, (tuple, list)) else ()
+    # In an export with symbolic sizes, the same reshape in a run at larger sizes.
+    other = getattr(p.context, 'shapes_at_other_size', {}).get(id(p.func))
     _ops.reshape_like(gb, p.input_names[0], p.input_shapes[0], p.output_shapes[0],
-                      requested if -1 in requested else None, p.output_names)
+                      requested if -1 in requested else None, p.output_names,
+                      None if other is None or other[1][0] is None
+                      else (other[0][0], other[1][0]))
     return gb.nodes()
 
 

@@ -130,7 +130,8 @@ def convert_NStepRNN(p: FunctionConverterParams) -> tuple[Any, ...]:
     names = names[n_cells * per:]
     bs = [names[k * per:(k + 1) * per] for k in range(n_cells)]
     xs = names[n_cells * per:]
-    hidden = int(p.output_shapes[0][2])
+    # From the first weight, (hidden, in): the state outputs may be gone (`_, _, ys = ...`).
+    hidden = int(p.input_shapes[int(f.has_hx) + int(f.has_cx)][0])
     batch = int(p.input_shapes[-1][0])
     dirs = f.directions
     # (T, dirs, B, H) transposed to (T, B, dirs, H), then (T, B, dirs * H): copying T and B
