@@ -40,6 +40,22 @@ EXCLUDED.update(dict.fromkeys(
     ['chainer.backends.cuda.' + n for n in ('cudnn', 'libcudnn', 'memory_pool',
                                             'pinned_memory_pool')],
     'defined by Chainer only where CuPy imports; absent in Chainer without a GPU too'))
+# Chainer's modules that use cuDNN bind these only under ``if cuda.cudnn_enabled:``: absent in
+# Chainer without a GPU too.
+EXCLUDED.update(dict.fromkeys(
+    ['chainer.functions.%s.%s' % (m, n) for m, names in (
+        ('activation.clipped_relu', ('cudnn',)), ('activation.log_softmax', ('cudnn',)),
+        ('activation.relu', ('cudnn',)), ('activation.sigmoid', ('cudnn',)),
+        ('activation.softmax', ('cudnn',)), ('activation.tanh', ('cudnn',)),
+        ('array.spatial_transformer_grid', ('cudnn', 'libcudnn')),
+        ('array.spatial_transformer_sampler', ('cudnn', 'libcudnn')),
+        ('noise.dropout', ('cudnn',)),
+        ('normalization.batch_normalization', ('cudnn', 'libcudnn')),
+        ('normalization.group_normalization', ('cudnn', 'libcudnn')),
+        ('pooling.pooling_2d', ('cudnn',)), ('pooling.pooling_nd', ('cudnn',)),
+        ('rnn.n_step_gru', ('cudnn',)), ('rnn.n_step_lstm', ('cudnn',)),
+        ('rnn.n_step_rnn', ('cudnn', 'libcudnn'))) for n in names],
+    'bound by Chainer only where cuDNN is enabled; absent in Chainer without a GPU too'))
 # Chainer defines these only on Windows (under ``if os.name == 'nt':``).
 EXCLUDED.update(dict.fromkeys(
     ['chainer.training.extensions.util.' + n for n in (
