@@ -663,7 +663,9 @@ def export(model: Any, args: Any,
             ``args``. A size is an int (the example's own), a string (a symbolic size,
             ONNX's ``dim_param``: ``('N', 3)`` runs on any batch size) or None (unknown).
             Reshapes, LSTM states and the other shapes the converters write follow a
-            symbolic batch axis (docs/onnx.md, "Dynamic batch size").
+            symbolic batch axis (docs/onnx.md, "Dynamic batch size"); to see which
+            recorded sizes follow it, the model runs a second time, on a copy of it, with
+            the symbolic axes of the inputs made larger.
         no_testcase: Accepted for onnx_chainer compatibility; it changes nothing.
 
     Returns:
@@ -672,7 +674,9 @@ def export(model: Any, args: Any,
 
     Raises:
         ImportError: If the ``onnx`` package is not installed.
-        ValueError: For a function without converter, or arguments that do not fit.
+        ValueError: For a function without converter, or arguments that do not fit; with
+            symbolic sizes, for a reshape whose sizes cannot be written from its input's
+            shape, or a model that fails or applies other functions at the larger sizes.
 
     Example:
         >>> import numpy as np, chainlite.links as L
