@@ -66,8 +66,9 @@ def twin(model: Any) -> Any:
     memo: dict = {}
     if hasattr(model, 'params'):
         for p in model.params():
-            if p.array is not None:
-                memo[id(p.array)] = p.array  # read only by forward: shared, not copied
+            for array in (p.array, p.grad):
+                if array is not None:
+                    memo[id(array)] = array  # not written by forward: shared, not copied
     try:
         return copy.deepcopy(model, memo)
     except Exception:

@@ -253,3 +253,14 @@ def test_reshape_following_writes_copies_and_one_minus_one():
                                          r'\(2, 3, 4\).*reshaped \(24, 4\) to \(4, 6, 4\)'):
         _ops.reshape_following(onnx_helper.GraphBuilder(), 'x', ((6, 4), (2, 3, 4)),
                                ((24, 4), (4, 6, 4)))
+
+
+def test_twin_shares_the_parameter_arrays_but_not_the_state():
+    from chainlite.onnx import _scaled_run
+    model = LSTMTagger()
+    model.lstm(_rand(2, 5))
+    twin = _scaled_run.twin(model)
+    assert twin is not model
+    assert twin.lstm.upward.W.array is model.lstm.upward.W.array
+    twin.lstm.reset_state()
+    assert model.lstm.h.shape == (2, 6)

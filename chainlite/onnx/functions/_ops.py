@@ -244,8 +244,8 @@ def reshape_following(gb: onnx_helper.GraphBuilder, x: str, first: tuple, second
                 'fixed in input_shapes' % (onnx_helper.get_func_name(), in1, out1, in2, out2,
                                            left, len(left)))
     for ins, outs in ((in1, out1), (in2, out2)):
-        sizes = [ins[p[1]] if isinstance(p, tuple) else p for p in parts]
-        assert _reshaped(sizes, ins) == outs, (parts, ins, outs)
+        resolved = [ins[p[1]] if isinstance(p, tuple) else p for p in parts]
+        assert _reshaped(resolved, ins) == outs, (parts, ins, outs)
     if not any(isinstance(p, tuple) for p in parts):
         return reshape(gb, x, parts, out)
     shape = gb.op('Shape', [x])
