@@ -27,6 +27,7 @@ parameters' nodes after the forward, so the parameters themselves never change.
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 import threading
 import warnings
@@ -56,6 +57,11 @@ _data_of = operator.attrgetter('_data')
 _requires_grad_of = operator.attrgetter('_requires_grad')
 _rank_of = operator.attrgetter('rank')
 _node_of = operator.attrgetter('_node')
+_grad_var_of = operator.attrgetter('grad_var')
+_grad_hooks_of = operator.attrgetter('_grad_hooks')
+_post_hooks_of = operator.attrgetter('_post_hooks')
+_creator_of = operator.attrgetter('creator_node')
+_repeat = itertools.repeat
 
 # Schedules kept per input signature and per chain before new signatures run define-by-run.
 MAX_SCHEDULES_PER_KEY = 4
@@ -474,8 +480,21 @@ class StaticScheduleFunction(function_node.FunctionNode):
         # is added to it then: two summands, the same sum in either order. A parameter with
         # a gradient already (no cleargrads) is left to the walk, which adds the walk's sum
         # to it, as define-by-run does.
-        n_inputs = len(self.schedule.in_slots) - len(self.schedule.params)
         nodes = self._ins
+        n = len(self.schedule.params)
+        n_inputs = len(nodes) - n
+        if n and len(indexes) >= n and indexes[-n] == n_inputs:
+            # Every parameter needs a gradient (the usual case): the tests run over all of
+            # them inside map() (C).
+            pn, gp = nodes[n_inputs:], gxs[-n:]
+            if not (any(map(_is, gp, _repeat(None))) or
+                    not all(map(_is, map(_grad_var_of, pn), _repeat(None))) or
+                    any(map(_grad_hooks_of, pn)) or any(map(_post_hooks_of, pn)) or
+                    not all(map(_is, map(_creator_of, pn), _repeat(None)))):
+                list(map(setattr, pn, _repeat('_loss_scale'), _repeat(loss_scale)))
+                list(map(setattr, pn, _repeat('grad_var'),
+                         map(_new_variable, gp, _repeat(None), _repeat(False))))
+                return gxs[:-n] + (None,) * n
         ret = list(gxs)
         for k, i in enumerate(indexes):
             gx = ret[k]
