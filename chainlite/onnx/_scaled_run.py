@@ -66,7 +66,8 @@ def twin(model: Any) -> Any:
     memo: dict = {}
     if hasattr(model, 'params'):
         for p in model.params():
-            for array in (p.array, p.grad):
+            # (an uninitialised parameter has no gradient to read)
+            for array in () if p.array is None else (p.array, p.grad):
                 if array is not None:
                     memo[id(array)] = array  # not written by forward: shared, not copied
     try:

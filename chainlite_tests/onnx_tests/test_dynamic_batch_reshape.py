@@ -264,3 +264,14 @@ def test_twin_shares_the_parameter_arrays_but_not_the_state():
     assert twin.lstm.upward.W.array is model.lstm.upward.W.array
     twin.lstm.reset_state()
     assert model.lstm.h.shape == (2, 6)
+
+
+def test_twin_of_a_model_with_uninitialised_parameters(ox):
+    # Linear(None, 3) has no W (nor gradient) until the first run.
+    class Lazy(TimeDistributed):
+        def __init__(self):
+            chainlite.Chain.__init__(self)
+            with self.init_scope():
+                self.l = L.Linear(None, 3)
+
+    ox.check_dynamic_batch(Lazy(), _batch(5, 4))
