@@ -1069,13 +1069,13 @@ def _param_paths(chain: Any, used: list) -> tuple[list, list, list]:
                 container, key = d, name
             elif isinstance(d.get('_children'), list) and name.isdigit():
                 container, key = d['_children'], int(name)  # a ChainList's child
-            else:
-                break  # held some other way: not watched
-                if (id(d), '_children') not in seen:
+                if (id(d), '_children') not in seen:  # (the list itself may be replaced)
                     seen.add((id(d), '_children'))
                     holders.append(d)
                     keys.append('_children')
                     held.append(container)
+            else:
+                break  # held some other way: not watched
             obj = container[key]
             if (id(container), key) not in seen:
                 seen.add((id(container), key))

@@ -264,3 +264,20 @@ def test_parameters_gradients_are_stored_by_the_schedule_inside_backward_only(mo
     model.cleargrads()
     chainlite.grad([F.softmax_cross_entropy(model(x), t)], [model.l1.W])
     assert stored == [6, 6] and model.l1.W.grad is None
+
+
+def test_a_chain_list_given_new_children_records_again():
+    np.random.seed(4)
+    model = StaticStack()
+    x = np.random.RandomState(5).rand(6, 12).astype(np.float32)
+    model(x)
+    model(x)
+    sched = model.schedule_manager.schedules[next(iter(model.schedule_manager.schedules))][0]
+    assert any(h is model.__dict__ for h in sched.holders)  # the list itself is watched
+    # A new list of children (what ChainList does when it relinks its layers).
+    model._children = [model._children[0],
+                       L.Linear(8, 5, initialW=np.ones((5, 8), np.float32))]
+    y = model(x)
+    with chainlite.using_config('use_static_graph', False):
+        expected = model(x)
+    np.testing.assert_array_equal(y.array, expected.array)
