@@ -30,6 +30,8 @@ class Context:
             ``id(function) -> (input shapes, output shapes)`` of the same function in a
             second run of the model at larger symbolic sizes (a size that differs follows
             them); empty otherwise.
+        symbolic_inputs: For such an export, ``(name, shape, shape in the second run)`` of
+            each graph input with a symbolic size; empty otherwise.
     """
 
     def __init__(self, model: Any) -> None:
@@ -39,6 +41,7 @@ class Context:
         self.parameters: list = []
         self.constants: list = []
         self.shapes_at_other_size: dict = {}
+        self.symbolic_inputs: list = []
         self.param_to_link: dict = {}
         if hasattr(model, 'namedlinks'):
             links = dict(model.namedlinks())

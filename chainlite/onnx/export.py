@@ -345,6 +345,10 @@ def _export_impl(model, args, filename, export_params, graph_name, save_text, op
                            type(e).__name__, e)) from e
         context.shapes_at_other_size = _scaled_run.pair_shapes(
             hook.retain_inputs, second.retain_inputs, inputs, larger)
+        context.symbolic_inputs = [
+            (name, tuple(var.shape), tuple(a.shape))
+            for name, var, a in zip(in_names, inputs.values(), larger.values())
+            if var.shape != a.shape]
         del kept
     stop = set()
     for (key, var), name in zip(inputs.items(), in_names):

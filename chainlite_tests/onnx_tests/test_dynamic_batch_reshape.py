@@ -190,18 +190,35 @@ def test_batch_and_time_both_symbolic(ox):
         numpy.testing.assert_allclose(got, xb.reshape(-1, 4).sum(axis=1), rtol=1e-6)
 
 
-@pytest.mark.parametrize('model', ['linear_n_batch_axes_2', 'reshape_back'])
-def test_unfolding_two_symbolic_sizes_is_a_clear_error(ox, model):
-    # (N * T, M) to (N, T, M) with N and T symbolic: the input's shape has neither.
-    model = TimeDistributed() if model == 'linear_n_batch_axes_2' else ox.Fn(
-        lambda x: F.reshape(F.reshape(x, (-1, 4)) * 2, x.shape))
+@pytest.mark.parametrize('name,build', [
+    ('linear_n_batch_axes_2', TimeDistributed),
+    ('fold_and_unfold', FoldAndUnfold),
+    ('attention_block', AttentionBlock),
+])
+def test_batch_and_length_both_symbolic(ox, name, build):
+    # (N * T, M) back to (N, T, M): N and T read from the graph's input, not the example's.
+    numpy.random.seed(0)
+    model = build()
+    d = 8 if name == 'attention_block' else 4
+    proto = ox.export(model, _rand(2, 3, d), input_shapes=('N', 'T', d))
+    assert 'Gather' in ox.op_types(proto)
+    for n, t in ((1, 5), (4, 2), (3, 3)):
+        x = _rand(n, t, d, seed=n)
+        with chainlite.using_config('train', False):
+            expected = model(x).array
+        got, = ox.run_onnx(proto, [x])
+        numpy.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_reshape_without_a_size_to_copy_is_a_clear_error(ox):
+    # (N, T, 4) to (2 * N, 2 * T): two output sizes follow N and T, neither is an input's.
+    fn = ox.Fn(lambda x: F.reshape(x * 2, (2 * len(x), 2 * x.shape[1])))
     with pytest.raises(ValueError) as e:
-        ox.export(model, _rand(2, 5, 4), input_shapes=('N', 'T', 4))
+        ox.export(fn, _rand(2, 5, 4), input_shapes=('N', 'T', 4))
     message = str(e.value)
-    assert 'cannot export Reshape_1, a reshape of (10, ' in message
-    assert 'to (2, 5, ' in message
-    assert 'reshaped (60, ' in message and 'to (4, 15, ' in message
-    assert 'output axes [0, 1]' in message
+    assert 'cannot export Reshape_0, a reshape of (2, 5, 4) to (4, 10), with symbolic ' \
+        'input sizes: in a second run at larger sizes it reshaped (4, 15, 4) to (8, 30), ' \
+        'so output axes [0, 1] follow the symbolic sizes' in message
 
 
 def test_model_that_runs_only_at_the_example_batch_is_a_clear_error(ox):
@@ -216,6 +233,13 @@ def test_model_whose_graph_follows_the_batch_is_a_clear_error(ox):
     with pytest.raises(ValueError, match=r'applied other functions then \(5 functions against '
                                          r'9; function 4 is Stack against GetItem\)'):
         ox.export(fn, _rand(2, 3), input_shapes=('N', 3))
+
+
+def test_symbolic_length_of_a_python_loop_over_time_is_a_clear_error(ox):
+    # LSTMTagger steps through x.shape[1] in Python: one graph per length.
+    with pytest.raises(ValueError, match=r'inputs \(2, 3, 5\) -> \(4, 9, 5\).*applied other '
+                                         r'functions then \(18 functions against 48'):
+        ox.export(LSTMTagger(), _rand(2, 3, 5), input_shapes=('N', 'T', 5))
 
 
 def test_the_second_run_leaves_the_model_state_alone(ox):
@@ -249,6 +273,15 @@ def test_reshape_following_writes_copies_and_one_minus_one():
     _ops.reshape_following(gb, 'x', ((2, 3, 4), (2, 12)), ((4, 3, 4), (4, 12)))
     node, = [n for n in gb.nodes() if n.op_type == 'Constant']
     assert numpy_helper.to_array(node.attribute[0].t).tolist() == [0, 12]
+    # (N * T, D) -> (N, T, D) with N and T symbolic: both read from the graph's input.
+    gb = onnx_helper.GraphBuilder()
+    _ops.reshape_following(gb, 'x', ((6, 4), (2, 3, 4)), ((24, 4), (4, 6, 4)),
+                           inputs=[('Input_0', (2, 3, 4), (4, 6, 4))])
+    shapes = [n for n in gb.nodes() if n.op_type == 'Shape']
+    assert [n.input for n in shapes] == [['Input_0']]
+    gathers = [n for n in gb.nodes() if n.op_type == 'Gather']
+    assert len(gathers) == 2
+    # Without the graph's input, neither size is there to copy.
     with pytest.raises(ValueError, match=r'cannot export Reshape_7, a reshape of \(6, 4\) to '
                                          r'\(2, 3, 4\).*reshaped \(24, 4\) to \(4, 6, 4\)'):
         _ops.reshape_following(onnx_helper.GraphBuilder(), 'x', ((6, 4), (2, 3, 4)),

@@ -127,7 +127,8 @@ def reshape(gb: onnx_helper.GraphBuilder, x: str, shape: Sequence[int],
 
 def reshape_like(gb: onnx_helper.GraphBuilder, x: str, in_shape: Sequence[int],
                  out_shape: Sequence[int], requested: Optional[Sequence[int]] = None,
-                 out: Optional[list] = None, other: Optional[tuple] = None) -> Any:
+                 out: Optional[list] = None, other: Optional[tuple] = None,
+                 inputs: Sequence[tuple] = ()) -> Any:
     """Reshape from ``in_shape`` to ``out_shape`` in a form that follows a symbolic batch.
 
     The recorded shapes say what the example did; the Reshape's shape is written so that
@@ -145,7 +146,8 @@ def reshape_like(gb: onnx_helper.GraphBuilder, x: str, in_shape: Sequence[int],
     ``other`` is ``(in_shape, out_shape)`` of the same reshape in a run at larger symbolic
     sizes (:attr:`Context.shapes_at_other_size <chainlite.onnx.context.Context>`). If the
     shape above does not give that run's output too, the sizes that differ between the runs
-    are written from ``x``'s shape instead (:func:`reshape_following`).
+    are written from the shapes of ``x`` and of the graph's ``inputs`` instead
+    (:func:`reshape_following`).
 
     Example:
         >>> from onnx import numpy_helper
@@ -172,7 +174,7 @@ def reshape_like(gb: onnx_helper.GraphBuilder, x: str, in_shape: Sequence[int],
             target[lead] = -1
     target[:lead] = [0] * lead
     if other is not None and _reshaped(target, other[0]) != tuple(other[1]):
-        return reshape_following(gb, x, (in_shape, out_shape), other, out)
+        return reshape_following(gb, x, (in_shape, out_shape), other, out, inputs)
     return reshape(gb, x, target, out)
 
 
@@ -193,19 +195,28 @@ def _reshaped(target: Sequence[int], in_shape: Sequence[int]) -> Optional[tuple]
 
 
 def reshape_following(gb: onnx_helper.GraphBuilder, x: str, first: tuple, second: tuple,
-                      out: Optional[list] = None) -> Any:
+                      out: Optional[list] = None, inputs: Sequence[tuple] = ()) -> Any:
     """A Reshape that gives ``x`` the output shapes of two runs at different symbolic sizes.
 
     ``first`` and ``second`` are ``(in_shape, out_shape)`` of the same reshape in two runs
     of the model whose symbolic input sizes (a batch) differ. An output size equal in both
     is a constant. One that differs follows the symbolic sizes: it copies the input's size
-    at the same axis (ONNX's 0) or at another axis (read from ``Shape(x)``) when that size
-    changed the same way; a single one left is inferred (-1).
+    at the same axis (ONNX's 0), or a size that changed the same way read with ``Shape``
+    from another axis of the input or of a graph input in ``inputs``; a single one left
+    (or the only one that changed) is inferred (-1).
+
+    Args:
+        gb: The graph builder.
+        x: The name of the input.
+        first: ``(in_shape, out_shape)`` of the export's run.
+        second: ``(in_shape, out_shape)`` of the run at larger symbolic sizes.
+        out: The names of the output (None: a fresh one).
+        inputs: ``(name, shape, shape at the larger sizes)`` of the graph's inputs.
 
     Raises:
-        ValueError: If more than one output size follows the symbolic sizes without an
-            input size to copy (``(N * T, M)`` to ``(N, T, M)`` with both N and T
-            symbolic): naming the function and the shapes of both runs.
+        ValueError: If more than one output size follows the symbolic sizes without a size
+            to copy (``(N * T, M)`` to ``(2 * N, T * M // 2)``), naming the function and
+            the shapes of both runs.
 
     Example:
         >>> from onnx import numpy_helper
@@ -218,15 +229,19 @@ def reshape_following(gb: onnx_helper.GraphBuilder, x: str, first: tuple, second
     """
     (in1, out1), (in2, out2) = [[tuple(int(d) for d in s) for s in pair]
                                 for pair in (first, second)]
-    parts: list = []  # an int (a size, 0 or -1), or ('axis', i): the input's size at axis i
+    shapes = [(x, in1, in2)] + [(name, tuple(a), tuple(b)) for name, a, b in inputs]
+    # Each output axis: an int (a size, 0 or -1), (name, axis) for that value's size at that
+    # axis, or None for a size that follows the symbolic ones with nothing to copy.
+    parts: list = []
     for j, sizes in enumerate(zip(out1, out2)):
-        sources = [i for i, pair in enumerate(zip(in1, in2)) if pair == sizes]
+        sources = [(name, i) for name, a, b in shapes for i, pair in enumerate(zip(a, b))
+                   if pair == sizes]
         if sizes[0] == sizes[1]:
             parts.append(sizes[0])
-        elif j in sources:
+        elif (x, j) in sources:
             parts.append(0)
         else:
-            parts.append(('axis', sources[0]) if sources else None)
+            parts.append(sources[0] if sources else None)
     left = [j for j, part in enumerate(parts) if part is None or isinstance(part, tuple)]
     if len(left) == 1:
         parts[left[0]] = -1
@@ -238,17 +253,18 @@ def reshape_following(gb: onnx_helper.GraphBuilder, x: str, first: tuple, second
             raise ValueError(
                 'chainlite.onnx: cannot export %s, a reshape of %s to %s, with symbolic input '
                 'sizes: in a second run at larger sizes it reshaped %s to %s, so output axes '
-                '%s follow the symbolic sizes, and the input\'s shape has no axis of those '
-                'sizes to copy (one such axis could be inferred as -1, not %d). Keep at most '
-                'one output axis that mixes symbolic sizes, or declare the sizes it mixes '
-                'fixed in input_shapes' % (onnx_helper.get_func_name(), in1, out1, in2, out2,
-                                           left, len(left)))
-    for ins, outs in ((in1, out1), (in2, out2)):
-        resolved = [ins[p[1]] if isinstance(p, tuple) else p for p in parts]
+                '%s follow the symbolic sizes, and neither its input nor the graph\'s inputs '
+                'have an axis of those sizes to copy (one such axis could be inferred as -1, '
+                'not %d). Keep at most one output axis that mixes symbolic sizes, or declare '
+                'the sizes it mixes fixed in input_shapes'
+                % (onnx_helper.get_func_name(), in1, out1, in2, out2, left, len(left)))
+    sizes_of = {name: (a, b) for name, a, b in shapes}
+    for k, (ins, outs) in enumerate(((in1, out1), (in2, out2))):
+        resolved = [sizes_of[p[0]][k][p[1]] if isinstance(p, tuple) else p for p in parts]
         assert _reshaped(resolved, ins) == outs, (parts, ins, outs)
     if not any(isinstance(p, tuple) for p in parts):
         return reshape(gb, x, parts, out)
-    shape = gb.op('Shape', [x])
+    shape_of: dict = {}
     pieces: list = []
     run: list = []  # consecutive sizes, one Constant
     for p in parts + [None]:
@@ -259,7 +275,9 @@ def reshape_following(gb: onnx_helper.GraphBuilder, x: str, first: tuple, second
             pieces.append(ints(gb, run))
             run = []
         if p is not None:
-            pieces.append(gb.op('Gather', [shape, ints(gb, [p[1]])], axis=0))
+            if p[0] not in shape_of:
+                shape_of[p[0]] = gb.op('Shape', [p[0]])
+            pieces.append(gb.op('Gather', [shape_of[p[0]], ints(gb, [p[1]])], axis=0))
     return _emit(gb, 'Reshape', [x, gb.op('Concat', pieces, axis=0)], out)
 
 

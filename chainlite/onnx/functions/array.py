@@ -66,7 +66,8 @@ def convert_Reshape(p: FunctionConverterParams) -> tuple[Any, ...]:
     _ops.reshape_like(gb, p.input_names[0], p.input_shapes[0], p.output_shapes[0],
                       requested if -1 in requested else None, p.output_names,
                       None if other is None or other[1][0] is None
-                      else (other[0][0], other[1][0]))
+                      else (other[0][0], other[1][0]),
+                      getattr(p.context, 'symbolic_inputs', ()))
     return gb.nodes()
 
 
