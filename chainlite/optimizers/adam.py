@@ -5,7 +5,7 @@ import itertools
 import math
 import operator
 import warnings
-from typing import TYPE_CHECKING, Optional, Self, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Optional, Self, Protocol, runtime_checkable
 
 import numpy
 
@@ -27,6 +27,7 @@ _pre_of, _post_of = operator.attrgetter('pre'), operator.attrgetter('post')
 _node_of, _grad_var_of = operator.attrgetter('_node'), operator.attrgetter('grad_var')
 _loss_scale_of = operator.attrgetter('_loss_scale')
 _grad_array_of = operator.attrgetter('_node.grad_var._data')
+_setitem: Any = operator.setitem  # (typed loosely: mypy cannot pick its overload for map)
 _get_m, _get_v, _get_parent = (operator.methodcaller('get', k) for k in ('m', 'v', '_parent'))
 _float32 = numpy.dtype(numpy.float32)
 _float64 = numpy.dtype(numpy.float64)
@@ -381,8 +382,7 @@ class _PackedAdam:
         c1, c2, c_eps = rule._coefficients
         alpha_t = _learning_rate(hp, rule.t)
         # (copyto's effect without the Python frame of its dispatcher, nor a loop's frame)
-        list(map(operator.setitem, self.g_views, _repeat(Ellipsis),
-                 map(_grad_array_of, self.params)))
+        list(map(_setitem, self.g_views, _repeat(Ellipsis), map(_grad_array_of, self.params)))
         g, m, v, s = self.g, self.m, self.v, self.s
         _update_moments(g, m, v, s, c1, c2)
         numpy.sqrt(v, out=s)
