@@ -8,7 +8,6 @@ along several paths are summed before that node's creator runs.
 from __future__ import annotations
 
 import heapq
-import itertools
 import operator
 import threading
 import warnings
@@ -26,9 +25,6 @@ _Variable = variable.Variable
 _ndarray = numpy.ndarray
 _ZERO = (0,)
 _UNSET = object()
-_compress = itertools.compress
-_requires_grad_of = operator.attrgetter('requires_grad')
-_data_of = operator.attrgetter('data')
 # Per thread, while a backward() walk on arrays runs: its loss_scale in a one-item tuple (None
 # inside grad() and with double backprop). A function that hands its leaf inputs' gradients
 # over itself reads it (a replayed static chain, which stores them as _store_leaf_grads would).
@@ -392,8 +388,7 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
             elif len(inputs) == 1:
                 indexes = _ZERO if inputs[0].requires_grad else ()
             else:
-                # (in C: a comprehension is a frame of its own)
-                indexes = tuple(_compress(range(len(inputs)), map(_requires_grad_of, inputs)))
+                indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             if not indexes:
                 continue
             try:
@@ -404,7 +399,7 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                         ys = f.output_data if ys else (None,) * len(gys)
                     gxs = f._backward_arrays(
                         indexes, gys, (inputs[0].data,) if len(inputs) == 1 else
-                        tuple(map(_data_of, inputs)), ys)
+                        tuple([x.data for x in inputs]), ys)
                 else:
                     gxs = _backward_variables(f, indexes, gys, grads, arrays, debug)
             except Exception as e:

@@ -337,9 +337,9 @@ class Link(device_resident.DeviceResident):
         stack: list[Link] = [self]
         while stack:
             link = stack.pop()
-            # (the names' own list: iterating the set subclass runs a Python __iter__; map
-            # looks them up without a comprehension's frame per link)
-            out += map(link.__dict__.__getitem__, link._params._order)
+            d = link.__dict__
+            # (the names' own list: iterating the set subclass runs a Python __iter__)
+            out += [d[name] for name in link._params._order]
             children = link._child_list()
             if children:
                 children.reverse()
@@ -752,7 +752,8 @@ class Chain(Link):
             yield name, d[name]
 
     def _child_list(self) -> list[Link]:
-        return list(map(self.__dict__.__getitem__, self._children._order))
+        d = self.__dict__
+        return [d[name] for name in self._children._order]
 
     def _copy_children(self, mode: str) -> None:
         self._children = _OrderedNames(self._children)

@@ -1,11 +1,9 @@
 """Adam and its variants AdamW, AMSGrad, AdaBound and AMSBound (one update rule for all)."""
 from __future__ import annotations
 
-import itertools
 import math
-import operator
 import warnings
-from typing import TYPE_CHECKING, Any, Optional, Self, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Optional, Self, Protocol, runtime_checkable
 
 import numpy
 
@@ -17,18 +15,6 @@ if TYPE_CHECKING:
     from chainlite import variable
 
 _float16 = numpy.dtype(numpy.float16)
-# (_PackedAdam.holds: its tests as C-level getters)
-_is, _ne, _repeat = operator.is_, operator.ne, itertools.repeat
-_rule_of, _enabled_of, _t_of = (operator.attrgetter(a) for a in ('update_rule', 'enabled', 't'))
-_data_of, _shape_of, _dtype_of = (operator.attrgetter(a) for a in ('_data', 'shape', 'dtype'))
-_state_of, _hooks_of = operator.attrgetter('_state'), operator.attrgetter('_hooks')
-_hyperparam_dict_of = operator.attrgetter('hyperparam.__dict__')
-_pre_of, _post_of = operator.attrgetter('pre'), operator.attrgetter('post')
-_node_of, _grad_var_of = operator.attrgetter('_node'), operator.attrgetter('grad_var')
-_loss_scale_of = operator.attrgetter('_loss_scale')
-_grad_array_of = operator.attrgetter('_node.grad_var._data')
-_setitem: Any = operator.setitem  # (typed loosely: mypy cannot pick its overload for map)
-_get_m, _get_v, _get_parent = (operator.methodcaller('get', k) for k in ('m', 'v', '_parent'))
 _float32 = numpy.dtype(numpy.float32)
 _float64 = numpy.dtype(numpy.float64)
 
@@ -334,45 +320,32 @@ class _PackedAdam:
         # Whether `params` are exactly these parameters, in order, each of which _packable
         # would pack again into these buffers (their state still the buffers' views). The
         # common step asks it of all the parameters, in one pass without building the
-        # packable dict; on any doubt the update asks it of what _packable found. Each test
-        # runs over all the parameters inside map() (C), not in a Python loop per parameter.
+        # packable dict; on any doubt the update asks it of what _packable found.
         if len(params) != len(self.params) or hp.amsgrad or hp.adabound:
             return False
-        rules = self.rules
-        if not (all(map(_is, params, self.params)) and
-                all(map(_is, map(_rule_of, params), rules)) and all(map(_enabled_of, rules))):
-            return False
-        if any(map(_ne, map(_t_of, rules), _repeat(rules[0].t))):
-            return False
-        datas = list(map(_data_of, params))
-        if any(map(_is, datas, _repeat(None))) or \
-                list(map(_shape_of, datas)) != self.shapes or \
-                any(map(_ne, map(_dtype_of, datas), _repeat(self.m.dtype))):
-            return False
-        states = list(map(_state_of, rules))
-        if any(map(_is, states, _repeat(None))) or \
-                not all(map(_is, map(_get_m, states), self.m_views)) or \
-                not all(map(_is, map(_get_v, states), self.v_views)):
-            return False
-        rhps = list(map(_hyperparam_dict_of, rules))
-        if any(map(_ne, map(len, rhps), _repeat(2))) or \
-                not all(map(_is, map(_get_parent, rhps), _repeat(hp))):
-            return False
-        hooks = list(map(_hooks_of, rules))
-        if any(map(_pre_of, hooks)) or any(map(_post_of, hooks)):
-            return False
-        nodes = list(map(_node_of, params))
-        if any(map(_is, nodes, _repeat(None))) or \
-                any(map(_is, map(_grad_var_of, nodes), _repeat(None))) or \
-                not all(map(_is, map(_loss_scale_of, nodes), _repeat(None))) or \
-                any(map(getattr, params, _repeat('_grad_never_cleared'), _repeat(False))):
-            return False
+        t = self.rules[0].t
+        dtype = self.m.dtype
+        for param, p, rule, shape, m, v in zip(params, self.params, self.rules, self.shapes,
+                                                self.m_views, self.v_views):
+            if param is not p or param.update_rule is not rule or not rule.enabled or \
+                    rule.t != t:
+                return False
+            data, state, node = param._data, rule._state, param._node
+            if data is None or data.shape != shape or data.dtype != dtype or \
+                    state is None or state['m'] is not m or state['v'] is not v:
+                return False
+            rhp = rule.hyperparam.__dict__
+            hooks = rule._hooks
+            if len(rhp) != 2 or rhp['_parent'] is not hp or hooks.pre or hooks.post or \
+                    node is None or node.grad_var is None or node._loss_scale is not None or \
+                    getattr(param, '_grad_never_cleared', False):
+                return False
         return True
 
     def update(self, hp: optimizer.Hyperparameter) -> None:
         rules = self.rules
-        t = rules[0].t + 1  # (holds() saw every rule at the same step)
-        list(map(setattr, rules, _repeat('t'), _repeat(t)))
+        for rule in rules:
+            rule.t += 1
         rule = rules[0]
         beta1, beta2, eps, eta = hp.beta1, hp.beta2, hp.eps, hp.eta
         dtype = self.m.dtype
@@ -381,8 +354,9 @@ class _PackedAdam:
             rule._set_coefficients(key)
         c1, c2, c_eps = rule._coefficients
         alpha_t = _learning_rate(hp, rule.t)
-        # (copyto's effect without the Python frame of its dispatcher, nor a loop's frame)
-        list(map(_setitem, self.g_views, _repeat(Ellipsis), map(_grad_array_of, self.params)))
+        for g, param in zip(self.g_views, self.params):
+            # (copyto's effect without the Python frame of its dispatcher)
+            g[...] = param._node.grad_var._data  # type: ignore[union-attr]
         g, m, v, s = self.g, self.m, self.v, self.s
         _update_moments(g, m, v, s, c1, c2)
         numpy.sqrt(v, out=s)
@@ -393,10 +367,11 @@ class _PackedAdam:
         decay = None
         if weight_decay_rate != 0:
             decay = optimizer._coefficient(1 - eta * weight_decay_rate, dtype)
-        datas = list(map(_data_of, self.params))
-        if decay is not None:
-            list(map(operator.imul, datas, _repeat(decay)))
-        list(map(operator.isub, datas, self.s_views))
+        for param, step in zip(self.params, self.s_views):
+            p = param._data
+            if decay is not None:
+                p *= decay
+            p -= step
 
 
 class Adam(optimizer.GradientMethod):
