@@ -511,17 +511,19 @@ _PROD = Variable(math.prod, 'prod')
 
 
 def prod(xs: Any) -> Any:
-    """Product of a sequence, usable in both modes.
+    """Product of a sequence, usable in both modes (as Chainer's).
 
     Args:
         xs: A tuple of ints (light mode) or an expression / sequence containing expressions.
 
     Returns:
-        An ``int`` for plain input; otherwise an :class:`Expr` shown as ``prod(...)``.
+        Inside ``with light_mode``, the product itself; otherwise an :class:`Expr` shown as
+        ``prod(...)`` whose ``eval()`` is the product, even for plain numbers
+        (``str(prod([]))`` is ``'prod([])'``, ``prod([2, 3]).eval()`` is 6).
     """
-    if isinstance(xs, Expr) or any(isinstance(x, Expr) for x in xs):
-        return Call(_PROD, (xs,), {})
-    return math.prod(xs)
+    if getattr(_thread_local, 'light_mode', False):
+        return math.prod(xs)
+    return Call(_PROD, (xs,), {})
 
 
 class TypeInfo:
