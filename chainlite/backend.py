@@ -125,8 +125,23 @@ class ChainerxDevice(Device):
         return ChainerxDevice(device)
 
 
-# The iDeep device of Chainer is the CPU here (chainlite.backends.intel64).
-Intel64Device = CpuDevice
+class Intel64Device(Device):
+    """Chainer's iDeep device: iDeep is not available, and creating one raises.
+
+    The name ``'@intel64'`` given to :func:`get_device` still means the CPU device.
+    """
+
+    xp = numpy
+    name = '@intel64'
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError('iDeep is not available: chainlite computes on NumPy only '
+                           "(use the CPU device, '@numpy')")
+
+    @staticmethod
+    def from_array(array: Any) -> None:
+        """Returns None: no array is an iDeep array."""
+        return None
 
 
 class _UnknownDeviceError(ValueError, RuntimeError):

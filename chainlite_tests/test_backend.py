@@ -140,8 +140,25 @@ def test_variable_to_device_uses_get_device():
 
 def test_cuda_is_not_available():
     assert cuda.available is False
-    assert cuda.cupy is None
     assert chainlite.backends.cuda is cuda
+
+
+def test_cuda_cupy_is_a_placeholder_no_array_module_is():
+    # As in Chainer without CuPy: not None, so `xp is cuda.cupy` is False for every xp.
+    assert cuda.cupy is not None and cuda.cupy is not numpy
+    assert backend.get_array_module(numpy.zeros(2)) is not cuda.cupy
+    assert 'not available' in repr(cuda.cupy)
+
+
+def test_intel64_device_cannot_be_made_and_owns_no_array():
+    from chainlite.backends import intel64
+    assert intel64.Intel64Device is backend.Intel64Device
+    with pytest.raises(RuntimeError, match='iDeep is not available'):
+        backend.Intel64Device()
+    for value in (numpy.zeros(2, numpy.float32), None, 1, ()):
+        assert backend.Intel64Device.from_array(value) is None
+    # The name still means the CPU, as chainlite has always read it.
+    assert chainlite.get_device('@intel64') == backend.CpuDevice()
 
 
 def test_cuda_to_cpu_is_identity_on_numpy_and_none():

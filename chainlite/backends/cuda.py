@@ -12,7 +12,17 @@ import numpy
 
 available = False
 cudnn_enabled = False
-cupy: Any = None
+
+
+class _NoCupy:
+    """What ``cuda.cupy`` is without CuPy, as in Chainer: an object that no array module
+    is, so ``xp is cuda.cupy`` is simply False."""
+
+    def __repr__(self) -> str:
+        return '<cupy: not available>'
+
+
+cupy: Any = _NoCupy()
 
 
 class ndarray:
