@@ -899,20 +899,23 @@ class Parameter(Variable):
             initializer = initializers.Constant(initializer)
         self.initializer = initializer
         self.update_rule: Optional[optimizer.UpdateRule] = None
-        self._grad_init: Optional[str] = 'nan'
+        # The gradient that initialize() gives: as in Chainer, only a parameter created
+        # uninitialised has one (NaN until cleargrad/zerograd); one created with an array or
+        # a shape gets None when it is initialised again.
+        self._grad_init: Optional[str] = None
         self._grad_never_cleared = False
         if isinstance(initializer, _ndarray):
             super().__init__(initializer, name=name)
         elif shape is None:
             super().__init__(None, name=name)
+            self._grad_init = 'nan'
         else:
             if isinstance(shape, (int, numpy.integer)):
                 shape = (shape,)
             super().__init__(_generate_array(initializer, tuple(shape)), name=name)
-            self._init_grad()
+            self._init_grad('nan')
 
-    def _init_grad(self) -> None:
-        mode = self._grad_init
+    def _init_grad(self, mode: Optional[str]) -> None:
         if mode is None:
             g = None
         else:
@@ -1016,15 +1019,16 @@ class Parameter(Variable):
     def initialize(self, shape: ShapeSpec) -> None:
         """Creates the data of the given shape with the initializer, and its gradient.
 
-        The gradient is NaN-filled, or None if :meth:`cleargrad` was called before, or zeros
-        if :meth:`zerograd` was.
+        For a parameter created uninitialised, the gradient is NaN-filled, or None if
+        :meth:`cleargrad` was called before, or zeros if :meth:`zerograd` was; a parameter
+        created with an array or a shape gets None, as in Chainer.
 
         Args:
             shape: The shape of the parameter.
         """
         dims = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
         self.array = _generate_array(self.initializer, dims)  # copies get it too
-        self._init_grad()
+        self._init_grad(self._grad_init)
 
     @property
     def array(self) -> numpy.ndarray:
@@ -1072,9 +1076,12 @@ class Parameter(Variable):
         self._set_grad_var(_new_variable(g, None, False))
 
     def __getstate__(self) -> dict:
-        # Deep copies and pickles share nothing with the original (see __copy__).
+        # Deep copies and pickles share nothing with the original (see __copy__), and, as
+        # in Chainer (which rebuilds them as uninitialised parameters), initialising them
+        # again gives a NaN gradient.
         state = self.__dict__.copy()
         state.pop('_copies', None)
+        state['_grad_init'] = 'nan'
         return state
 
     def __copy__(self) -> 'Parameter':

@@ -772,6 +772,36 @@ def test_parameter_zerograd_before_initialize():
     numpy.testing.assert_array_equal(p.grad, numpy.zeros(2, numpy.float32))
 
 
+def test_parameter_reinitialize_gradient_depends_on_how_it_was_made():
+    # As in Chainer: only a parameter made uninitialised (or rebuilt by a deep copy or a
+    # pickle) starts each initialisation with a NaN gradient; one made with a shape or an
+    # array gets None when initialised again.
+    lazy = chainlite.Parameter(_Initializer(1.0))
+    lazy.initialize((2,))
+    assert numpy.isnan(lazy.grad).all()
+    lazy.initialize((3,))
+    assert numpy.isnan(lazy.grad).all() and lazy.grad.shape == (3,)
+
+    shaped = chainlite.Parameter(_Initializer(1.0), (2,))
+    assert numpy.isnan(shaped.grad).all()
+    shaped.initialize((2,))
+    assert shaped.grad is None
+    numpy.testing.assert_array_equal(shaped.array, _f32(1, 1))
+
+    from_array = chainlite.Parameter(numpy.zeros(2, numpy.float32))
+    assert from_array.grad is None
+    from_array.initialize((2,))
+    assert from_array.grad is None
+
+    for clone in (copy.deepcopy(shaped), copy.deepcopy(from_array)):
+        assert clone.grad is None
+        clone.initialize((2,))
+        assert numpy.isnan(clone.grad).all()
+    # The original is unchanged by its copies.
+    shaped.initialize((2,))
+    assert shaped.grad is None
+
+
 def test_parameter_cleargrad_then_backward():
     p = chainlite.Parameter(2.0, (2,))
     p.cleargrad()
