@@ -553,6 +553,14 @@ class Link(device_resident.DeviceResident):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        for name in ('to_device', 'to_chx', 'from_chx'):
+            if name in cls.__dict__:
+                # Final in Chainer 7: a link moves what it holds beyond its parameters and
+                # persistent values by overriding device_resident_accept.
+                raise TypeError(
+                    '%s.%s: Link.%s cannot be overridden (as in Chainer); override '
+                    'device_resident_accept(visitor) to move other arrays with the link'
+                    % (cls.__qualname__, name, name))
         for name in ('to_cpu', 'to_gpu', 'to_intel64'):
             if name in cls.__dict__:
                 # As Chainer 7. (An overridden to_cpu is still called by to_device.)

@@ -588,3 +588,41 @@ def test_share_mode_copies_hold_one_array_slot_as_in_chainer():
     deep = original.copy(mode='copy')
     deep.W.array = numpy.full((2, 2), 5, numpy.float32)
     assert original.W.array is a.W.array and not (original.W.array == 5).any()
+
+
+@pytest.mark.parametrize('name', ['to_device', 'to_chx', 'from_chx'])
+def test_link_device_methods_are_final(name):
+    # As in Chainer 7: defining the class already fails, naming the method and the way out.
+    with pytest.raises(TypeError, match='%s.*device_resident_accept' % name):
+        type('Mover', (chainlite.Link,), {name: lambda self, *args: self})
+
+
+def test_device_resident_accept_moves_what_a_link_holds():
+    class Holder(chainlite.Link):
+        def __init__(self):
+            super().__init__()
+            self.table = numpy.arange(3.0)
+            self.visited = 0
+
+        def device_resident_accept(self, visitor):
+            super().device_resident_accept(visitor)
+            self.visited += 1
+            self.table = visitor.visit_array(self.table)
+
+    holder = Holder()
+    chain = chainlite.Sequential(holder)
+    assert chain.to_device('@numpy') is chain
+    assert holder.visited == 1
+    numpy.testing.assert_array_equal(holder.table, [0.0, 1.0, 2.0])
+
+
+@pytest.mark.parametrize('make', [
+    lambda: chainlite.links.NegativeSampling(3, [1, 2, 3], 2),
+    lambda: chainlite.links.BlackOut(3, [1, 2, 3], 2),
+])
+def test_sampler_links_move_their_sampler_with_to_device(make):
+    link = make()
+    link.sampler._device = None              # as if it lived elsewhere
+    assert link.to_device('@numpy') is link
+    assert link.sampler.device == chainlite.get_device('@numpy')
+    assert link.W.device == chainlite.get_device('@numpy')

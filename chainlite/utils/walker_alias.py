@@ -86,6 +86,7 @@ class WalkerAlias:
 
     def device_resident_accept(self, visitor: Any) -> None:
         """Lets a device visitor send the tables (``visitor.visit_array``), as links do."""
+        visitor.visit_device_resident(self)
         self.threshold = visitor.visit_array(self.threshold)
         self.values = visitor.visit_array(self.values)
 

@@ -11,7 +11,8 @@ from chainlite.functions.loss import black_out
 from chainlite.utils import walker_alias
 
 if TYPE_CHECKING:
-    from chainlite.types import DeviceSpec, VariableOrArray
+    from chainlite.device_resident import DeviceResidentsVisitor
+    from chainlite.types import VariableOrArray
 
 
 class BlackOut(link.Link):
@@ -53,11 +54,15 @@ class BlackOut(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(shape=(len(counts), in_size))
 
-    def to_device(self, device: DeviceSpec) -> 'BlackOut':
-        """Moves ``W`` and the sampler's tables to ``device``. Returns self."""
-        super().to_device(device)
-        self.sampler.to_device(device)
-        return self
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
+        """Lets a device visitor move ``W`` and the sampler's tables (as in Chainer, so
+        ``to_device`` moves both).
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        super().device_resident_accept(visitor)
+        self.sampler.device_resident_accept(visitor)
 
     def forward(self, x: VariableOrArray, t: VariableOrArray) -> variable.Variable:
         """The mean BlackOut loss of the inputs ``x`` ``(B, in_size)`` for labels ``t``.

@@ -12,7 +12,8 @@ from chainlite.functions.loss import negative_sampling
 from chainlite.utils import walker_alias
 
 if TYPE_CHECKING:
-    from chainlite.types import DTypeSpec, DeviceSpec, VariableOrArray
+    from chainlite.device_resident import DeviceResidentsVisitor
+    from chainlite.types import DTypeSpec, VariableOrArray
 
 
 class NegativeSampling(link.Link):
@@ -57,11 +58,15 @@ class NegativeSampling(link.Link):
         if self.W.dtype != dtype:
             self.W.array = self.W.array.astype(dtype)
 
-    def to_device(self, device: DeviceSpec) -> 'NegativeSampling':
-        """Moves ``W`` and the sampler's tables to ``device``. Returns self."""
-        super().to_device(device)
-        self.sampler.to_device(device)
-        return self
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
+        """Lets a device visitor move ``W`` and the sampler's tables (as in Chainer, so
+        ``to_device`` moves both).
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        super().device_resident_accept(visitor)
+        self.sampler.device_resident_accept(visitor)
 
     def forward(self, x: VariableOrArray, t: VariableOrArray, reduce: str = 'sum', *,
                 return_samples: bool = False) -> Any:
