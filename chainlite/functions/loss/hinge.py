@@ -89,8 +89,8 @@ def hinge(x: VariableOrArray, t: VariableOrArray, norm: str = 'L1',
         A Variable of the dtype of ``x``: a scalar, or ``(N, K)`` with ``reduce='no'``.
 
     Raises:
-        ValueError: For a ``norm`` other than ``'L1'`` and ``'L2'`` (Chainer raises
-            NotImplementedError there).
+        ValueError: For a ``norm`` other than ``'L1'`` and ``'L2'``; the error is also a
+            ``NotImplementedError``, the type Chainer raises there.
         ValueError: For an invalid ``reduce`` or a label out of range.
 
     Example:
@@ -100,7 +100,9 @@ def hinge(x: VariableOrArray, t: VariableOrArray, norm: str = 'L1',
         array([[0.5, 0. ]])
     """
     if norm not in ('L1', 'L2'):
-        raise ValueError("hinge: norm must be 'L1' or 'L2', got %r" % (norm,))
+        raise type_check._also(
+            ValueError("hinge: norm must be 'L1' or 'L2', got %r" % (norm,)),
+            NotImplementedError)
     if reduce not in ('mean', 'no'):
         raise ValueError("hinge: reduce must be 'mean' or 'no', got %r" % (reduce,))
     return Hinge(norm, reduce).apply((x, t))[0]

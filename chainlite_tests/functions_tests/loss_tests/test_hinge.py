@@ -86,7 +86,10 @@ def test_invalid_types(x, t):
 def test_invalid_labels_and_options():
     with pytest.raises(ValueError, match='hinge: each label'):
         hinge(numpy.zeros((2, 3)), numpy.array([0, 3]))
-    with pytest.raises(ValueError, match='norm'):
+    with pytest.raises(ValueError, match="norm must be 'L1' or 'L2', got 'L3'"):
+        hinge(numpy.zeros((2, 3)), numpy.array([0, 1]), norm='L3')
+    # Also the type Chainer raises for an unknown norm.
+    with pytest.raises(NotImplementedError, match='norm'):
         hinge(numpy.zeros((2, 3)), numpy.array([0, 1]), norm='L3')
     with pytest.raises(ValueError, match='reduce'):
         hinge(numpy.zeros((2, 3)), numpy.array([0, 1]), reduce='sum')
