@@ -1078,10 +1078,12 @@ class Parameter(Variable):
     def __getstate__(self) -> dict:
         # Deep copies and pickles share nothing with the original (see __copy__), and, as
         # in Chainer (which rebuilds them as uninitialised parameters), initialising them
-        # again gives a NaN gradient.
+        # again gives a NaN gradient. (An uninitialised one keeps its state: whether its
+        # gradient may be read, and is None, after cleargrad.)
         state = self.__dict__.copy()
         state.pop('_copies', None)
-        state['_grad_init'] = 'nan'
+        if self._data is not None:
+            state['_grad_init'] = 'nan'
         return state
 
     def __copy__(self) -> 'Parameter':

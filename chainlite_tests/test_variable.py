@@ -800,6 +800,13 @@ def test_parameter_reinitialize_gradient_depends_on_how_it_was_made():
     # The original is unchanged by its copies.
     shaped.initialize((2,))
     assert shaped.grad is None
+    # An uninitialised parameter whose gradient was cleared stays readable in its copies.
+    cleared = chainlite.Parameter(_Initializer(1.0))
+    cleared.cleargrad()
+    clone = copy.deepcopy(cleared)
+    assert clone.grad is None
+    clone.initialize((2,))
+    assert clone.grad is None
 
 
 def test_parameter_cleargrad_then_backward():
