@@ -46,7 +46,7 @@ class Diagonal(function_node.FunctionNode):
 class _DiagonalGrad(function_node.FunctionNode):
     # Writes gy onto the diagonal of zeros; its own gradient is Diagonal again.
 
-    def __init__(self, in_shape, offset, axis1, axis2):
+    def __init__(self, in_shape: tuple[int, ...], offset: int, axis1: int, axis2: int) -> None:
         self._in_shape = in_shape
         self.offset = offset
         self.axis1 = axis1

@@ -339,8 +339,8 @@ class GeneralBatchNormalizationImpl(_BatchNormalizationImpl):
     dtype of ``x`` and ``gamma``.
     """
 
-    def forward(self, axis, gamma, x, x_layout, xp, expander, beta, eps, decay,
-                running_mean, running_var):
+    def forward(self, axis: Any, gamma: Any, x: Any, x_layout: Any, xp: Any, expander: Any,
+                beta: Any, eps: Any, decay: Any, running_mean: Any, running_var: Any) -> Any:
         """Normalizes ``x`` and updates the running statistics in place.
 
         Args:
@@ -375,18 +375,19 @@ class GeneralBatchNormalizationImpl(_BatchNormalizationImpl):
             running_var += (1 - decay) * adjust * var
         return y, x_layout, running_mean, running_var, mean, var, inv_std, None
 
-    def get_mean_and_var(self, axis, gamma, x, xp, interm_dtype):
+    def get_mean_and_var(self, axis: Any, gamma: Any, x: Any, xp: Any, interm_dtype: Any) -> Any:
         """Returns the mean and the (biased) variance of ``x`` over ``axis``."""
         return x.mean(axis=axis, dtype=interm_dtype), x.var(axis=axis, dtype=interm_dtype)
 
-    def get_ggamma_and_gbeta(self, axis, gamma, gy, x_hat, xp):
+    def get_ggamma_and_gbeta(self, axis: Any, gamma: Any, gy: Any, x_hat: Any, xp: Any) -> Any:
         """Returns ``(gbeta, ggamma)``: the sums of ``gy`` and ``gy * x_hat`` over ``axis``."""
         gbeta = gy.sum(axis=axis, dtype=gamma.dtype)
         ggamma = (gy * x_hat).sum(axis=axis, dtype=gamma.dtype)
         return gbeta, ggamma
 
-    def backward(self, axis, gamma, gy, x, x_layout, xp, expander, mean, inv_std, eps, var,
-                 forward_data):
+    def backward(self, axis: Any, gamma: Any, gy: Any, x: Any, x_layout: Any, xp: Any,
+                 expander: Any, mean: Any, inv_std: Any, eps: Any, var: Any,
+                 forward_data: Any) -> Any:
         """Returns ``(gx, None, ggamma, gbeta)`` for the batch statistics of ``x``."""
         x_hat = _x_hat(x, mean[expander], inv_std[expander])
         gbeta, ggamma = self.get_ggamma_and_gbeta(axis, gamma, gy, x_hat, xp)
@@ -485,8 +486,8 @@ class BatchNormalizationGrad(function_node.FunctionNode):
             one).
     """
 
-    def __init__(self, eps, expander, axis, mean, var, inv_std, key_axis, impl,
-                 forward_data):
+    def __init__(self, eps: Any, expander: Any, axis: Any, mean: Any, var: Any, inv_std: Any,
+                 key_axis: Any, impl: Any, forward_data: Any) -> None:
         self.eps = eps
         self.expander = expander
         self.axis = axis

@@ -127,8 +127,9 @@ def _second_order(formula, inputs, upstream):
     return [numpy.zeros(shape, dtype) if g is None else g.array for g in grads]
 
 
-def lstm_grad_grad(c_prev, a, i, f, o, c, gc, gh, ggc_prev, gga, ggi, ggf, ggo,
-                   gc_prev, ga, gi, gf, go, gc_next, ggc, ggh):
+def lstm_grad_grad(c_prev: Any, a: Any, i: Any, f: Any, o: Any, c: Any, gc: Any, gh: Any,
+                   ggc_prev: Any, gga: Any, ggi: Any, ggf: Any, ggo: Any, gc_prev: Any, ga: Any,
+                   gi: Any, gf: Any, go: Any, gc_next: Any, ggc: Any, ggh: Any) -> Any:
     """The second-order gradients of the LSTM cell, written into the given arrays.
 
     With ``(gc_prev, ga, gi, gf, go)`` the cell's first-order gradients as functions of

@@ -84,7 +84,8 @@ def _gru(x, h, c, w, b):
     return step(matmul.matmul(x, Wx, transb=True) + bx, h, c)
 
 
-def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs, use_bi_direction, **kwargs):
+def n_step_gru_base(n_layers: Any, dropout_ratio: Any, hx: Any, ws: Any, bs: Any, xs: Any,
+                    use_bi_direction: Any, **kwargs: Any) -> Any:
     """The stacked GRU behind :func:`n_step_gru` and :func:`n_step_bigru` (Chainer's).
 
     Args:

@@ -93,8 +93,8 @@ def _stack_weight(ws):
     return _interleave(ws)
 
 
-def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction,
-                     **kwargs):
+def n_step_lstm_base(n_layers: Any, dropout_ratio: Any, hx: Any, cx: Any, ws: Any, bs: Any, xs: Any,
+                     use_bi_direction: Any, **kwargs: Any) -> Any:
     """The stacked LSTM behind :func:`n_step_lstm` and :func:`n_step_bilstm` (Chainer's).
 
     Args:

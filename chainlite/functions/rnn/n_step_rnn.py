@@ -113,7 +113,8 @@ def _one_directional_loop(f, xs, h, c, w, b):
     return h, c, h_list
 
 
-def n_step_rnn_impl(f, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction):
+def n_step_rnn_impl(f: Any, n_layers: Any, dropout_ratio: Any, hx: Any, cx: Any, ws: Any, bs: Any,
+                    xs: Any, use_bi_direction: Any) -> Any:
     """Runs a stacked (optionally bidirectional) recurrence with the cell function ``f``.
 
     Chainer's generic loop behind the n-step RNNs: ``f(x, h, c, w, b)`` computes one step
@@ -174,8 +175,8 @@ def n_step_rnn_impl(f, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direc
     return stack.stack(hy), stack.stack(cy) if use_cell else None, tuple(xs_next)
 
 
-def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation, use_bi_direction,
-                    **kwargs):
+def n_step_rnn_base(n_layers: Any, dropout_ratio: Any, hx: Any, ws: Any, bs: Any, xs: Any,
+                    activation: Any, use_bi_direction: Any, **kwargs: Any) -> Any:
     """The stacked Elman RNN behind :func:`n_step_rnn` and :func:`n_step_birnn` (Chainer's).
 
     Args:
@@ -229,7 +230,8 @@ class CudnnRNNWeightConcat(function.Function):
         _check_cudnn_rnn(rnn_dir, rnn_mode)
 
 
-def cudnn_rnn_weight_concat(n_layers, states, use_bi_direction, rnn_mode, ws, bs):
+def cudnn_rnn_weight_concat(n_layers: Any, states: Any, use_bi_direction: Any, rnn_mode: Any,
+                            ws: Any, bs: Any) -> Any:
     """Packs the weights and biases into cuDNN's weight array; needs cuDNN (RuntimeError here).
 
     Args:

@@ -80,8 +80,10 @@ def _cell_grads(c_prev1, a1, i1, f1, c_prev2, a2, i2, f2, o, c, gc, gh):
     return out
 
 
-def slstm_grad_grad(c_prev1, a1, i1, f1, c_prev2, a2, i2, f2, o, c, gc, gh,
-                    ggc_prev1, gga1, ggi1, ggf1, ggo1, ggc_prev2, gga2, ggi2, ggf2, ggo2):
+def slstm_grad_grad(c_prev1: Any, a1: Any, i1: Any, f1: Any, c_prev2: Any, a2: Any, i2: Any,
+                    f2: Any, o: Any, c: Any, gc: Any, gh: Any, ggc_prev1: Any, gga1: Any, ggi1: Any,
+                    ggf1: Any, ggo1: Any, ggc_prev2: Any, gga2: Any, ggi2: Any, ggf2: Any,
+                    ggo2: Any) -> Any:
     """The second-order gradients of the S-LSTM cell (Chainer's helper).
 
     With the cell's first-order gradients ``(gc_prev1, ga1, gi1, gf1, go1, gc_prev2, ga2,

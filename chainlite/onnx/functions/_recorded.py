@@ -145,7 +145,7 @@ def recorded_functions():
 def _arg_index(op_type):
     # The index as Chainer's argmax/argmin give it: int32, over the flattened array when
     # func.axis is None.
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         gb = onnx_helper.GraphBuilder()
         x = p.input_names[0]
         axis = p.func.axis

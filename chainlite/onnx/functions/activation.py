@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def _unary(op_type, **attrs):
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         return onnx_helper.make_node(op_type, p.input_names, p.output_names, **attrs),
     convert.__name__ = 'convert_' + op_type
     return converter.onnx_chainer_signature(convert)
@@ -107,7 +107,7 @@ def convert_LeakyReLU(p: FunctionConverterParams) -> tuple[Any, ...]:
 
 
 def _softmax_like(op_type):
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         axis = p.func.axis
         ndim = len(p.input_shapes[0])
         axis = axis + ndim if axis < 0 else axis

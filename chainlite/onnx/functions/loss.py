@@ -66,7 +66,7 @@ def _at_least_one(gb, n, dtype):
 
 
 def _error(op_type, mean):
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         gb = onnx_helper.GraphBuilder()
         d = gb.op('Sub', p.input_names[:2])
         e = gb.op('Mul', [d, d]) if op_type == 'square' else gb.op('Abs', [d])

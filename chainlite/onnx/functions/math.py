@@ -61,14 +61,14 @@ if TYPE_CHECKING:
 
 
 def _unary(op_type):
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         return onnx_helper.make_node(op_type, p.input_names, p.output_names),
     convert.__name__ = 'convert_' + op_type
     return converter.onnx_chainer_signature(convert)
 
 
 def _binary(op_type):
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         return onnx_helper.make_node(op_type, p.input_names[:2], p.output_names),
     convert.__name__ = 'convert_' + op_type
     return converter.onnx_chainer_signature(convert)
@@ -76,7 +76,7 @@ def _binary(op_type):
 
 def _with_constant(op_type, constant_first=False):
     # x op value (or value op x), the constant in the output's dtype as NumPy computes it.
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         gb = onnx_helper.GraphBuilder()
         value = gb.const(numpy.asarray(p.func.value, dtype=p.output_dtypes[0]))
         x = p.input_names[0]
@@ -89,7 +89,7 @@ def _with_constant(op_type, constant_first=False):
 
 def _then(op_type, second, value):
     # op_type(x), then `second` with a scalar constant.
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         gb = onnx_helper.GraphBuilder()
         y = gb.op(op_type, p.input_names[:1])
         gb.op_output_named(second, [y, _ops.scalar(gb, value, p.output_dtypes[0])],
@@ -136,7 +136,7 @@ def convert_Clip(p: FunctionConverterParams) -> tuple[Any, ...]:
 
 
 def _reduction(op_type):
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         gb = onnx_helper.GraphBuilder()
         _ops.reduce(gb, p.opset_version, op_type, p.input_names[0], p.func.axis,
                     p.func.keepdims, p.output_names)
@@ -196,7 +196,7 @@ def _aligned(gb, p, y, y_shape, axis, x_ndim):
 
 
 def _caffe(op_type):
-    def convert(p):
+    def convert(p: FunctionConverterParams) -> tuple[Any, ...]:
         gb = onnx_helper.GraphBuilder()
         y = _aligned(gb, p, p.input_names[1], p.input_shapes[1], p.func.axis,
                      len(p.input_shapes[0]))
