@@ -69,6 +69,7 @@ def _sub_at_labels(a, t, v):
                       axis=1)
 
 
+_FIRST = (0,)
 _UNSIGNED = {n: numpy.dtype('u%d' % n) for n in (1, 2, 4, 8)}
 
 
@@ -181,11 +182,18 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             return
         super()._check_data_type_forward(in_data)
 
+    # True when forward took the common case's path, which _backward_arrays mirrors.
+    _lean = False
+
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, t = inputs
         if t.dtype.kind == 'f':
             return self._forward_soft(x, t)
+        if x.ndim == 2 and x.dtype.char in 'fd' and x.__class__ is numpy.ndarray and \
+                self.class_weight is None and self.reduce == 'mean' and self.cache_score and \
+                len(t) and _labels_in_range(t, x.shape[1], self.ignore_label):
+            return self._forward_lean(x, t)
         if x.dtype.char == 'e':
             cdtype = _compute_dtype(x.dtype)
             xc = x.astype(cdtype)
@@ -230,6 +238,22 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self._coeff = None
         return nll.astype(x.dtype, copy=False),
 
+    def _forward_lean(self, x, t):
+        # The general path's steps for a batch of float32/64 score rows with every label a
+        # class, the mean loss and the softmax kept, minus its dispatch (the same values).
+        m = numpy.maximum.reduce(x, axis=1, keepdims=True)
+        e = x - m
+        numpy.exp(e, out=e)
+        s = e @ _constant('ones', x.shape[1], x.dtype)
+        self._cache = e, s
+        self._labels = t
+        self._S = None
+        self._lean = True
+        nll = (m + numpy.log(s)).reshape(t.shape)
+        nll -= x[_constant('arange', len(t), None), t]
+        self._coeff = coeff = 1.0 / len(t)
+        return numpy.asarray(numpy.add.reduce(nll, axis=None) * coeff, x.dtype),
+
     def _forward_soft(self, x, t):
         cdtype = _compute_dtype(x.dtype)
         xc = x.astype(cdtype, copy=False)
@@ -266,7 +290,16 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         return self._grad_node().apply((x, gy))[0], None
 
     def _backward_arrays(self, indexes, grad_outputs, inputs, outputs):
-        gx, = self._grad_node().forward((inputs[0], grad_outputs[0]))
+        gy = grad_outputs[0]
+        if self._lean and indexes == _FIRST and gy.dtype is inputs[0].dtype:
+            # _SoftmaxCrossEntropyGrad.forward's steps for the lean forward's case.
+            e, s = self._cache
+            sc = gy * self._coeff
+            gx = e * (sc / s)
+            t = self._labels
+            gx[_constant('arange', len(t), None), t] -= sc
+            return gx,
+        gx, = self._grad_node().forward((inputs[0], gy))
         return tuple([gx if i == 0 else None for i in indexes])
 
     def _grad_node(self) -> _SoftmaxCrossEntropyGrad:

@@ -276,3 +276,44 @@ def test_cached_softmax_is_the_creators_y(cache_score):
         numpy.testing.assert_allclose(loss.creator.y, e / e.sum(axis=1, keepdims=True))
     else:
         assert loss.creator.y is None
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape', [(1, 3), (5, 4), (32, 10)])
+@pytest.mark.parametrize('tdtype', [numpy.int32, numpy.int64, numpy.uint8])
+def test_common_case_path_matches_the_general_one(shape, dtype, tdtype):
+    # Integer labels all in range with the defaults take a shorter path (forward and its
+    # gradient); without the cached softmax the general path runs: the same bits.
+    x = _uniform(shape, dtype, seed=3)
+    t = numpy.random.RandomState(4).randint(0, shape[1], shape[0]).astype(tdtype)
+    results = []
+    for cache_score in (True, False):
+        xv = chainlite.Variable(x.copy())
+        loss = softmax_cross_entropy(xv, t, cache_score=cache_score)
+        assert loss.creator._lean is cache_score
+        loss.grad = numpy.asarray(0.75, dtype)  # a seed other than 1 scales the gradient
+        loss.backward()
+        assert loss.dtype == dtype and xv.grad.dtype == dtype
+        results.append((loss.array, xv.grad))
+    (lean_loss, lean_gx), (loss, gx) = results
+    assert lean_loss.tobytes() == loss.tobytes()
+    assert lean_gx.tobytes() == gx.tobytes()
+    y = numpy.exp(x - x.max(axis=1, keepdims=True))
+    y /= y.sum(axis=1, keepdims=True)
+    y[numpy.arange(shape[0]), t] -= 1
+    numpy.testing.assert_allclose(lean_gx, 0.75 * y / shape[0], **TOL[dtype])
+
+
+def test_common_case_path_is_left_for_ignored_labels_and_double_backprop():
+    x = _uniform((4, 3), seed=5)
+    t = numpy.array([0, -1, 2, 1], numpy.int32)
+    xv = chainlite.Variable(x)
+    assert not softmax_cross_entropy(xv, t).creator._lean
+    t[1] = 1
+    loss = softmax_cross_entropy(xv, t)
+    assert loss.creator._lean
+    loss.backward(enable_double_backprop=True)  # through the differentiable gradient node
+    gx = xv.grad_var
+    xv.cleargrad()
+    chainlite.functions.sum(gx * gx).backward()
+    assert xv.grad is not None and numpy.isfinite(xv.grad).all()
