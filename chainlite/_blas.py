@@ -11,9 +11,9 @@ as on one. The policy (docs/performance.md, "BLAS threads"):
   never changes the thread count.
 - A product of chainlite's functions (linear, matmul, batch_matmul, EmbedID, the
   convolutions and deconvolutions, tensordot) of at least :data:`BIG_PRODUCT_FLOPS` runs on
-  as many threads as the process has usable cores that other processes leave idle, one of at
-  least :data:`HUGE_PRODUCT_FLOPS` on all usable cores; the count goes back to one
-  afterwards. Smaller products pay one comparison.
+  the usable cores that other processes leave idle, at most one thread per
+  :data:`FLOPS_PER_THREAD`; one of at least :data:`HUGE_PRODUCT_FLOPS` on all usable cores;
+  the count goes back to one afterwards. Smaller products pay one comparison.
 - :func:`set_blas_threads` fixes the count for every product instead.
 """
 from __future__ import annotations
@@ -30,10 +30,14 @@ import numpy
 ENV_VARS = ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS', 'BLIS_NUM_THREADS',
             'GOTO_NUM_THREADS', 'VECLIB_MAXIMUM_THREADS')
 
-#: Products of fewer floating-point operations (2 m k n for an (m, k) by (k, n) product) run
-#: on one thread; larger ones on the cores that other processes leave idle. On two idle cores
-#: two threads start to win at about 1.5e7 (0.15 ms on one thread).
-BIG_PRODUCT_FLOPS = 2e7
+#: Each BLAS thread of a product gets at least this many floating-point operations (2 m k n
+#: for an (m, k) by (k, n) product): on two idle cores, two threads win from 2-4e6 (some tens
+#: of microseconds on one thread; raising and restoring the count costs about 2).
+FLOPS_PER_THREAD = 2e6
+
+#: Products of fewer operations run on one thread; larger ones on the cores that other
+#: processes leave idle (``FLOPS_PER_THREAD`` each at least).
+BIG_PRODUCT_FLOPS = 2 * FLOPS_PER_THREAD
 
 #: Products of at least this many operations run on every usable core even when other
 #: processes keep them busy: with two busy processes on two cores, two threads lose 2.5-7x
@@ -180,11 +184,12 @@ def _cores() -> tuple[int, int]:
 
 
 def _threaded(flops: float, f: Callable[..., Any], *args: Any) -> Any:
-    # f(*args), a product of at least BIG_PRODUCT_FLOPS, on the free cores (on all usable
-    # ones from HUGE_PRODUCT_FLOPS), then back to one thread; unless the count was changed
-    # behind chainlite's back (threadpoolctl's threadpool_limits, say).
+    # f(*args), a product of at least BIG_PRODUCT_FLOPS, on the free cores, FLOPS_PER_THREAD
+    # each at least (on all usable ones from HUGE_PRODUCT_FLOPS), then back to one thread;
+    # unless the count was changed behind chainlite's back (threadpoolctl's
+    # threadpool_limits, say).
     free, usable = _cores()
-    n = usable if flops >= HUGE_PRODUCT_FLOPS else free
+    n = usable if flops >= HUGE_PRODUCT_FLOPS else min(free, int(flops // FLOPS_PER_THREAD))
     libs = _libs
     if n <= 1 or any(lib.get_num_threads() != 1 for lib in libs):
         return f(*args)

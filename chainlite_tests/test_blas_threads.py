@@ -82,6 +82,7 @@ def fresh(monkeypatch):
     monkeypatch.setattr(_blas, 'matmul', _blas._first_matmul)
     monkeypatch.setattr(_blas, '_usable_cores', lambda: 2)
     monkeypatch.setattr(_blas, '_cores', lambda: (2, 2))      # (free, usable)
+    monkeypatch.setattr(_blas, 'FLOPS_PER_THREAD', 1)        # tests set the thresholds
     yield fake
     monkeypatch.undo()
     with _blas._lock:
@@ -171,6 +172,30 @@ def test_convolutions_and_tensordot_follow_the_policy(fresh, monkeypatch):
     F.deconvolution_2d(x, np.ones((2, 3, 3, 3), np.float32))
     F.tensordot(np.ones((3, 4)), np.ones((4, 5)), axes=1)
     assert fresh.calls == [1] + [2, 1] * 3
+
+
+def test_each_thread_gets_at_least_flops_per_thread(fresh, monkeypatch):
+    F.matmul(np.ones((2, 2)), np.ones((2, 2)))
+    monkeypatch.setattr(_blas, '_big', 1)
+    monkeypatch.setattr(_blas, '_big_macs', 1)
+    monkeypatch.setattr(_blas, '_cores', lambda: (8, 8))      # eight idle cores
+    flops = 2 * 32 * 64 * 64
+    monkeypatch.setattr(_blas, 'FLOPS_PER_THREAD', flops / 3)
+    F.matmul(np.ones((32, 64)), np.ones((64, 64)))
+    assert fresh.calls == [1, 3, 1]          # three threads' worth, not all eight cores
+    F.matmul(np.ones((128, 64)), np.ones((64, 64)))
+    assert fresh.calls[-2:] == [8, 1]        # twelve threads' worth, capped by the cores
+    monkeypatch.setattr(_blas, 'FLOPS_PER_THREAD', flops / 1.5)
+    F.matmul(np.ones((32, 64)), np.ones((64, 64)))
+    assert len(fresh.calls) == 5             # one thread's worth: the count is not touched
+
+
+def test_the_default_thresholds():
+    # Two threads from 4e6 flops (the digits CNN's second convolution, 4.7e6, gets them on
+    # two idle cores; the digits MLP's products, 1e6 at most, stay on one); every core from
+    # 1e10 even when they are busy.
+    assert _blas.BIG_PRODUCT_FLOPS == 2 * _blas.FLOPS_PER_THREAD == 4e6
+    assert _blas.HUGE_PRODUCT_FLOPS == 1e10
 
 
 def test_busy_cores_keep_one_thread_but_for_huge_products(fresh, monkeypatch):
