@@ -1,7 +1,7 @@
 """Classical momentum SGD."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Optional, Protocol, Self, runtime_checkable
 
 import numpy
 
@@ -9,6 +9,7 @@ from chainlite import optimizer
 from chainlite.optimizers import _momentum
 
 if TYPE_CHECKING:
+    from chainlite import link as link_module
     from chainlite import variable
 
 
@@ -61,6 +62,121 @@ class MomentumSGDRule(_momentum.MomentumRule):
         p += v
 
 
+# Parameters up to this size are updated together (the NumPy calls' fixed cost dominates
+# theirs); larger ones gain nothing from it and would pay for copying their gradients.
+_PACK_MAX_SIZE = 1 << 14
+
+
+def _plain(param: variable.Parameter, rule: optimizer.UpdateRule,
+           hp: optimizer.Hyperparameter) -> bool:
+    # Whether rule.update(param) would be exactly update_core with the optimizer's own
+    # hyperparameters: no per-rule value, no hook, no loss scale to divide out, a gradient of
+    # the parameter's shape and dtype (float32 or float64), and a velocity.
+    data, node, state = param._data, param._node, rule._state
+    if data is None or node is None or state is None or not rule.enabled:
+        return False
+    gv = node.grad_var
+    rhp = rule.hyperparam.__dict__
+    hooks = rule._hooks
+    if gv is None or len(rhp) != 2 or rhp['_parent'] is not hp or hooks.pre or hooks.post or \
+            node._loss_scale is not None or getattr(param, '_grad_never_cleared', False):
+        return False
+    g, v, dtype = gv._data, state.get('v'), data.dtype
+    return (dtype == numpy.float32 or dtype == numpy.float64) and g.dtype == dtype and \
+        g.shape == data.shape and v is not None and v.dtype == dtype and v.shape == data.shape
+
+
+def _packable(params: list[variable.Parameter], hp: optimizer.Hyperparameter
+              ) -> dict[int, tuple[variable.Parameter, MomentumSGDRule]]:
+    # The small parameters whose update is plain, all of one dtype; empty if fewer than two
+    # or if a parameter appears twice (it is updated once per occurrence).
+    found: dict[int, tuple[variable.Parameter, MomentumSGDRule]] = {}
+    dtype = None
+    for param in params:
+        rule = param.update_rule
+        data = param._data
+        if rule is None or rule.__class__ is not MomentumSGDRule or data is None or \
+                data.size > _PACK_MAX_SIZE or not _plain(param, rule, hp):
+            continue
+        if id(param) in found:
+            return {}
+        if dtype is None:
+            dtype = data.dtype
+        elif data.dtype != dtype:
+            return {}
+        found[id(param)] = param, rule
+    return found if len(found) >= 2 else {}
+
+
+class _PackedMomentumSGD:
+    # The velocities of several MomentumSGDRules as views of one buffer, so that one NumPy
+    # call updates them all: element by element MomentumSGDRule.update_core's arithmetic
+    # (the same coefficients, the same order), hence the same bits. A rule's state stays its
+    # own dict (serialized as before); if its velocity is replaced (a load) or the set of
+    # parameters changes, the buffer is built anew from the rules' state.
+
+    def __init__(self, packable: dict[int, tuple[variable.Parameter, MomentumSGDRule]]
+                 ) -> None:
+        self.params = [param for param, _ in packable.values()]
+        self.rules = [rule for _, rule in packable.values()]
+        dtype = self.params[0]._data.dtype
+        total = sum(p._data.size for p in self.params)
+        self.v = numpy.empty(total, dtype)
+        self.g = numpy.empty(total, dtype)
+        self.v_views = []
+        self.g_views = []
+        offset = 0
+        for param, rule in zip(self.params, self.rules):
+            data = param._data
+            assert data is not None and rule._state is not None
+            end = offset + data.size
+            view = self.v[offset:end].reshape(data.shape)
+            view[...] = rule._state['v']
+            rule._state['v'] = view
+            self.v_views.append(view)
+            self.g_views.append(self.g[offset:end].reshape(data.shape))
+            offset = end
+
+    def holds(self, params: list[variable.Parameter], hp: optimizer.Hyperparameter) -> bool:
+        # Whether `params` are exactly these parameters, in order, each still plain and its
+        # velocity still the buffer's view.
+        # (_plain's tests written out: this runs at every step)
+        if len(params) != len(self.params):
+            return False
+        dtype = self.v.dtype
+        for param, p, rule, v in zip(params, self.params, self.rules, self.v_views):
+            if param is not p or param.update_rule is not rule or not rule.enabled:
+                return False
+            data, node, state = param._data, param._node, rule._state
+            if data is None or node is None or state is None or state['v'] is not v or \
+                    data.dtype != dtype or data.shape != v.shape:
+                return False
+            gv = node.grad_var
+            rhp = rule.hyperparam.__dict__
+            hooks = rule._hooks
+            if gv is None or len(rhp) != 2 or rhp['_parent'] is not hp or hooks.pre or \
+                    hooks.post or node._loss_scale is not None or \
+                    getattr(param, '_grad_never_cleared', False):
+                return False
+            g = gv._data
+            if g.dtype != dtype or g.shape != v.shape:
+                return False
+        return True
+
+    def update(self, hp: optimizer.Hyperparameter) -> None:
+        for rule in self.rules:
+            rule.t += 1
+        for g, param in zip(self.g_views, self.params):
+            # (copyto's effect without the Python frame of its dispatcher)
+            g[...] = param._node.grad_var._data  # type: ignore[union-attr]
+        g, v = self.g, self.v
+        c = optimizer._coefficient
+        v *= c(hp.momentum, v.dtype)
+        v -= numpy.multiply(g, c(hp.lr, g.dtype), out=g)
+        for param, step in zip(self.params, self.v_views):
+            param._data += step
+
+
 class MomentumSGD(_momentum.MomentumMethod):
     """Momentum SGD: ``v = momentum * v - lr * grad; param += v``.
 
@@ -80,6 +196,42 @@ class MomentumSGD(_momentum.MomentumMethod):
         array([0.75, 2.25], dtype=float32)
     """
 
+    _packed: Optional[_PackedMomentumSGD] = None
+
     def create_update_rule(self) -> MomentumSGDRule:
         """Returns a :class:`MomentumSGDRule` reading this optimizer's hyperparameters."""
         return MomentumSGDRule(self.hyperparam)
+
+    def setup(self, link: link_module.Link) -> Self:
+        """Sets the target link and gives each of its parameters a fresh rule.
+
+        Args:
+            link: The link whose parameters to optimize.
+
+        Returns:
+            This optimizer.
+        """
+        self._packed = None  # (it holds the previous target's parameters)
+        return super().setup(link)
+
+    def _update_params(self, params: list[variable.Parameter]) -> None:
+        # Small parameters whose rules are plain (no hooks, overrides or loss scale) share
+        # each NumPy call of the update through a packed velocity; the rest update one by one.
+        packed = self._packed
+        if packed is not None and packed.holds(params, self.hyperparam):
+            packed.update(self.hyperparam)
+            return
+        packable = _packable(params, self.hyperparam)
+        if not packable:
+            super()._update_params(params)
+            return
+        for param in params:
+            if id(param) not in packable:
+                rule = param.update_rule
+                if rule is not None:
+                    rule.update(param)
+        packed = self._packed
+        if packed is None or not packed.holds([param for param, _ in packable.values()],
+                                              self.hyperparam):
+            packed = self._packed = _PackedMomentumSGD(packable)
+        packed.update(self.hyperparam)

@@ -386,3 +386,83 @@ def test_adam_setup_on_a_new_target_drops_the_packed_state():
         opt.update()
     assert opt._packed.params[0] is params[0]
     _assert_same([p.array for p in params], _reference(_adam_ref, numpy.float32, alpha=0.05))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_momentum_sgd_packs_small_plain_parameters(dtype):
+    got, opt = _run(optimizers.MomentumSGD(lr=0.05, momentum=0.8), dtype)
+    packed = opt._packed
+    params = list(opt.target.params())
+    # The small parameters share one velocity buffer; the large one is updated on its own.
+    assert packed is not None and [p is q for p, q in zip(packed.params, params)] == [True] * 4
+    for p in params[:4]:
+        assert p.update_rule.state['v'].base is packed.v
+    assert params[4].update_rule.state['v'].base is None
+    _assert_same(got, _reference(_momentum_ref, dtype, lr=0.05, momentum=0.8))
+
+
+def _momentum_change_override(opt, params):
+    params[2].update_rule.hyperparam.lr = 0.2
+
+
+def _momentum_change_state(opt, params):
+    rule = params[3].update_rule
+    rule.state['v'] = rule.state['v'].copy()
+
+
+def _momentum_change_optimizer(opt, params):
+    opt.lr = 0.01
+    opt.momentum = 0.5
+
+
+@pytest.mark.parametrize('change', [_change_hook, _momentum_change_override, _change_disabled,
+                                    _momentum_change_state, _momentum_change_optimizer])
+def test_momentum_sgd_changes_after_packing_match_the_per_parameter_update(change):
+    got, opt = _run_small(optimizers.MomentumSGD(lr=0.05, momentum=0.8), change)
+    want, ref_opt = _run_small(optimizers.MomentumSGD(lr=0.05, momentum=0.8), change,
+                               noop_hooks=True)
+    assert ref_opt._packed is None and opt._packed is not None
+    _assert_same(got, want)
+    _assert_same([p.update_rule.state['v'] for p in opt.target.params()],
+                 [p.update_rule.state['v'] for p in ref_opt.target.params()])
+
+
+def test_momentum_sgd_loss_scale_and_shared_parameter_leave_the_packed_update():
+    # A loss scale left on the nodes is divided out by each rule; a parameter that appears
+    # twice is updated twice: neither is packed, and both match the reference.
+    m = _model(numpy.float32, SMALL)
+    opt = optimizers.MomentumSGD(lr=0.05, momentum=0.8).setup(m)
+    ref = [p.array.copy() for p in m.params()]
+    states = [{} for _ in ref]
+    for k in range(3):
+        x = [chainlite.Variable(g) for g in _grads(k, numpy.float32, SMALL)]
+        m.cleargrads()
+        loss = sum(chainlite.functions.sum(p * c) for p, c in zip(m.params(), x))
+        loss.backward(loss_scale=8.0)
+        opt.update()
+        for p, g, s in zip(ref, _grads(k, numpy.float32, SMALL), states):
+            _momentum_ref(p, (g * numpy.float32(8.0)) / 8.0, s, k + 1, lr=0.05, momentum=0.8)
+    assert opt._packed is None
+    _assert_same([p.array for p in m.params()], ref)
+
+    shared = chainlite.Parameter(numpy.full((3,), 0.5, numpy.float32))
+    a, b = chainlite.Link(), chainlite.Link()
+    with a.init_scope():
+        a.w = shared
+        a.u = chainlite.Parameter(numpy.ones((2,), numpy.float32))
+    with b.init_scope():
+        b.w = shared
+    top = chainlite.Chain()
+    with top.init_scope():
+        top.a, top.b = a, b
+    opt = optimizers.MomentumSGD(lr=0.1, momentum=0.5).setup(top)
+    for _ in range(3):
+        for p in top.params():
+            p.grad = numpy.full(p.shape, 0.25, numpy.float32)
+        opt.update()
+    assert opt._packed is None
+    p, state = numpy.full((3,), 0.5, numpy.float32), {}
+    for t in range(6):
+        _momentum_ref(p, numpy.full((3,), 0.25, numpy.float32), state, t + 1, lr=0.1,
+                      momentum=0.5)
+    numpy.testing.assert_array_equal(shared.array, p)
