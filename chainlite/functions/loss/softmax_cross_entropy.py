@@ -48,6 +48,21 @@ def _constant(kind: str, n: int, dtype: Any) -> Any:
     return a
 
 
+def _label_positions(t, n_class):
+    # t[n] + n * n_class: where each label's score sits in a C-ordered (N, n_class) array
+    # flattened (one integer index gathers and scatters faster than a pair of them).
+    n = len(t)
+    key = ('starts', n, n_class)
+    starts = _constants.get(key)
+    if starts is None:
+        if len(_constants) >= 256:
+            _constants.clear()
+        starts = numpy.arange(0, n * n_class, n_class)
+        starts.flags.writeable = False
+        _constants[key] = starts
+    return t + starts
+
+
 def _take_labels(a, t):
     # a[n, t[n, ...], ...] with the shape of t.
     xp = backend.get_array_module(a)
@@ -191,8 +206,9 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         if t.dtype.kind == 'f':
             return self._forward_soft(x, t)
         if x.ndim == 2 and x.dtype.char in 'fd' and x.__class__ is numpy.ndarray and \
-                self.class_weight is None and self.reduce == 'mean' and self.cache_score and \
-                len(t) and _labels_in_range(t, x.shape[1], self.ignore_label):
+                x.flags.c_contiguous and self.class_weight is None and \
+                self.reduce == 'mean' and self.cache_score and len(t) and \
+                _labels_in_range(t, x.shape[1], self.ignore_label):
             return self._forward_lean(x, t)
         if x.dtype.char == 'e':
             cdtype = _compute_dtype(x.dtype)
@@ -239,8 +255,9 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         return nll.astype(x.dtype, copy=False),
 
     def _forward_lean(self, x, t):
-        # The general path's steps for a batch of float32/64 score rows with every label a
-        # class, the mean loss and the softmax kept, minus its dispatch (the same values).
+        # The general path's steps for a C-ordered batch of float32/64 score rows with every
+        # label a class, the mean loss and the softmax kept, minus its dispatch (the same
+        # values; the labels' scores gathered and scattered through flat positions).
         m = numpy.maximum.reduce(x, axis=1, keepdims=True)
         e = x - m
         numpy.exp(e, out=e)
@@ -250,7 +267,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self._S = None
         self._lean = True
         nll = (m + numpy.log(s)).reshape(t.shape)
-        nll -= x[_constant('arange', len(t), None), t]
+        self._positions = positions = _label_positions(t, x.shape[1])
+        nll -= x.reshape(-1)[positions]
         self._coeff = coeff = 1.0 / len(t)
         return numpy.asarray(numpy.add.reduce(nll, axis=None) * coeff, x.dtype),
 
@@ -296,8 +314,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             e, s = self._cache
             sc = gy * self._coeff
             gx = e * (sc / s)
-            t = self._labels
-            gx[_constant('arange', len(t), None), t] -= sc
+            gx.reshape(-1)[self._positions] -= sc  # (a view: gx is a new C-ordered array)
             return gx,
         gx, = self._grad_node().forward((inputs[0], gy))
         return tuple([gx if i == 0 else None for i in indexes])

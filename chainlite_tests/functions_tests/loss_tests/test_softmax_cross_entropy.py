@@ -317,3 +317,28 @@ def test_common_case_path_is_left_for_ignored_labels_and_double_backprop():
     xv.cleargrad()
     chainlite.functions.sum(gx * gx).backward()
     assert xv.grad is not None and numpy.isfinite(xv.grad).all()
+
+
+@pytest.mark.parametrize('layout', ['fortran', 'transposed', 'strided'])
+def test_scores_not_in_c_order_take_the_general_path(layout):
+    # The short path gathers and scatters the labels' scores through flat positions, which
+    # needs C order; other layouts give the same values through the general path.
+    x = _uniform((6, 5), numpy.float32, seed=7)
+    t = numpy.array([0, 4, 2, 1, 3, 4], numpy.int32)
+    if layout == 'fortran':
+        xa = numpy.asfortranarray(x)
+    elif layout == 'transposed':
+        xa = numpy.ascontiguousarray(x.T).T
+    else:
+        xa = numpy.repeat(x, 2, axis=1)[:, ::2]
+    assert not xa.flags.c_contiguous
+    results = []
+    for a in (xa, x):
+        xv = chainlite.Variable(a)
+        loss = softmax_cross_entropy(xv, t)
+        assert loss.creator._lean is a.flags.c_contiguous
+        loss.backward()
+        results.append((loss.array, xv.grad))
+    # (a BLAS may sum a column-ordered softmax in another order: equal to rounding)
+    numpy.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-6)
+    numpy.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-6, atol=1e-7)
