@@ -148,7 +148,7 @@ class _PackedMomentumSGD:
             if param is not p or param.update_rule is not rule or not rule.enabled:
                 return False
             data, node, state = param._data, param._node, rule._state
-            if data is None or node is None or state is None or state['v'] is not v or \
+            if data is None or node is None or state is None or state.get('v') is not v or \
                     data.dtype != dtype or data.shape != v.shape:
                 return False
             gv = node.grad_var
