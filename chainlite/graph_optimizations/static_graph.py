@@ -809,17 +809,7 @@ def _replay_call(sched: _Schedule, flat: list, cfg: Any) -> Any:
         nodes = tuple([x._node or x._make_node() for x in inputs])
         fn._ins = nodes if len(nodes) > 1 else nodes[0]
         fn.rank = rank = max(map(_rank_of, nodes))
-        n = _object_new(_VariableNode)
-        n.creator_node = fn
-        n.rank = rank + 1
-        n.shape = y.shape
-        n.dtype = y.dtype
-        fn._outs = _ref(n)
-        sched.owner = _ref(fn)  # busy until its backward ran (or its graph is freed)
-        v = _object_new(_Variable)
-        v._data = y
-        v._node = n
-        return v
+        return _linked_output(fn, sched, y, rank)
     outs = fn._wrap_outputs(inputs, data, ys, requires_grad, cfg)
     # Busy until its backward ran (or its graph is freed); else free now.
     sched.owner = None if fn._ins is None else _ref(fn)
@@ -858,6 +848,12 @@ def _replay_one(fn: StaticScheduleFunction, sched: _Schedule, x: Any, params: li
     else:
         fn._ins = node
         fn.rank = rank = node.rank
+    return _linked_output(fn, sched, y, rank)
+
+
+def _linked_output(fn: StaticScheduleFunction, sched: _Schedule, y: Any, rank: int) -> Any:
+    # The Variable of the replay's one output y, made fn's output (what _wrap_outputs does
+    # for one array), with fn's inputs linked and its rank set by the caller.
     n = _object_new(_VariableNode)
     n.creator_node = fn
     n.rank = rank + 1

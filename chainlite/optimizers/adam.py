@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING, Optional, Self, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Optional, Protocol, runtime_checkable
 
 import numpy
 
 from chainlite import backend
 from chainlite import optimizer
+from chainlite.optimizers import _packed
 
 if TYPE_CHECKING:
-    from chainlite import link as link_module
     from chainlite import variable
 
 _float16 = numpy.dtype(numpy.float16)
@@ -374,7 +374,7 @@ class _PackedAdam:
             p -= step
 
 
-class Adam(optimizer.GradientMethod):
+class Adam(_packed.PackedUpdates):
     """Adam (https://arxiv.org/abs/1412.6980), with the AdamW, AMSGrad and AdaBound options.
 
     With the defaults ``eta=1`` and ``weight_decay_rate=0`` it is plain Adam; a nonzero
@@ -441,45 +441,12 @@ class Adam(optimizer.GradientMethod):
     final_lr = optimizer.HyperparameterProxy('final_lr')
     gamma = optimizer.HyperparameterProxy('gamma')
 
-    _packed: Optional[_PackedAdam] = None
+    _packable = staticmethod(_packable)
+    _pack = _PackedAdam
 
     def create_update_rule(self) -> AdamRule:
         """Returns an :class:`AdamRule` reading this optimizer's hyperparameters."""
         return AdamRule(self.hyperparam)
-
-    def setup(self, link: link_module.Link) -> Self:
-        """Sets the target link and gives each of its parameters a fresh :class:`AdamRule`.
-
-        Args:
-            link: The link whose parameters to optimize.
-
-        Returns:
-            This optimizer.
-        """
-        self._packed = None  # (it holds the previous target's parameters)
-        return super().setup(link)
-
-    def _update_params(self, params: list[variable.Parameter]) -> None:
-        # Small parameters whose rules are plain (no hooks, overrides or variants) share
-        # each NumPy call of the update through packed state; the rest update one by one.
-        packed = self._packed
-        if packed is not None and packed.holds(params, self.hyperparam):
-            packed.update(self.hyperparam)
-            return
-        packable = _packable(params, self.hyperparam)
-        if not packable:
-            super()._update_params(params)
-            return
-        for param in params:
-            if id(param) not in packable:
-                rule = param.update_rule
-                if rule is not None:
-                    rule.update(param)
-        packed = self._packed
-        if packed is None or not packed.holds([param for param, _ in packable.values()],
-                                              self.hyperparam):
-            packed = self._packed = _PackedAdam(packable)
-        packed.update(self.hyperparam)
 
     @property
     def alpha_t(self) -> float:

@@ -1,15 +1,15 @@
 """Classical momentum SGD."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Protocol, Self, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy
 
 from chainlite import optimizer
 from chainlite.optimizers import _momentum
+from chainlite.optimizers import _packed
 
 if TYPE_CHECKING:
-    from chainlite import link as link_module
     from chainlite import variable
 
 
@@ -177,7 +177,7 @@ class _PackedMomentumSGD:
             param._data += step
 
 
-class MomentumSGD(_momentum.MomentumMethod):
+class MomentumSGD(_packed.PackedUpdates, _momentum.MomentumMethod):
     """Momentum SGD: ``v = momentum * v - lr * grad; param += v``.
 
     Args:
@@ -196,42 +196,10 @@ class MomentumSGD(_momentum.MomentumMethod):
         array([0.75, 2.25], dtype=float32)
     """
 
-    _packed: Optional[_PackedMomentumSGD] = None
+    _packable = staticmethod(_packable)
+    _pack = _PackedMomentumSGD
 
     def create_update_rule(self) -> MomentumSGDRule:
         """Returns a :class:`MomentumSGDRule` reading this optimizer's hyperparameters."""
         return MomentumSGDRule(self.hyperparam)
 
-    def setup(self, link: link_module.Link) -> Self:
-        """Sets the target link and gives each of its parameters a fresh rule.
-
-        Args:
-            link: The link whose parameters to optimize.
-
-        Returns:
-            This optimizer.
-        """
-        self._packed = None  # (it holds the previous target's parameters)
-        return super().setup(link)
-
-    def _update_params(self, params: list[variable.Parameter]) -> None:
-        # Small parameters whose rules are plain (no hooks, overrides or loss scale) share
-        # each NumPy call of the update through a packed velocity; the rest update one by one.
-        packed = self._packed
-        if packed is not None and packed.holds(params, self.hyperparam):
-            packed.update(self.hyperparam)
-            return
-        packable = _packable(params, self.hyperparam)
-        if not packable:
-            super()._update_params(params)
-            return
-        for param in params:
-            if id(param) not in packable:
-                rule = param.update_rule
-                if rule is not None:
-                    rule.update(param)
-        packed = self._packed
-        if packed is None or not packed.holds([param for param, _ in packable.values()],
-                                              self.hyperparam):
-            packed = self._packed = _PackedMomentumSGD(packable)
-        packed.update(self.hyperparam)

@@ -251,7 +251,7 @@ def test_adam_reuses_its_buffers_with_one_check_when_nothing_changed(monkeypatch
         calls.append(1)
         return packable(*args)
 
-    monkeypatch.setattr(adam, '_packable', counted)
+    monkeypatch.setattr(optimizers.Adam, '_packable', staticmethod(counted))
     got, opt = _run_small(optimizers.Adam(alpha=0.05))
     # The first step creates each rule's state, the second packs it; the other three reuse
     # the buffers after the one-pass check.
