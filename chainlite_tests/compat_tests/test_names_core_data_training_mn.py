@@ -411,6 +411,8 @@ def test_matplotlib_probe_and_check(chainer, module_name, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, 'matplotlib', None)  # as if it were not installed
     module._try_import_matplotlib()
     assert module._available is False
+    # Said once from here (the first check above already said it where matplotlib is absent).
+    monkeypatch.setattr(lite_plot_report, '_noted', set())
     capsys.readouterr()
     module._check_available()
     module._check_available()

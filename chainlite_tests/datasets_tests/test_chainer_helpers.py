@@ -155,7 +155,8 @@ def test_ptb_retrieve_helpers(chainer, file_server, dataset_root, monkeypatch):
 
 
 def test_image_dataset_helpers(chainer, tmp_path):
-    from PIL import Image
+    # (Pillow is an optional extra; the path without it is the next test's.)
+    Image = pytest.importorskip('PIL.Image')
     from chainer.datasets import image_dataset
     image_dataset._check_pillow_availability()  # Pillow is installed here: no error
     rgb = numpy.arange(2 * 3 * 3, dtype=numpy.uint8).reshape(2, 3, 3)
