@@ -9,17 +9,6 @@ import warnings
 import numpy as np
 import pytest
 
-import chainlite
-from chainlite import compat
-
-
-@pytest.fixture
-def chainer():
-    compat.install()
-    try:
-        yield importlib.import_module('chainer')
-    finally:
-        compat.uninstall()
 
 
 def _sigmoid(x):

@@ -10,16 +10,6 @@ import warnings
 import numpy as np
 import pytest
 
-from chainlite import compat
-
-
-@pytest.fixture
-def chainer():
-    compat.install()
-    try:
-        yield importlib.import_module('chainer')
-    finally:
-        compat.uninstall()
 
 
 # -- the chainer package, devices and ChainerX ---------------------------------------------------

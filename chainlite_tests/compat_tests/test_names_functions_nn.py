@@ -10,17 +10,7 @@ import numpy as np
 import pytest
 
 import chainlite
-from chainlite import compat
 from chainlite import gradient_check
-
-
-@pytest.fixture
-def chainer():
-    compat.install()
-    try:
-        yield importlib.import_module('chainer')
-    finally:
-        compat.uninstall()
 
 
 def _mod(name):

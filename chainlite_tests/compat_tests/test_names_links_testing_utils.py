@@ -10,16 +10,6 @@ import math
 import numpy as np
 import pytest
 
-from chainlite import compat
-
-
-@pytest.fixture
-def chainer():
-    compat.install()
-    try:
-        yield importlib.import_module('chainer')
-    finally:
-        compat.uninstall()
 
 
 # -- optimizers --------------------------------------------------------------------------------

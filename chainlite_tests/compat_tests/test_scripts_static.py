@@ -50,8 +50,8 @@ if importlib.util.find_spec('matplotlib') is None:
 '''
 
 
-@pytest.mark.parametrize('model', ['MLP', 'MLPSideEffect'])
-def test_chainers_own_static_graph_mnist_example(tmp_path, model):
+def _chainers_example(tmp_path):
+    # Chainer's static_graph MNIST example, read from the source mirror (skips without one).
     try:
         source = subprocess.run(
             ['git', '-C', MIRROR, 'show',
@@ -64,18 +64,31 @@ def test_chainers_own_static_graph_mnist_example(tmp_path, model):
                     'chainer/chainer)')
     script = tmp_path / 'train_mnist.py'
     script.write_text(source.stdout)
-    stub = tmp_path / 'stub'
+    return script
+
+
+def _run_under_compat(tmp_path, name, script, args, sitecustomize=SITECUSTOMIZE):
+    # Runs script through python -m chainlite.compat with sitecustomize loaded first; returns
+    # the Trainer's log (the result folder's 'log').
+    stub = tmp_path / ('stub' + name)
     stub.mkdir()
-    (stub / 'sitecustomize.py').write_text(SITECUSTOMIZE)
+    (stub / 'sitecustomize.py').write_text(sitecustomize)
     env = dict(os.environ)
     env['PYTHONPATH'] = os.pathsep.join(filter(None, [str(stub), ROOT, env.get('PYTHONPATH')]))
-    out = tmp_path / 'result'
-    proc = subprocess.run([sys.executable, '-m', 'chainlite.compat', str(script), '--epoch', '3',
-                           '--unit', '50', '--model', model, '--out', str(out)], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=300)
+    out = tmp_path / ('result' + name)
+    proc = subprocess.run([sys.executable, '-m', 'chainlite.compat', str(script), *args,
+                           '--out', str(out)], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-4000:]
     with open(str(out / 'log')) as f:
-        log = json.load(f)
+        return out, json.load(f)
+
+
+@pytest.mark.parametrize('model', ['MLP', 'MLPSideEffect'])
+def test_chainers_own_static_graph_mnist_example(tmp_path, model):
+    script = _chainers_example(tmp_path)
+    out, log = _run_under_compat(tmp_path, '', script,
+                                 ['--epoch', '3', '--unit', '50', '--model', model])
     assert [entry['epoch'] for entry in log] == [1, 2, 3]
     assert log[-1]['main/loss'] < log[0]['main/loss']
     assert log[-1]['validation/main/accuracy'] > 0.5             # chance is 0.1
@@ -86,35 +99,13 @@ def test_chainers_own_static_graph_mnist_example(tmp_path, model):
 def test_chainers_static_graph_example_trains_as_define_by_run(tmp_path):
     # The same seeded run twice, the second with use_static_graph off: the logs (losses and
     # validation accuracies of every epoch) agree exactly.
-    try:
-        source = subprocess.run(
-            ['git', '-C', MIRROR, 'show',
-             'v7.8.1:examples/static_graph_optimizations/mnist/train_mnist.py'],
-            capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        source = None
-    if source is None or source.returncode != 0:
-        pytest.skip('no Chainer source mirror (set CHAINER_MIRROR to a git copy of '
-                    'chainer/chainer)')
-    script = tmp_path / 'train_mnist.py'
-    script.write_text(source.stdout)
+    script = _chainers_example(tmp_path)
     logs = []
     for static in (True, False):
-        stub = tmp_path / ('stub_%s' % static)
-        stub.mkdir()
-        (stub / 'sitecustomize.py').write_text(
+        _, log = _run_under_compat(
+            tmp_path, '_%s' % static, script, ['--epoch', '2', '--unit', '50', '--model', 'MLP'],
             SITECUSTOMIZE + '\nimport numpy\nnumpy.random.seed(0)\nimport chainlite\n'
             'chainlite.config.use_static_graph = %s\n' % static)
-        env = dict(os.environ)
-        env['PYTHONPATH'] = os.pathsep.join(filter(None, [str(stub), ROOT,
-                                                          env.get('PYTHONPATH')]))
-        out = tmp_path / ('result_%s' % static)
-        proc = subprocess.run([sys.executable, '-m', 'chainlite.compat', str(script),
-                               '--epoch', '2', '--unit', '50', '--model', 'MLP',
-                               '--out', str(out)], cwd=ROOT, env=env, capture_output=True,
-                              text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr[-4000:]
-        with open(str(out / 'log')) as f:
-            logs.append([(e['main/loss'], e['validation/main/accuracy']) for e in json.load(f)])
+        logs.append([(e['main/loss'], e['validation/main/accuracy']) for e in log])
     assert len(logs[0]) == 2 and logs[0] == logs[1]
     assert logs[0][-1][1] > 0.5
