@@ -1,5 +1,8 @@
-"""Devices and array modules. Only NumPy (the CPU) exists today; the seams are here so a
-CuPy backend can arrive later without touching the ops, which ask ``get_array_module``."""
+"""Devices and array modules: NumPy on the CPU, CuPy on NVIDIA GPUs (``'@cupy:N'``).
+
+The ops ask :func:`get_array_module` for the module of their inputs, so one implementation
+serves both; CuPy is imported only when a GPU is asked for or a CuPy array arrives.
+"""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -87,25 +90,66 @@ _CPU = CpuDevice()
 
 
 class GpuDevice(Device):
-    """Chainer's CuPy device: without CuPy no device is one, and creating one raises.
+    """A CUDA GPU with CuPy arrays (Chainer's ``'@cupy:N'`` device).
 
-    ``isinstance(device, GpuDevice)`` is False for every chainlite device, so code that
-    branches on the device type takes its CPU path.
+    Args:
+        device: The ``cupy.cuda.Device`` (or its integer id).
+
+    Raises:
+        RuntimeError: No GPU can be used (the message says whether CuPy, a driver or a device
+            is missing).
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, device: Any) -> None:
         from chainlite.backends import cuda
-        cuda.check_cuda_available()
+        cp = cuda._cupy()
+        if not hasattr(device, 'id'):
+            device = cp.cuda.Device(int(device))
+        self.device = device
+        self.xp = cp
+        self.supported_array_types = (cp.ndarray,)
+        self.name = '@cupy:%d' % device.id
 
     @staticmethod
     def from_device_id(device_id: int) -> 'GpuDevice':
-        """Raises RuntimeError: CUDA is not available."""
+        """The GPU of an integer id."""
         return GpuDevice(device_id)
 
     @staticmethod
-    def from_array(array: Any) -> None:
-        """Returns None: no array lives on a GPU."""
+    def from_array(array: Any) -> Optional['GpuDevice']:
+        """The GPU holding ``array`` if it is a CuPy array, else None."""
+        from chainlite.backends import cuda
+        if cuda.is_gpu_array(array):
+            return GpuDevice(array.device)
         return None
+
+    def use(self) -> None:
+        """Makes this GPU the current one."""
+        self.device.use()
+
+    def send_array(self, array: Any) -> Any:
+        from chainlite.backends import cuda
+        return cuda._array_to_gpu(array, self.device, None)
+
+    def is_array_supported(self, array: Any) -> bool:
+        from chainlite.backends import cuda
+        return cuda.is_gpu_array(array) and array.device.id == self.device.id
+
+    def __enter__(self) -> 'GpuDevice':
+        self._entered = self.device.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.device.__exit__(*exc)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GpuDevice) and other.device.id == self.device.id
+
+    def __hash__(self) -> int:
+        return hash((GpuDevice, self.device.id))
+
+    def __repr__(self) -> str:
+        return '<GpuDevice (cupy):%d>' % self.device.id
 
 
 class ChainerxDevice(Device):
@@ -155,13 +199,14 @@ def get_device(device_spec: Any) -> Device:
         device_spec: A :class:`Device`; ``'@numpy'``, ``'native'``, ``'native:0'``, the
             ``numpy`` module, a negative int or an integer string such as ``'-1'`` (all the
             CPU, as the ``--device -1`` of Chainer's scripts gives); ``'@cupy:N'``, an int
-            ``N >= 0`` or the string ``'N'`` name a GPU, which needs CuPy.
+            ``N >= 0``, the string ``'N'`` or the ``cupy`` module name a GPU (CuPy).
 
     Returns:
         The :class:`Device`.
 
     Raises:
-        RuntimeError: For a GPU specifier (CUDA is not available).
+        RuntimeError: For a GPU specifier where no GPU can be used (the message says what
+            is missing).
         ValueError: For an unknown string specifier.
         TypeError: For a specifier that is neither a device, an integer nor a string.
 
@@ -174,6 +219,11 @@ def get_device(device_spec: Any) -> Device:
         return device_spec
     if device_spec is numpy:
         return _CPU
+    if getattr(device_spec, '__name__', None) == 'cupy':
+        return GpuDevice(device_spec.cuda.get_device_id())
+    if hasattr(device_spec, 'id') and hasattr(device_spec, 'use') and \
+            type(device_spec).__module__.startswith(('cupy', 'chainlite.testing')):
+        return GpuDevice(device_spec)  # a cupy.cuda.Device
     if isinstance(device_spec, (int, numpy.integer)) and not isinstance(device_spec, bool):
         return _device_from_int(int(device_spec))
     if isinstance(device_spec, str):
@@ -185,7 +235,16 @@ def get_device(device_spec: Any) -> Device:
             return _device_from_int(number)
         if device_spec in ('@numpy', 'native', 'native:0', 'cpu', '@intel64'):
             return _CPU
-        if device_spec.startswith(('@cupy:', 'cuda')):
+        if device_spec.startswith('@cupy:'):
+            try:
+                number = int(device_spec[len('@cupy:'):])
+            except ValueError:
+                number = -1
+            if number < 0:
+                raise ValueError('get_device: invalid device specifier %r (a GPU is '
+                                 "'@cupy:N' with N >= 0)" % (device_spec,))
+            return GpuDevice(number)
+        if device_spec.startswith('cuda'):
             from chainlite.backends import cuda
             cuda.check_cuda_available()
         if not device_spec.startswith('@'):
@@ -204,31 +263,84 @@ def get_device(device_spec: Any) -> Device:
 def _device_from_int(number: int) -> Device:
     if number < 0:
         return _CPU
-    from chainlite.backends import cuda
-    cuda.check_cuda_available()
-    raise RuntimeError('get_device: GPU %d is not available' % number)
+    return GpuDevice(number)
 
 
 def get_device_from_array(*arrays: Any) -> Device:
-    """Returns the device holding the arrays (the CPU for NumPy arrays and anything else)."""
+    """Returns the device holding the first array: its GPU for a CuPy array (or a Variable
+    holding one), else the CPU."""
+    from chainlite.backends import cuda
+    if cuda._gpu_types:
+        for a in arrays:
+            a = getattr(a, 'array', a) if not isinstance(a, numpy.ndarray) else a
+            if isinstance(a, cuda._gpu_types):
+                return GpuDevice(a.device)
     return _CPU
 
 
 def get_array_module(*args: Any) -> Any:
-    """Returns the array module for the arguments (``numpy``; CuPy when it is supported).
+    """Returns the array module for the arguments: ``cupy`` if any is a CuPy array (or a
+    Variable holding one), else ``numpy``.
 
     Args:
         *args: Arrays, Variables or other values.
 
     Returns:
-        The ``numpy`` module.
+        ``numpy`` or ``cupy``.
+
+    Example:
+        >>> import numpy, chainlite
+        >>> chainlite.backend.get_array_module(numpy.zeros(2)) is numpy
+        True
     """
+    for a in args:
+        if a.__class__ is not numpy.ndarray and a is not None:
+            return _array_module_slow(args)
     return numpy
 
 
-def copyto(dst: numpy.ndarray, src: Any) -> None:
-    """Copies ``src`` into ``dst`` in place (across devices when there are several)."""
-    numpy.copyto(dst, numpy.asarray(src))
+def _array_module_slow(args: tuple) -> Any:
+    from chainlite.backends import cuda
+    gpu = cuda._gpu_types
+    if not gpu:
+        if not any(type(_inner(a)).__module__.startswith('cupy') for a in args):
+            return numpy
+        cuda._load()  # a CuPy array from the user's own code: CuPy is in use
+        gpu = cuda._gpu_types
+        if not gpu:
+            return numpy
+    for a in args:
+        if isinstance(_inner(a), gpu):
+            return cuda.cupy
+    return numpy
+
+
+def _inner(a: Any) -> Any:
+    # A Variable's array (without importing the Variable class here).
+    inner = getattr(a, '_data', None) if not isinstance(a, numpy.ndarray) else None
+    return a if inner is None else inner
+
+
+def copyto(dst: Any, src: Any) -> None:
+    """Copies ``src`` into ``dst`` in place, across devices (CPU and GPU) where needed.
+
+    Args:
+        dst: The NumPy or CuPy array written to.
+        src: An array (NumPy or CuPy) or a scalar, broadcast to ``dst``'s shape.
+    """
+    from chainlite.backends import cuda
+    if isinstance(dst, numpy.ndarray):
+        numpy.copyto(dst, cuda.to_cpu(src) if cuda.is_gpu_array(src) else numpy.asarray(src))
+        return
+    if cuda.is_gpu_array(dst):
+        if isinstance(src, numpy.ndarray):
+            src = cuda._array_to_gpu(src, dst.device, None)
+        elif cuda.is_gpu_array(src) and src.device.id != dst.device.id:
+            src = cuda._array_to_gpu(src, dst.device, None)
+        cuda.cupy.copyto(dst, src)
+        return
+    raise TypeError('copyto: the destination must be a NumPy or CuPy array, not %s'
+                    % type(dst).__name__)
 
 
 def using_device(device_spec: Any) -> Device:

@@ -209,7 +209,7 @@ def _check_sequence(seq: Any, name: str) -> None:
 def _add(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
     # NumPy returns a scalar for the sum of two 0-d arrays; gradients must stay arrays.
     c = a + b
-    return c if c.__class__ is numpy.ndarray else numpy.asarray(c)
+    return numpy.asarray(c) if isinstance(c, numpy.generic) else c
 
 
 def _require_scalar(y: variable.Variable, where: str) -> None:
@@ -582,7 +582,7 @@ def _normalize_grads(f: Any, indexes: tuple[int, ...], gxs: Any,
                 raise ValueError('%s.backward: type of gradients returned from backward is '
                                  'incorrect: %s != expected Variable'
                                  % (f.label, type(gx).__name__))
-            if not isinstance(gx, numpy.ndarray):
+            if not variable._is_array(gx):
                 raise TypeError('%s.backward must return Variables (or None), got %s'
                                 % (f.label, type(gx).__name__))
             gxs = tuple([g if g is None or isinstance(g, variable.Variable)
@@ -597,7 +597,7 @@ def _as_grad_variable(f: Any, gx: Any) -> variable.Variable:
     # Chainer's backward must return Variables; arrays are accepted and wrapped.
     if isinstance(gx, variable.Variable):
         return gx
-    if isinstance(gx, numpy.ndarray):
+    if variable._is_array(gx):
         return _new_variable(gx, None, False)
     raise TypeError('%s.backward must return Variables (or None), got %s'
                     % (f.label, type(gx).__name__))
@@ -606,8 +606,10 @@ def _as_grad_variable(f: Any, gx: Any) -> variable.Variable:
 def _as_grad_array(f: Any, gx: Any) -> numpy.ndarray:
     # For an array table: backward() returns Variables (or arrays), _backward_arrays may
     # return NumPy scalars (ufuncs on 0-d arrays do).
-    if isinstance(gx, (numpy.ndarray, numpy.generic)):
+    if isinstance(gx, numpy.generic):
         return numpy.asarray(gx)
+    if gx.__class__ is numpy.ndarray or variable._is_array(gx):
+        return gx
     return _as_grad_variable(f, gx)._data
 
 
@@ -629,7 +631,7 @@ def _store_leaf_grads(grads: dict[Any, Any], seeds: list[Any], double: bool,
             continue
         # As Chainer: every leaf reached records this pass's scale (None clears an old one).
         x._loss_scale = loss_scale
-        if isinstance(g, numpy.ndarray):
+        if not isinstance(g, variable.Variable):
             g = _new_variable(g, None, False)
         if x._grad_hooks:
             g = variable._run_grad_hooks(x, g)

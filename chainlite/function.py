@@ -207,9 +207,11 @@ class FunctionAdapter(function_node.FunctionNode):
         # Old-style backward methods expect arrays, so unused float outputs get zeros; an
         # output that cannot have a gradient (an integer one, or None) gets None, as in
         # Chainer.
+        from chainlite import backend
+        xp = backend.get_array_module(*[g.array for g in grad_outputs if g is not None])
         gys = tuple(g.array if g is not None else
                     None if info is None or info[1].kind not in 'fc' else
-                    numpy.zeros(info[0], info[1])
+                    xp.zeros(info[0], info[1])
                     for g, info in zip(grad_outputs, self._output_info))
         raw = self._function.backward(in_data, gys)
         if not isinstance(raw, (tuple, list)):
@@ -241,7 +243,8 @@ class FunctionAdapter(function_node.FunctionNode):
             gx = numpy.asarray(gx)
         x = self.inputs[i]  # type: ignore[index]  # (linked: backward runs)
         error: type[Exception]
-        if not isinstance(gx, numpy.ndarray):
+        from chainlite import variable
+        if not variable._is_array(gx):
             error, msg = TypeError, ('Type of grad is invalid:\nExpected: Any of (%s,)\n'
                                      'Actual: %s' % (numpy.ndarray, type(gx)))
         elif gx.dtype != x.dtype:

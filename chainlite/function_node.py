@@ -506,6 +506,8 @@ class FunctionNode:
         if isinstance(x, (numpy.generic, float, int)) and not isinstance(x, bool):
             # A 0-d array keeps NumPy's scalar dtype (a Python float becomes float64).
             return _new_variable(numpy.asarray(x), None, False)
+        if variable._is_array(x):  # a GPU (CuPy) array
+            return _new_variable(x, None, False)
         raise TypeError('%s: input %d must be a Variable or a numpy.ndarray, got %s'
                         % (self.label, index, type(x).__name__))
 
@@ -545,6 +547,8 @@ class FunctionNode:
             return None
         if isinstance(y, (_ndarray, numpy.generic)):
             return numpy.asarray(y)
+        if variable._is_array(y):  # a GPU (CuPy) array
+            return y
         raise TypeError('forward output must be a tuple of ndarrays.\nFunction: %s\n'
                         'Actual output types: %s'
                         % (self.label, tuple([type(a) for a in outputs])))
@@ -770,7 +774,7 @@ def apply_ufunc(cls: type[UfuncNode], x: Any) -> _Variable:
 def _plain_variable(y: Any, requires_grad: bool) -> _Variable:
     # An op's result outside the graph, as _apply1 makes it (a 0-d result stays an array).
     v = _object_new(_Variable)
-    v._data = y if y.__class__ is _ndarray else numpy.asarray(y)
+    v._data = numpy.asarray(y) if isinstance(y, numpy.generic) else y
     if not requires_grad:
         v._requires_grad = False
     return v

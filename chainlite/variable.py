@@ -146,8 +146,18 @@ def _imported(name: str) -> Any:
     return importlib.import_module(name) if module is None else module
 
 
+def _is_array(data: Any) -> bool:
+    # A NumPy array, or a GPU (CuPy) array; CuPy is loaded when one first arrives.
+    if isinstance(data, _ndarray):
+        return True
+    cuda = _imported('chainlite.backends.cuda')
+    if not cuda._gpu_types and type(data).__module__.startswith('cupy'):
+        cuda._load()
+    return cuda.is_gpu_array(data)
+
+
 def _check_array(data: Any, where: str) -> None:
-    if data is not None and not isinstance(data, _ndarray):
+    if data is not None and not _is_array(data):
         raise TypeError(
             '%s: numpy.ndarray (or None) is expected. Actual: %s. Wrap Python numbers and '
             'lists with numpy.asarray(value, dtype=numpy.float32) first.'
@@ -157,11 +167,14 @@ def _check_array(data: Any, where: str) -> None:
 def _check_grad(data: Any, grad: Any, where: str) -> None:
     if grad is None:
         return
-    if not isinstance(grad, _ndarray):
+    if not _is_array(grad):
         raise TypeError('%s: Type of grad is invalid:\nExpected: Any of (%s,)\nActual: %s'
                         % (where, _ndarray, type(grad)))
     if data is None:
         return
+    if type(grad) is not type(data):
+        raise TypeError('%s: data and grad are on different devices\ngrad: %s != data: %s'
+                        % (where, type(grad), type(data)))
     if grad.dtype != data.dtype:
         raise TypeError('%s: Dtype of data and grad mismatch\ngrad: %s != data: %s'
                         % (where, grad.dtype, data.dtype))
@@ -320,7 +333,7 @@ class Variable:
 
     @property
     def xp(self) -> Any:
-        """The array module of the data (``numpy``)."""
+        """The array module of the data (``numpy``, or ``cupy`` on a GPU)."""
         from chainlite import backend
         return backend.get_array_module(self._data)
 
@@ -612,11 +625,11 @@ class Variable:
                 self.array = src.copy()
                 return
             dst = self._data
-        numpy.copyto(dst, src)  # (both initialised by now)
+        _imported('chainlite.backend').copyto(dst, src)  # (both initialised by now; across devices if need be)
 
     def to_cpu(self) -> 'Variable':
-        """Moves the data (and grad) to the CPU: a no-op on NumPy arrays. Returns self."""
-        return self
+        """Moves the data and the gradient to the CPU (NumPy arrays). Returns self."""
+        return self.to_device(_imported('chainlite.backend').CpuDevice())
 
     def to_device(self, device: DeviceSpec) -> Variable:
         """Moves the data (and grad) to ``device`` (see :func:`chainlite.get_device`)."""
@@ -624,14 +637,25 @@ class Variable:
         dev = backend.get_device(device)
         if self._data is not None:
             self._data = dev.send(self._data)
+        gv = self.grad_var
+        if gv is not None and gv._data is not None:
+            gv._data = dev.send(gv._data)
         self._device = dev
         return self
 
     def to_gpu(self, device: Any = None) -> Variable:
-        """Moves the data to a GPU; raises unless CuPy is available."""
+        """Moves the data and the gradient to a GPU (CuPy arrays). Returns self.
+
+        Args:
+            device: The GPU's id or ``cupy.cuda.Device``; None for the current one.
+
+        Raises:
+            RuntimeError: No GPU can be used (the message says why).
+        """
         from chainlite.backends import cuda
-        cuda.check_cuda_available()
-        return self  # pragma: no cover (no CUDA backend yet)
+        cp = cuda._cupy()
+        dev = cp.cuda.Device() if device is None else cuda._get_device_or_current(device)
+        return self.to_device(_imported('chainlite.backend').GpuDevice(dev))
 
     # -- shape helpers (differentiable) --------------------------------------------------------
 
@@ -683,7 +707,8 @@ class Variable:
             lines += ['- device: None', '- backend: None', '- shape: None', '- dtype: None',
                       '- statistics: None']
         else:
-            lines += ['- device: CPU', '- backend: %s' % type(d), '- shape: %s' % (d.shape,),
+            where = 'CPU' if isinstance(d, _ndarray) else '<CUDA Device %d>' % d.device.id
+            lines += ['- device: ' + where, '- backend: %s' % type(d), '- shape: %s' % (d.shape,),
                       '- dtype: %s' % d.dtype, '- statistics: ' + _stats(d)]
         g = self._grad
         lines.append('- grad: None' if g is None else '- grad: ' + _stats(g, True))
@@ -778,7 +803,8 @@ def _format(v: Variable, separator: str, show_shape: bool) -> str:
     d = v._data
     if d is None:
         return prefix + '(None)'
-    text = numpy.array2string(d, separator=separator, prefix=prefix + '(')
+    host = d if isinstance(d, _ndarray) else d.get()
+    text = numpy.array2string(host, separator=separator, prefix=prefix + '(')
     if show_shape and d.size == 0 and d.shape != (0,):
         return '%s(%s, shape=%s)' % (prefix, text, d.shape)
     return '%s(%s)' % (prefix, text)
@@ -847,15 +873,18 @@ def as_array(obj: Variable | numpy.ndarray | None) -> numpy.ndarray | None:
     return obj
 
 
-def _generate_array(initializer: Any, shape: tuple[int, ...]) -> numpy.ndarray:
-    # An initial array (Parameter(array) keeps it as its initializer) or an initializer.
-    if isinstance(initializer, _ndarray):
+def _generate_array(initializer: Any, shape: tuple[int, ...], device: Any = None) -> Any:
+    # An initial array (Parameter(array) keeps it as its initializer) or an initializer; on
+    # the device given (default: the CPU, or the initial array's device).
+    if _is_array(initializer):
         if initializer.shape != tuple(shape):
             raise ValueError('Parameter: the initial array has shape %s, expected %s'
                              % (initializer.shape, tuple(shape)))
         dtype = configuration.get_dtype(getattr(initializer, 'dtype', None))
-        return initializer.astype(dtype, copy=True)
-    return initializers.generate_array(initializer, shape, numpy)
+        array = initializer.astype(dtype, copy=True)
+        return array if device is None else device.send(array)
+    return initializers.generate_array(initializer, shape,
+                                       numpy if device is None else device.xp)
 
 
 # Variable's own array setter, which Parameter's extends to the copies sharing its slot.
@@ -904,7 +933,7 @@ class Parameter(Variable):
         # a shape gets None when it is initialised again.
         self._grad_init: Optional[str] = None
         self._grad_never_cleared = False
-        if isinstance(initializer, _ndarray):
+        if _is_array(initializer):
             super().__init__(initializer, name=name)
         elif shape is None:
             super().__init__(None, name=name)
@@ -1027,7 +1056,12 @@ class Parameter(Variable):
             shape: The shape of the parameter.
         """
         dims = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
-        self.array = _generate_array(self.initializer, dims)  # copies get it too
+        dev = self._device
+        if dev is None or dev.xp is numpy or dev.xp is None:
+            self.array = _generate_array(self.initializer, dims)  # copies get it too
+        else:  # a parameter sent to a GPU before it had data: drawn there
+            with dev:
+                self.array = _generate_array(self.initializer, dims, dev)
         self._init_grad(self._grad_init)
 
     @property

@@ -625,7 +625,7 @@ def test_to_cpu_and_to_device():
 
 
 def test_to_gpu_raises():
-    with pytest.raises(RuntimeError, match='has no CuPy backend yet'):
+    with pytest.raises(RuntimeError, match='CUDA is not available'):
         chainlite.Variable(_f32(1)).to_gpu()
 
 

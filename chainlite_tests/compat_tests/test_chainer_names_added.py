@@ -225,10 +225,11 @@ def test_cuda_names_behave_as_chainer_without_cupy(chainer):
     for call in (lambda: cuda.copy(a), lambda: cuda.elementwise('T x', 'T y', 'y = x', 'k'),
                  lambda: cuda.reduce('T x', 'T y', 'x', 'a + b', 'y = a', '0', 'k'),
                  lambda: cuda.raw('', 'k'), lambda: cuda._array_to_gpu(a, 0, None),
-                 lambda: cuda._get_device_or_current(None),
-                 lambda: cuda.get_cudnn_dropout_states_core(0)):
+                 lambda: cuda._get_device_or_current(None)):
         with pytest.raises(RuntimeError, match='CUDA is not available'):
             call()
+    with pytest.raises(RuntimeError, match='cuDNN dropout states are not used'):
+        cuda.get_cudnn_dropout_states_core(0)
     assert issubclass(cuda._PerformanceWarning, Warning)
 
 
