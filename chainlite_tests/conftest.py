@@ -44,3 +44,27 @@ def pytest_collection_modifyitems(config, items):
             continue  # a docs/ page or a module's docstring
         if path.startswith(NUMERICS):
             item.add_marker(pytest.mark.numerics)
+        if 'gpu_xp' in getattr(item, 'fixturenames', ()):
+            item.add_marker(pytest.mark.gpu)
+
+
+@pytest.fixture
+def gpu_xp():
+    """A GPU array module made chainlite's CuPy for the test (``cuda.available`` is True).
+
+    The strict NumPy-backed stand-in (:mod:`chainlite.testing.cupy_stand_in`) by default; real
+    CuPy on a real GPU when ``CHAINLITE_TEST_GPU=1`` (benchmarks/gpu_check.py sets it). Skips
+    where CuPy is not installed (the stand-in mirrors its namespace).
+    """
+    import os
+    from chainlite.backends import cuda
+    if os.environ.get('CHAINLITE_TEST_GPU') == '1':
+        cuda._load()
+        if not cuda.available:
+            pytest.fail('CHAINLITE_TEST_GPU=1 but ' + cuda._reason)
+        yield cuda.cupy
+        return
+    pytest.importorskip('cupy', reason='the CuPy stand-in mirrors the installed CuPy')
+    from chainlite.testing import cupy_stand_in
+    with cupy_stand_in.installed() as module:
+        yield module

@@ -74,10 +74,16 @@ def _preprocess_rhs(x: Variable, value: Any) -> Any:
     # An operand of a binary operator: a Variable as is, an array or scalar in x's dtype.
     if isinstance(value, variable.Variable):
         return value
-    if not (numpy.isscalar(value) or isinstance(value, _ndarray)) or \
-            isinstance(value, (str, bytes)):
+    if not (numpy.isscalar(value) or _is_array(value)) or isinstance(value, (str, bytes)):
         _bad_operand(value)
+    if not isinstance(value, _ndarray) and variable._is_array(value):
+        return value.astype(x.dtype, copy=False)
     return numpy.asarray(value).astype(x.dtype, copy=False)
+
+
+def _is_array(value: Any) -> bool:
+    # An array operand: a Variable, a NumPy array or a GPU (CuPy) array.
+    return isinstance(value, (_Variable, _ndarray)) or variable._is_array(value)
 
 
 def _convert_value_to_string(value):
@@ -93,7 +99,7 @@ def _convert_value_to_string(value):
         value = value.array
     if numpy.isscalar(value) and not isinstance(value, (str, bytes)):
         return _add._constant_label(value)
-    if isinstance(value, _ndarray):
+    if _is_array(value):
         return 'constant array'
     raise ValueError('basic_math: an operand must be a Variable, a scalar or a numpy.ndarray, '
                      'got %s' % type(value).__name__)
@@ -115,6 +121,9 @@ def _constant(x, value):
         _bad_operand(value)
     if isinstance(value, (str, bytes)) or not numpy.isscalar(value):
         _bad_operand(value)
+    if x._data.__class__ is not _ndarray:
+        # A GPU array mixes with NumPy scalars, not with (0-d) NumPy arrays.
+        return dtype.type(value)
     c = numpy.array(value, dtype=dtype)
     c.flags.writeable = False
     if len(_constants) > 4096:
@@ -148,7 +157,7 @@ def _bad_operand(value):
 
 def _operand(x, value):
     """A Variable or array operand: arrays are cast to ``x``'s dtype, as Chainer does."""
-    if isinstance(value, _ndarray):
+    if isinstance(value, _ndarray) or variable._is_array(value):
         return value.astype(x._data.dtype, copy=False)
     return value
 
@@ -162,6 +171,8 @@ def add(self: Variable, rhs: Any) -> Variable:
     try:  # inline: the hot path of x + 1, x * 2
         c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
+        if variable._is_array(rhs):
+            return _add.Add().apply((self, _operand(self, rhs)))[0]
         c = _constant(self, rhs)
     return _constant_op(self, _AddConstant, c, _np_add)
 
@@ -169,13 +180,13 @@ def add(self: Variable, rhs: Any) -> Variable:
 def sub(self: Variable, rhs: Any) -> Variable:
     if rhs.__class__ is _Variable:
         return _sub.Sub().apply((self, rhs))[0]
-    if isinstance(rhs, (_Variable, _ndarray)):
+    if _is_array(rhs):
         return _sub.Sub().apply((self, _operand(self, rhs)))[0]
     return _constant_op(self, _AddConstant, _constant(self, -rhs), _np_add)
 
 
 def rsub(self: Variable, lhs: Any) -> Variable:
-    if isinstance(lhs, (_Variable, _ndarray)):
+    if _is_array(lhs):
         return _sub.Sub().apply((_operand(self, lhs), self))[0]
     return _sub.SubFromConstant(_constant(self, lhs))._apply1(self)
 
@@ -189,6 +200,8 @@ def mul(self: Variable, rhs: Any) -> Variable:
     try:  # inline: the hot path of x + 1, x * 2
         c = _constants[rhs, data.dtype]
     except (KeyError, TypeError):
+        if variable._is_array(rhs):
+            return _mul.Mul().apply((self, _operand(self, rhs)))[0]
         c = _constant(self, rhs)
     return _constant_op(self, _MulConstant, c, _np_multiply)
 
@@ -196,7 +209,7 @@ def mul(self: Variable, rhs: Any) -> Variable:
 def div(self: Variable, rhs: Any) -> Variable:
     if rhs.__class__ is _Variable:
         return _div.Div().apply((self, rhs))[0]
-    if isinstance(rhs, (_Variable, _ndarray)):
+    if _is_array(rhs):
         return _div.Div().apply((self, _operand(self, rhs)))[0]
     c = _constant(self, rhs)
     # As Chainer: multiply by the reciprocal (equal to true division within rounding).
@@ -205,31 +218,31 @@ def div(self: Variable, rhs: Any) -> Variable:
 
 
 def rdiv(self: Variable, lhs: Any) -> Variable:
-    if isinstance(lhs, (_Variable, _ndarray)):
+    if _is_array(lhs):
         return _div.Div().apply((_operand(self, lhs), self))[0]
     return _div.DivFromConstant(_constant(self, lhs)).apply((self,))[0]
 
 
 def pow(self: Variable, rhs: Any) -> Variable:
-    if isinstance(rhs, (_Variable, _ndarray)):
+    if _is_array(rhs):
         return _pow.PowVarVar().apply((self, _operand(self, rhs)))[0]
     return _pow.PowVarConst(_constant(self, rhs)).apply((self,))[0]
 
 
 def rpow(self: Variable, lhs: Any) -> Variable:
-    if isinstance(lhs, (_Variable, _ndarray)):
+    if _is_array(lhs):
         return _pow.PowVarVar().apply((_operand(self, lhs), self))[0]
     return _pow.PowConstVar(_constant(self, lhs)).apply((self,))[0]
 
 
 def matmul(self: Variable, rhs: Any) -> Variable:
-    if not isinstance(rhs, (_Variable, _ndarray)):
+    if not _is_array(rhs):
         raise TypeError('matmul: a scalar operand is not allowed; use * instead')
     return _matmul.matmul(self, _operand(self, rhs))
 
 
 def rmatmul(self: Variable, lhs: Any) -> Variable:
-    if not isinstance(lhs, (_Variable, _ndarray)):
+    if not _is_array(lhs):
         raise TypeError('matmul: a scalar operand is not allowed; use * instead')
     return _matmul.matmul(_operand(self, lhs), self)
 
