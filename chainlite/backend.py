@@ -337,7 +337,7 @@ def copyto(dst: Any, src: Any) -> None:
             src = cuda._array_to_gpu(src, dst.device, None)
         elif cuda.is_gpu_array(src) and src.device.id != dst.device.id:
             src = cuda._array_to_gpu(src, dst.device, None)
-        cuda.cupy.copyto(dst, src)
+        cuda._cupy().copyto(dst, src)
         return
     raise TypeError('copyto: the destination must be a NumPy or CuPy array, not %s'
                     % type(dst).__name__)

@@ -11,7 +11,7 @@ import importlib
 import sys
 import warnings
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional, overload
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional, cast, overload
 
 import numpy
 
@@ -625,7 +625,8 @@ class Variable:
                 self.array = src.copy()
                 return
             dst = self._data
-        _imported('chainlite.backend').copyto(dst, src)  # (both initialised by now; across devices if need be)
+        # (both initialised by now; across devices if need be)
+        _imported('chainlite.backend').copyto(dst, src)
 
     def to_cpu(self) -> 'Variable':
         """Moves the data and the gradient to the CPU (NumPy arrays). Returns self."""
@@ -934,7 +935,7 @@ class Parameter(Variable):
         self._grad_init: Optional[str] = None
         self._grad_never_cleared = False
         if _is_array(initializer):
-            super().__init__(initializer, name=name)
+            super().__init__(cast(Any, initializer), name=name)
         elif shape is None:
             super().__init__(None, name=name)
             self._grad_init = 'nan'

@@ -10,7 +10,7 @@ device). Tests put a strict NumPy-backed stand-in in CuPy's place
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, NoReturn, cast
 
 import numpy
 
@@ -72,13 +72,13 @@ def _set(module: Any, reason: str) -> None:
                  cudnn=None)
         _gpu_types = ()
         return
-    cudnn = getattr(module, 'cudnn', None) if not getattr(module, '_is_stand_in', False) \
-        else None
-    try:
-        if cudnn is None and not getattr(module, '_is_stand_in', False):
-            import cupy.cudnn as cudnn  # noqa: F811
-    except Exception:
-        cudnn = None
+    cudnn: Any = None
+    if not getattr(module, '_is_stand_in', False):
+        try:
+            import cupy.cudnn
+            cudnn = cupy.cudnn
+        except Exception:  # CuPy without cuDNN
+            cudnn = None
     g.update(available=True, cupy=module, ndarray=module.ndarray,
              cudnn_enabled=cudnn is not None, cudnn=cudnn)
     _gpu_types = (module.ndarray,)
@@ -272,7 +272,7 @@ def memoize(for_each_device: bool = False) -> Callable[[Callable[..., Any]], Cal
 
         @functools.wraps(f)
         def cached(*args: Any, **kwargs: Any) -> Any:
-            key = (args, frozenset(kwargs.items()))
+            key: Any = (args, frozenset(kwargs.items()))
             if for_each_device and _gpu_types:
                 key = (globals()['cupy'].cuda.get_device_id(), key)
             try:
@@ -428,7 +428,7 @@ def _get_cuda_device(*args: Any) -> Any:
         if type(arg) is not bool and isinstance(arg, (int, numpy.integer)):
             return get_device_from_id(int(arg))
         if is_gpu_array(arg):
-            return arg.device
+            return cast(Any, arg).device
     return DummyDevice
 
 

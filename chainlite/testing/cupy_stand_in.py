@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib
 import inspect
 import operator
 import types
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 import numpy
 
@@ -112,7 +111,7 @@ class ndarray:
                  strides: Any = None, order: str = 'C') -> None:
         if memptr is not None or strides is not None:
             raise TypeError('the stand-in cupy.ndarray takes no memptr or strides')
-        self._a = numpy.empty(shape, dtype, order=order)
+        self._a = numpy.empty(shape, dtype, order=cast(Any, order))
         self._device_id = _current_device[0]
 
     @classmethod
@@ -145,7 +144,7 @@ class ndarray:
         if out is not None:
             numpy.copyto(out, self._a)
             return out
-        return numpy.array(self._a, order=order)
+        return numpy.array(self._a, order=cast(Any, order))
 
     def set(self, arr: numpy.ndarray, stream: Any = None) -> None:
         """Copies a NumPy array of the same shape into this array."""
@@ -358,7 +357,7 @@ def _function(name: str, np_fn: Callable, cupy_fn: Any, transfer: bool) -> Calla
         dtype = None
         if cupy_sig is not None:
             try:
-                bound = cupy_sig.bind(*args, **kwargs)
+                cupy_sig.bind(*args, **kwargs)
             except TypeError as e:
                 raise TypeError('cupy.%s: %s' % (name, e)) from None
             if np_params is not None and not takes_var_kw:
@@ -559,7 +558,7 @@ def _add_cupy_only(mod: types.ModuleType, cupy: Any) -> None:
                 blocking: bool = True) -> numpy.ndarray:
         if type(a) is ndarray:
             return a.get(order=order, out=out)
-        return numpy.asarray(a, order=order)
+        return numpy.asarray(a, order=cast(Any, order))
 
     def get_array_module(*args: Any) -> Any:
         return mod if any(type(a) is ndarray for a in args) else numpy
@@ -576,8 +575,8 @@ def _add_cupy_only(mod: types.ModuleType, cupy: Any) -> None:
         'asnumpy': asnumpy, 'get_array_module': get_array_module,
         'fuse': fuse, 'ElementwiseKernel': _Kernel, 'ReductionKernel': _Kernel,
         'RawKernel': _Kernel, 'RawModule': _Kernel, 'is_available': lambda: True,
-        'get_default_memory_pool': cuda.get_default_memory_pool,  # type: ignore[attr-defined]
-        'get_default_pinned_memory_pool': cuda.get_default_memory_pool,  # type: ignore
+        'get_default_memory_pool': cuda.get_default_memory_pool,
+        'get_default_pinned_memory_pool': cuda.get_default_memory_pool,
     }
     for name, value in extras.items():
         if hasattr(cupy, name):

@@ -110,20 +110,22 @@ def _calc_loss(model: Any, in_arrays: Any) -> Any:
     return model(in_arrays)
 
 
-def _memcpy_gather() -> NoReturn:
-    """Chainer's CUDA kernel that gathers parameters: raises, CUDA is not available."""
-    cuda.elementwise('', '', '', '_memcpy_gather')
+def _memcpy_gather() -> Any:
+    """Chainer's CUDA kernel that gathers parameters (needs a GPU)."""
+    return cuda.elementwise('', '', '', '_memcpy_gather')
 
 
-def _memcpy_scatter() -> NoReturn:
-    """Chainer's CUDA kernel that scatters parameters: raises, CUDA is not available."""
-    cuda.elementwise('', '', '', '_memcpy_scatter')
+def _memcpy_scatter() -> Any:
+    """Chainer's CUDA kernel that scatters parameters (needs a GPU)."""
+    return cuda.elementwise('', '', '', '_memcpy_scatter')
 
 
 def _gather(link: Any, target: str) -> NoReturn:
     """Chainer's GPU packing of ``target`` (``'grad'`` or ``'data'``): raises RuntimeError,
     CUDA is not available."""
     cuda.check_cuda_available()
+    raise RuntimeError('_gather: packing parameters on a GPU needs NCCL, which chainlite '
+                       'does not use (MultiprocessParallelUpdater runs on the CPU)')
 
 
 def _get_nccl_data_type(dtype: Any) -> NoReturn:
