@@ -12,6 +12,9 @@ Conventions for page authors:
   that needs something the test machine lacks, or that is deliberately incomplete.
   ```` ```python {.no-run .mpi} ```` marks a script that the MPI tests run under ``mpiexec``
   (``chainlite_tests/distributed_tests/test_scripts.py``).
+* A block fenced as ```` ```python {.gpu} ```` is GPU code: the page it is on runs with
+  chainlite's CuPy stand-in installed (``chainlite.testing.cupy_stand_in``, so ``'@cupy:0'``
+  works without a GPU), and is skipped where CuPy is not installed.
 * The blocks of one page run in order, in one fresh namespace, so a block can use the names
   that earlier blocks of the same page defined. Each page starts from scratch.
 * The current directory is a temporary folder, so a block may write files.
@@ -46,7 +49,7 @@ _FENCE = re.compile(r'^(?P<indent>[ \t]*)(?P<fence>`{3,})(?P<info>[^`]*)$')
 # (```python {.no-run}), or the classes alone with the language first (```{.python .no-run}).
 _INFO = re.compile(
     r'^[ \t]*(?:\.?(?P<lang>[\w#.+-]+)(?=[ \t]|$))?[ \t]*(?:\{(?P<attrs>[^{}]*)\})?[ \t]*$')
-_MARKERS = {'no-run', 'output', 'mpi'}
+_MARKERS = {'no-run', 'output', 'mpi', 'gpu'}
 
 
 def _fence_info(info: str) -> tuple[str, list[str]]:
@@ -166,10 +169,17 @@ def test_page(page: pathlib.Path, tmp_path, monkeypatch):
     if not blocks:
         pytest.skip('%s has no runnable ```python blocks' % name)
     monkeypatch.chdir(tmp_path)
+    gpu = contextlib.nullcontext()
+    if any('gpu' in markers for _, _, markers, _ in _fenced_blocks(page.read_text('utf-8'))):
+        pytest.importorskip('cupy', reason='a GPU page runs on the CuPy stand-in')
+        from chainlite.testing import cupy_stand_in
+        gpu = cupy_stand_in.installed()
     namespace = {'__name__': '__docs__'}
     # A page that flips thread-local configuration must not leak it into later tests.
     saved_config = dict(vars(chainlite.config))
+    stack = contextlib.ExitStack()
     try:
+        stack.enter_context(gpu)
         for index, (line, source, expected) in enumerate(blocks):
             error = _run_block(source, '%s[block %d]' % (name, index), namespace, expected)
             if error is not None:
@@ -177,6 +187,7 @@ def test_page(page: pathlib.Path, tmp_path, monkeypatch):
                 pytest.fail('%s: block %d (fence on line %d) failed; it starts with:\n'
                             '    %s\n\n%s' % (name, index, line, first, error), pytrace=False)
     finally:
+        stack.close()
         for index in range(len(blocks)):
             linecache.cache.pop('%s[block %d]' % (name, index), None)
         vars(chainlite.config).clear()
