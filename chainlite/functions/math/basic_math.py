@@ -112,7 +112,13 @@ def _constant(x, value):
     the same dtype is also what NumPy 2 adds fastest: a Python float operand costs twice as
     much per call, which is most of an elementwise op on small arrays.
     """
-    dtype = x._data.dtype
+    data = x._data
+    dtype = data.dtype
+    if data.__class__ is not _ndarray:
+        # A GPU array mixes with NumPy scalars, not with (0-d) NumPy arrays (the cache's).
+        if isinstance(value, (str, bytes)) or not numpy.isscalar(value):
+            _bad_operand(value)
+        return dtype.type(value)
     try:
         return _constants[value, dtype]
     except KeyError:
@@ -121,9 +127,6 @@ def _constant(x, value):
         _bad_operand(value)
     if isinstance(value, (str, bytes)) or not numpy.isscalar(value):
         _bad_operand(value)
-    if x._data.__class__ is not _ndarray:
-        # A GPU array mixes with NumPy scalars, not with (0-d) NumPy arrays.
-        return dtype.type(value)
     c = numpy.array(value, dtype=dtype)
     c.flags.writeable = False
     if len(_constants) > 4096:
@@ -145,7 +148,8 @@ def _constant_op(x: Variable, cls: type, c: numpy.ndarray, ufunc: Any) -> Variab
     if record or _fn._hooks_active or configuration.debug_was_set or \
             data.__class__ is not _ndarray:
         f: Any = _object_new(cls)  # cls(c) without its __init__ frame
-        f.value = c
+        # The cache's 0-d NumPy constant does not mix with a GPU array: its NumPy scalar does.
+        f.value = c if data.__class__ is _ndarray or c.__class__ is not _ndarray else c[()]
         return f._apply1(x, record)
     return _plain_variable(ufunc(data, c), requires_grad)
 
