@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy
 
 from chainlite import backend
+from chainlite.backends import cuda
 
 if TYPE_CHECKING:
     from chainlite.types import DeviceSpec
@@ -111,8 +112,11 @@ def _call_converter(converter: Any, batch: Any, device: Any) -> Any:
         return converter(batch, None)
     if device.xp is numpy:
         return converter(batch, -1)
-    raise RuntimeError('the converter %r is a plain function, which can only run on the CPU: '
-                       'decorate it with chainlite.dataset.converter()' % (converter,))
+    if isinstance(device, backend.GpuDevice):
+        return converter(batch, device.device.id)  # Chainer 6's integer id of the GPU
+    raise RuntimeError('the converter %r is a plain function, which takes the CPU (-1) or a '
+                       'GPU id only: decorate it with chainlite.dataset.converter()'
+                       % (converter,))
 
 
 def to_device(device: DeviceSpec, x: Any) -> Any:
@@ -201,16 +205,25 @@ def concat_examples_func(batch: Sequence[Any], device: DeviceSpec = None,
 
 
 def _concat_arrays(arrays: Sequence[Any], padding: Any) -> Any:
-    # Arrays stack in their own array module; Python values become NumPy arrays first.
-    if isinstance(arrays[0], numpy.ndarray):
-        dtype = arrays[0].dtype
-        xp = backend.get_array_module(arrays[0])
+    # Arrays stack in their own array module (on their own GPU); Python values become NumPy
+    # arrays first.
+    first = arrays[0]
+    if isinstance(first, numpy.ndarray):
+        dtype = first.dtype
+        xp: Any = numpy
+    elif cuda.is_gpu_array(first):
+        with backend.get_device_from_array(first) as device:
+            return _concat_arrays_in(arrays, padding, first.dtype, device.xp)
     else:
         if padding is None:
             return numpy.asarray(arrays)
         arrays = [numpy.asarray(a) for a in arrays]
         dtype = numpy.result_type(*{a.dtype for a in arrays})
         xp = numpy
+    return _concat_arrays_in(arrays, padding, dtype, xp)
+
+
+def _concat_arrays_in(arrays: Sequence[Any], padding: Any, dtype: Any, xp: Any) -> Any:
     if padding is None:
         arrays = [xp.asarray(a) for a in arrays]
         shape = arrays[0].shape
@@ -243,21 +256,21 @@ concat_examples = _ArbitraryCallableConverter(concat_examples_func)
 
 
 class ConcatWithAsyncTransfer:
-    """A converter that concatenates examples and sends them to one fixed device.
+    """A converter that concatenates examples and copies them to a GPU asynchronously.
 
-    Chainer's class of this name overlaps the copy of the next minibatch to a GPU with the
-    computation on the current one, through CUDA streams and pinned memory. chainlite runs
-    on the CPU, where there is nothing to overlap: a call concatenates the batch as
-    :func:`concat_examples` does and sends it to the device at once. What remains of
-    Chainer's contract holds: the device is fixed by the first call, and a later call with
-    another device is an error.
+    On a GPU, each array of the minibatch goes through a :class:`Conveyor`: it is copied to
+    page-locked (pinned) host memory, then to the GPU on a CUDA stream of its own, so that
+    the copy of the next minibatch can overlap the computation on the current one. The
+    pinned buffers and device arrays are kept and reused (double buffering) while the
+    shapes stay the same. On the CPU (or with device None) a call is
+    :func:`concat_examples`. As in Chainer, the device is fixed by the first call, and a
+    later call with another device is an error.
 
     Args:
-        stream: Must be None (chainlite has no CUDA streams).
-        compute_stream: Must be None.
-
-    Raises:
-        ValueError: If a stream is given.
+        stream: The ``cupy.cuda.Stream`` of the copies; one is made at the first call to a
+            GPU if None.
+        compute_stream: The ``cupy.cuda.Stream`` the model computes on; if given, CUDA events
+            order the copies and the computation instead of synchronizing the whole device.
 
     Example:
         >>> import numpy as np
@@ -273,22 +286,21 @@ class ConcatWithAsyncTransfer:
     """
 
     def __init__(self, stream: Any = None, compute_stream: Any = None) -> None:
-        for name, value in (('stream', stream), ('compute_stream', compute_stream)):
-            if value is not None:
-                raise ValueError('ConcatWithAsyncTransfer: %s must be None (chainlite has no '
-                                 'CUDA streams), got %r' % (name, value))
         self._stream = stream
         self.compute_stream = compute_stream
         self._device: Any = None
         self._device_set = False
+        self._conveyor: dict = {}
+        self._events: Any = None
 
     def __call__(self, batch: Any, device: Any = None, padding: Any = None) -> Any:
         """Concatenates ``batch`` and sends it to ``device``.
 
         Args:
             batch: A non-empty list of examples (arrays, tuples or dicts of arrays).
-            device: A device specifier, or None to leave the arrays where they are; it must
-                be the same at every call (the first call fixes it).
+            device: A device specifier (``0``, ``'@cupy:0'``, ``-1``, a
+                :class:`chainlite.backend.Device`), or None to leave the arrays where they
+                are; it must be the same at every call (the first call fixes it).
             padding: As in :func:`concat_examples`.
 
         Returns:
@@ -302,23 +314,86 @@ class ConcatWithAsyncTransfer:
         device = _get_device(device)
         if not self._device_set:
             self._device, self._device_set = device, True
+            if isinstance(device, backend.GpuDevice):
+                self._start(device)
         elif device != self._device:
             raise ValueError("ConcatWithAsyncTransfer: device is different from the first "
                              "call's (%r), got %r" % (self._device, device))
-        return concat_examples_func(batch, device, padding)
+        if not isinstance(device, backend.GpuDevice):
+            return concat_examples_func(batch, device, padding)
+        with device:
+            return self._transfer(batch, padding)
+
+    def _start(self, device: backend.GpuDevice) -> None:
+        # The copy stream (where CuPy can copy asynchronously) and, with a compute stream,
+        # the two events: one keeps the host from overwriting buffers a kernel still reads,
+        # the other keeps kernels from reading arrays still being copied.
+        cp = device.xp
+        if self._stream is None and _can_copy_async(cp):
+            with device:
+                self._stream = cp.cuda.Stream(non_blocking=True)
+        if self.compute_stream is not None:
+            self._events = (cp.cuda.Event(), cp.cuda.Event())
+
+    def __getstate__(self) -> dict:
+        # Streams, events and device buffers stay in this process.
+        state = dict(self.__dict__)
+        state.update(_conveyor={}, _events=None, _stream=None, compute_stream=None)
+        return state
+
+    def _transfer(self, batch: Any, padding: Any) -> Any:
+        first = batch[0]
+        if isinstance(first, tuple):
+            keys: Any = range(len(first))
+            if not isinstance(padding, tuple):
+                padding = (padding,) * len(first)
+            paddings = dict(enumerate(padding))
+        elif isinstance(first, dict):
+            keys = list(first)
+            paddings = padding if isinstance(padding, dict) else dict.fromkeys(first, padding)
+        else:
+            return to_device(self._device, _concat_arrays(batch, padding))
+        if self._events is not None:
+            self._events[0].synchronize()
+            self._events[0].record(stream=self.compute_stream)
+        for key in keys:
+            self._conveyor_of(key).put(
+                _concat_arrays([example[key] for example in batch], paddings.get(key)))
+        sync = self._events is None
+        results = [self._conveyor[key].get(sync=sync) for key in keys]
+        if self._events is not None:
+            self._events[1].record(stream=self._stream)
+            self.compute_stream.wait_event(self._events[1])
+        if isinstance(first, dict):
+            return dict(zip(keys, results))
+        return tuple(results)
+
+    def _conveyor_of(self, key: Any) -> 'Conveyor':
+        conveyor = self._conveyor.get(key)
+        if conveyor is None:
+            conveyor = self._conveyor[key] = Conveyor(self._device, self._stream)
+        return conveyor
+
+
+def _can_copy_async(cp: Any) -> bool:
+    # Pinned host memory is what makes a host-to-GPU copy asynchronous (the stand-in CuPy of
+    # the tests has none, so there the copies go through ordinary host memory).
+    return hasattr(cp.cuda, 'alloc_pinned_memory')
 
 
 class Conveyor:
-    """Chainer's double-buffered transfer of arrays to a GPU: :meth:`put` then :meth:`get`.
+    """Double-buffered transfer of arrays to a GPU: :meth:`put`, then :meth:`get`.
 
-    Chainer copies to a GPU asynchronously when ``device >= 0`` and a CUDA stream is given;
-    without CUDA that raises here. Otherwise (no device, the CPU, or no stream) ``put``
-    sends the array with :func:`to_device` at once and ``get`` returns the results in the
-    order put.
+    With a GPU device and a CUDA stream, :meth:`put` copies the array into pinned host memory
+    and starts its copy to the GPU on the stream; :meth:`get` (with ``sync``) waits for the
+    device. The last two pinned buffers and device arrays are reused while the sizes stay the
+    same. Otherwise (no device, the CPU, no stream) ``put`` sends the array with
+    :func:`to_device` at once. ``get`` returns the arrays in the order put.
 
     Args:
-        device: A device id: None leaves arrays where they are, a negative id is the CPU.
-        stream: A CUDA stream, or None for synchronous transfer.
+        device: A device specifier (a GPU id such as ``0``, ``'@cupy:0'``, a negative id for
+            the CPU) or None to leave arrays where they are.
+        stream: A ``cupy.cuda.Stream``, or None for synchronous transfer.
 
     Example:
         >>> import numpy as np
@@ -331,30 +406,56 @@ class Conveyor:
     def __init__(self, device: Any = None, stream: Any = None) -> None:
         self._device = device
         self._stream = stream
+        self._array_set: list = [[None, None], [None, None]]
         self._ret_array: list = []
 
-    def _is_async(self) -> bool:
-        return self._device is not None and self._device >= 0 and self._stream is not None
+    def _gpu(self) -> Any:
+        # The GPU of an asynchronous transfer, or None.
+        if self._device is None or self._stream is None:
+            return None
+        device = _get_device(self._device)
+        return device if isinstance(device, backend.GpuDevice) else None
 
     def put(self, array: Any) -> None:
-        """Starts sending ``array`` to the device (at once: there is no CUDA stream).
+        """Starts sending ``array`` to the device.
 
         Args:
             array: A NumPy array.
 
         Raises:
-            RuntimeError: For a GPU id with a stream (CUDA is not available).
+            RuntimeError: For a GPU where none can be used (the message says why).
         """
-        if self._is_async():
-            from chainlite.backends import cuda
-            cuda.check_cuda_available()
-        self._ret_array.append(to_device(self._device, array))
+        device = self._gpu()
+        if device is None or not _can_copy_async(device.xp) or \
+                not isinstance(array, numpy.ndarray):
+            self._ret_array.append(to_device(self._device, array))
+            return
+        cp = device.xp
+        pin_array, cp_array = self._array_set.pop(0)
+        if pin_array is not None and (pin_array.nbytes != array.nbytes
+                                      or cp_array.dtype != array.dtype):
+            pin_array = None
+        with device:
+            if pin_array is None:
+                # Kernels and copies on other streams may still use the buffers dropped
+                # here: wait for the whole device before allocating new ones.
+                cp.cuda.runtime.deviceSynchronize()
+                memory = cp.cuda.alloc_pinned_memory(array.nbytes)
+                pin_array = numpy.frombuffer(memory, array.dtype, array.size)
+                cp_array = cp.empty(array.shape, array.dtype)
+            pin_array = pin_array.reshape(array.shape)
+            cp_array = cp_array.reshape(array.shape)
+            pin_array[...] = array
+            cp_array.set(pin_array, self._stream)
+        self._array_set.append([pin_array, cp_array])
+        self._ret_array.append(cp_array)
 
     def get(self, sync: bool = True) -> Any:
         """Returns the first array put and not yet got.
 
         Args:
-            sync: Whether to wait for the GPU copy (nothing to wait for on the CPU).
+            sync: Whether to wait for the GPU copy to end; with False the caller orders the
+                copy and its use (as :class:`ConcatWithAsyncTransfer` does with events).
 
         Returns:
             The array, on the device.
@@ -364,4 +465,7 @@ class Conveyor:
         """
         if not self._ret_array:
             raise IndexError('Conveyor.get: no array was put (call put first)')
+        device = self._gpu()
+        if sync and device is not None and _can_copy_async(device.xp):
+            device.xp.cuda.runtime.deviceSynchronize()
         return self._ret_array.pop(0)
