@@ -130,6 +130,12 @@ class ndarray:
         impl = _MODULE_UFUNCS.get(ufunc.__name__)
         if impl is None:
             return NotImplemented
+        out = kwargs.get('out')
+        if type(out) is tuple:
+            # NumPy hands ``out`` over as a tuple; CuPy unfolds it (one array only).
+            if len(out) != 1:
+                raise ValueError("The 'out' parameter must have exactly one array value")
+            kwargs['out'] = out[0]
         return getattr(impl, method)(*inputs, **kwargs)
 
     def __array_function__(self, func: Any, types_: Any, args: Any, kwargs: Any) -> Any:
@@ -398,7 +404,10 @@ def _populate(target: types.ModuleType, cupy_mod: Any, host_mods: list[Any],
                 continue
             host_obj = getattr(host, name)
             if isinstance(host_obj, numpy.ufunc):
-                uf = _MODULE_UFUNCS.setdefault(name, _Ufunc(host_obj, cupy_obj))
+                # Only the dispatching modules' ufuncs answer NumPy's ufuncs and operators:
+                # scipy.special.log1p (float16 in, float64 out) is not cupy.log1p.
+                uf = _MODULE_UFUNCS.setdefault(name, _Ufunc(host_obj, cupy_obj)) if dispatch \
+                    else _Ufunc(host_obj, cupy_obj)
                 setattr(target, name, uf)
             elif isinstance(host_obj, type) or not callable(host_obj) or isinstance(
                     host_obj, types.ModuleType):
