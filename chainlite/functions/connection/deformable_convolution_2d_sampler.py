@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-import numpy
-
+from chainlite import backend
 from chainlite.functions.array import concat
 from chainlite.functions.array import get_item
 from chainlite.functions.array import pad as pad_mod
@@ -28,10 +27,11 @@ def _offset_to_grid(offset, kh, kw, sy, sx, h_pad, w_pad):
     n, _, out_h, out_w = offset.shape
     k = kh * kw
     dtype = offset.dtype
-    ys, xs = numpy.meshgrid(numpy.arange(out_h, dtype=dtype) * sy,
-                            numpy.arange(out_w, dtype=dtype) * sx, indexing='ij')
-    tap_x = numpy.tile(numpy.arange(kw, dtype=dtype), kh)[:, None, None]
-    tap_y = numpy.repeat(numpy.arange(kh, dtype=dtype), kw)[:, None, None]
+    xp = backend.get_array_module(offset)
+    ys, xs = xp.meshgrid(xp.arange(out_h, dtype=dtype) * sy,
+                         xp.arange(out_w, dtype=dtype) * sx, indexing='ij')
+    tap_x = xp.tile(xp.arange(kw, dtype=dtype), kh)[:, None, None]
+    tap_y = xp.repeat(xp.arange(kh, dtype=dtype), kw)[:, None, None]
     x = get_item.get_item(offset, (slice(None), slice(0, k))) + (xs + tap_x)[None]
     y = get_item.get_item(offset, (slice(None), slice(k, 2 * k))) + (ys + tap_y)[None]
     x = x * dtype.type(2. / (w_pad - 1)) - dtype.type(1)

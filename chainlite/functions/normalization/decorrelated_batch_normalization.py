@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import backprop
 from chainlite import configuration
 from chainlite import function_node
@@ -124,7 +125,7 @@ def _diag(a, xp):
     # (s0, s1) -> (s0, s1, s1): a batch of diagonal matrices with a's rows on the diagonal.
     s0, s1 = a.shape
     ret = xp.zeros((s0, s1, s1), a.dtype)
-    i = numpy.arange(s1)
+    i = xp.arange(s1)
     ret[:, i, i] = a
     return ret
 
@@ -184,20 +185,20 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, = inputs
+        xp = backend.get_array_module(x)
         work = _compute_dtype(x.dtype)
         xg = _grouped(x.astype(work, copy=False), self.groups)
         C, m = xg.shape[1:]
         mean = xg.mean(axis=2, keepdims=True)
         xc = xg - mean
-        cov = _matmul(xc, xc.transpose(0, 2, 1), numpy) / work.type(m) + \
-            work.type(self.eps) * numpy.eye(C, dtype=work)
-        self.eigvals, self.eigvectors = _eigh(cov, numpy)
+        cov = _matmul(xc, xc.transpose(0, 2, 1), xp) / work.type(m) + \
+            work.type(self.eps) * xp.eye(C, dtype=work)
+        self.eigvals, self.eigvectors = _eigh(cov, xp)
         # ZCA whitening: rotate to the eigenbasis, scale each axis to unit variance (the
         # PCA-whitened y_hat_pca), rotate back.
-        U = _matmul(_diag(self.eigvals ** -0.5, numpy), self.eigvectors.transpose(0, 2, 1),
-                    numpy)
-        self.y_hat_pca = _matmul(U, xc, numpy)
-        y = _ungrouped(_matmul(self.eigvectors, self.y_hat_pca, numpy), x.shape)
+        U = _matmul(_diag(self.eigvals ** -0.5, xp), self.eigvectors.transpose(0, 2, 1), xp)
+        self.y_hat_pca = _matmul(U, xc, xp)
+        y = _ungrouped(_matmul(self.eigvectors, self.y_hat_pca, xp), x.shape)
         if self.running_mean is not None:
             self.running_mean *= self.decay
             self.running_mean += (1 - self.decay) * mean.squeeze(axis=2)
@@ -205,7 +206,7 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
             adjust = m / max(m - 1., 1.)
             self.running_projection *= self.decay
             self.running_projection += (1 - self.decay) * adjust * _matmul(
-                self.eigvectors, U, numpy)
+                self.eigvectors, U, xp)
         return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
@@ -239,13 +240,14 @@ class DecorrelatedBatchNormalizationGrad(function_node.FunctionNode):
         # gx for gy (array or Variable): the whitening rebuilt on the centred input, whose
         # covariance's eps part stays a constant, differentiated by backprop.
         V, w = self.eigvectors, self.eigvals
-        xc = _matmul(V, numpy.sqrt(w)[:, :, None] * self.y_hat_pca, numpy)
+        xp = backend.get_array_module(V)
+        xc = _matmul(V, xp.sqrt(w)[:, :, None] * self.y_hat_pca, xp)
         m = xc.shape[2]
-        sigma = _matmul(V * w[:, None, :], V.transpose(0, 2, 1), numpy)
-        eps_part = sigma - _matmul(xc, xc.transpose(0, 2, 1), numpy) / m
+        sigma = _matmul(V * w[:, None, :], V.transpose(0, 2, 1), xp)
+        eps_part = sigma - _matmul(xc, xc.transpose(0, 2, 1), xp) / m
         with configuration.using_config('enable_backprop', True):
             xv = variable.Variable(xc)
-            xcv = xv - matmul.matmul(xv, numpy.full((m, 1), 1. / m, xc.dtype))
+            xcv = xv - matmul.matmul(xv, xp.full((m, 1), 1. / m, xc.dtype))
             cov = matmul.matmul(xcv, xcv, transb=True) * xc.dtype.type(1. / m) + eps_part
             y = matmul.matmul(batch_inv.batch_inv(_Sqrtm().apply((cov,))[0]), xcv)
             gyg = _to_groups(gy, self.groups)
@@ -286,7 +288,8 @@ class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
         self.retain_inputs((0, 1, 2))
         x, mean, projection = inputs
         xg = _grouped(x, self.groups) - mean[:, :, None]
-        return _ungrouped(_matmul(projection, xg, numpy), x.shape).astype(x.dtype, copy=False),
+        return _ungrouped(_matmul(projection, xg, backend.get_array_module(x)),
+                          x.shape).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -389,10 +392,11 @@ def decorrelated_batch_normalization(x: VariableOrArray, *, groups: int = 16, ep
     xg = _to_groups(x if dtype == work else cast.cast(x, work), groups)
     _, (g, C, m), _ = _groups_layout(x.shape, groups)
     mean = variable.as_array(xg).mean(axis=2, keepdims=True)
+    xp = backend.get_array_module(mean)
     # The centring is kept in the graph: the mean depends on x too.
-    xc = xg - matmul.matmul(xg, numpy.full((m, 1), 1. / m, work))
+    xc = xg - matmul.matmul(xg, xp.full((m, 1), 1. / m, work))
     cov = matmul.matmul(xc, xc, transb=True) * work.type(1. / m) + (
-        work.type(eps) * numpy.eye(C, dtype=work))
+        work.type(eps) * xp.eye(C, dtype=work))
     projection = batch_inv.batch_inv(_Sqrtm().apply((cov,))[0])
     y = matmul.matmul(projection, xc)
     if running_mean is not None:

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions import _vjp
@@ -152,7 +153,8 @@ class FixedBatchNormalizationGrad(function_node.FunctionNode):
                             lambda v: v[self.expander],
                             lambda v: v.sum(axis=self.axis))
         dtypes = (x.dtype,) + (gamma.dtype,) * 4
-        return tuple(numpy.asarray(g).astype(d, copy=False) for g, d in zip(grads, dtypes))
+        xp = backend.get_array_module(x)
+        return tuple(xp.asarray(g).astype(d, copy=False) for g, d in zip(grads, dtypes))
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

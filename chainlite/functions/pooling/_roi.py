@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -172,6 +174,7 @@ class MapBuilder:
         self.rows, self.cols, self.vals = [], [], []
         self.empty = numpy.zeros((n_rois, 1, outh, outw), bool)
         self._chan = numpy.arange(self.c)
+        self._host_x = None
 
     def _row(self, r, ph, pw):
         _, c, oh, ow = self.shape
@@ -194,7 +197,11 @@ class MapBuilder:
         if cols is None:
             self.empty[r, 0, ph, pw] = True
             return
-        plane = self.x[b].reshape(self.c, -1)
+        if self._host_x is None:
+            # The winners are picked bin by bin on the host, from x's values: a GPU x is
+            # copied to the host once per forward (the map itself is host data).
+            self._host_x = cuda.to_cpu(self.x)
+        plane = self._host_x[b].reshape(self.c, -1)
         values = (plane[:, cols] * weights).sum(axis=-1)  # (c, K)
         win = values.argmax(axis=1)
         cols, weights = cols[win], weights[win]           # (c, J)
@@ -215,12 +222,38 @@ class MapBuilder:
         else:
             rows = cols = numpy.zeros(0, numpy.intp)
             vals = numpy.zeros(0)
-        return sparse.csr_matrix((vals, (rows, cols)), shape=(size, self.x.size))
+        return LinearMap(sparse.csr_matrix((vals, (rows, cols)), shape=(size, self.x.size)))
+
+
+class LinearMap:
+    """The sparse map of a ROI op (a host CSR matrix), applied to NumPy or GPU arrays."""
+
+    def __init__(self, csr):
+        self.csr = csr
+        self._device = None  # the map's (rows, cols, values) on the GPU, sent once
+
+    @property
+    def T(self):
+        return LinearMap(self.csr.T.tocsr())
+
+    def apply(self, array, shape):
+        """``map @ array.ravel()`` in float64, reshaped to ``shape``, in array's dtype."""
+        if array.__class__ is numpy.ndarray:
+            out = self.csr @ array.reshape(-1).astype(numpy.float64, copy=False)
+            return numpy.asarray(out).reshape(shape).astype(array.dtype, copy=False)
+        xp = backend.get_array_module(array)
+        if self._device is None:
+            coo = self.csr.tocoo()
+            self._device = (xp.asarray(coo.row.astype(numpy.intp)),
+                            xp.asarray(coo.col.astype(numpy.intp)), xp.asarray(coo.data))
+        rows, cols, vals = self._device
+        out = xp.zeros(self.csr.shape[0], numpy.float64)
+        xp.add.at(out, rows, vals * array.reshape(-1)[cols].astype(numpy.float64))
+        return out.reshape(shape).astype(array.dtype, copy=False)
 
 
 def apply_map(matrix, array, shape):
-    out = matrix @ array.reshape(-1).astype(numpy.float64, copy=False)
-    return numpy.asarray(out).reshape(shape).astype(array.dtype, copy=False)
+    return matrix.apply(array, shape)
 
 
 class ROINode(function_node.FunctionNode):
@@ -238,10 +271,16 @@ class ROINode(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x = inputs[0]
         self._x_shape = x.shape
-        self._matrix, empty, shape = self.build(*inputs)
+        # The map is built on the host from the regions' geometry: GPU regions (small)
+        # come to the host.
+        regions = inputs[1:] if x.__class__ is numpy.ndarray else [
+            cuda.to_cpu(a) for a in inputs[1:]]
+        self._matrix, empty, shape = self.build(x, *regions)
         y = apply_map(self._matrix, x, shape)
         if self.fill != 0 and empty.any():
-            y[numpy.broadcast_to(empty, y.shape)] = self.fill
+            mask = numpy.broadcast_to(empty, y.shape)
+            y[mask if x.__class__ is numpy.ndarray else backend.get_array_module(x).asarray(
+                mask)] = self.fill
         return y,
 
     def backward(self, indexes: tuple[int, ...],
@@ -279,7 +318,7 @@ class _Transposed(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         self._gy_shape = gy.shape
-        return apply_map(self.matrix.T.tocsr(), gy, self.x_shape),
+        return apply_map(self.matrix.T, gy, self.x_shape),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

@@ -5,7 +5,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite.functions.array import reshape
 from chainlite.functions.pooling import _roi
 from chainlite.utils import type_check
@@ -77,6 +79,8 @@ class ROIPooling2DGrad(function_node.FunctionNode):
     def _targets(self, rois):
         # For each output: its flat index into the input, and whether its bin is non-empty.
         n, c, h, w = self._bottom_data_shape
+        xp = backend.get_array_module(self.argmax_data)
+        rois = cuda.to_cpu(rois)  # the regions' geometry is walked on the host (small)
         valid = numpy.zeros((len(rois), 1, self.outh, self.outw), bool)
         for r, (_, xmin, ymin, xmax, ymax) in enumerate(rois):
             xmin, xmax, ymin, ymax = (int(round(float(v) * self.spatial_scale))
@@ -88,15 +92,16 @@ class ROIPooling2DGrad(function_node.FunctionNode):
             valid[r, 0] = numpy.outer(rows, cols)
         batch = rois[:, 0].astype(numpy.intp)[:, None, None, None]
         channel = numpy.arange(c)[None, :, None, None]
-        flat = (batch * c + channel) * (h * w) + self.argmax_data
-        return flat, numpy.broadcast_to(valid, self.argmax_data.shape)
+        flat = xp.asarray((batch * c + channel) * (h * w)) + self.argmax_data
+        return flat, xp.asarray(numpy.broadcast_to(valid, self.argmax_data.shape))
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         rois, gy = inputs
         flat, valid = self._targets(rois)
-        gx = numpy.zeros(int(numpy.prod(self._bottom_data_shape)), rois.dtype)
-        numpy.add.at(gx, flat[valid], gy[valid])
+        xp = backend.get_array_module(gy)
+        gx = xp.zeros(int(numpy.prod(self._bottom_data_shape)), rois.dtype)
+        xp.add.at(gx, flat[valid], gy[valid])
         return gx.reshape(self._bottom_data_shape),
 
     def backward(self, indexes: tuple[int, ...],

@@ -33,7 +33,7 @@ def _interleaved_shape(x):
 def _gates(x):
     # The four gates of x as views [:, :, k]; on arrays and on Variables.
     shape = _interleaved_shape(x)
-    r = x.reshape(shape) if isinstance(x, numpy.ndarray) else reshape.reshape(x, shape)
+    r = reshape.reshape(x, shape) if isinstance(x, variable.Variable) else x.reshape(shape)
     return [r[:, :, k] for k in range(4)]
 
 
@@ -44,7 +44,7 @@ def _activate(x):
     # gates are tanh(v), the others sigmoid(v) = tanh(v / 2) / 2 + 1/2 (through tanh: no
     # overflow warning for large negative v).
     gates = _gate_major(x)
-    act = numpy.empty(gates.shape, x.dtype)
+    act = backend.get_array_module(x).empty(gates.shape, x.dtype)
     sig = act[1:]
     numpy.multiply(gates[1:], 0.5, out=sig)
     numpy.tanh(sig, out=sig)
@@ -116,15 +116,16 @@ def _cell_grads(c_prev, a, i, f, o, c, gc, gh):
 def _second_order(formula, inputs, upstream):
     # The gradients of sum(formula(inputs) * upstream) with respect to every input, as
     # arrays of the inputs' shapes (an upstream of 0 stands for no gradient).
+    xp = backend.get_array_module(*inputs)
     shape = numpy.broadcast_shapes(*(numpy.shape(v) for v in inputs))
-    dtype = numpy.result_type(*[v for v in inputs if isinstance(v, numpy.ndarray)])
-    vs = [variable.Variable(numpy.broadcast_to(numpy.asarray(v, dtype), shape).copy())
+    dtype = numpy.result_type(*[v.dtype for v in inputs if variable._is_array(v)])
+    vs = [variable.Variable(xp.broadcast_to(xp.asarray(v, dtype), shape).copy())
           for v in inputs]
     with configuration.using_config('enable_backprop', True):
         outs = formula(*vs)
-        gs = [numpy.broadcast_to(numpy.asarray(g, dtype), shape) for g in upstream]
+        gs = [xp.broadcast_to(xp.asarray(g, dtype), shape) for g in upstream]
         grads = backprop.grad(list(outs), vs, grad_outputs=gs)
-    return [numpy.zeros(shape, dtype) if g is None else g.array for g in grads]
+    return [xp.zeros(shape, dtype) if g is None else g.array for g in grads]
 
 
 def lstm_grad_grad(c_prev: Any, a: Any, i: Any, f: Any, o: Any, c: Any, gc: Any, gh: Any,
@@ -241,7 +242,8 @@ def _lstm_grads(c_prev, x, gc, gh, c_next, act, tc):
     # Each gate's gradient is built in one contiguous scratch array and its last product is
     # written straight into gx's interleaved columns (a strided store costs little; a copy
     # from gate-major blocks into the interleaved layout afterwards cost ~25 us at (32, 512)).
-    gx = numpy.empty(x.shape, x.dtype)
+    xp = backend.get_array_module(x)
+    gx = xp.empty(x.shape, x.dtype)
     ga, gi, gf, go = _gates(gx)
     t = numpy.multiply(ta, ta)
     numpy.subtract(1, t, out=t)
@@ -262,7 +264,7 @@ def _lstm_grads(c_prev, x, gc, gh, c_next, act, tc):
     if batch == len(c_prev):
         gc_prev = gcb * sf
     else:
-        gc_prev = numpy.empty_like(c_prev)
+        gc_prev = xp.empty_like(c_prev)
         gc_prev[:batch] = gcb * sf
         gc_prev[batch:] = gc[batch:]
     return gc_prev, gx
