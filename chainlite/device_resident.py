@@ -3,8 +3,8 @@
 A :class:`DeviceResident` tells a visitor (a :class:`DeviceResidentsVisitor`) which arrays and
 Variables it holds through :meth:`~DeviceResident.device_resident_accept`; moving to a device
 is one such visit. :class:`chainlite.Link` is a DeviceResident whose accept visits its
-parameters, persistent arrays and child links. Only the CPU exists here: ``to_gpu``,
-``to_intel64`` and ``to_chx`` raise as in a Chainer without CuPy, iDeep or ChainerX.
+parameters, persistent arrays and child links. The devices are the CPU (NumPy) and CuPy's
+GPUs; ``to_intel64`` and ``to_chx`` raise as in a Chainer without iDeep or ChainerX.
 """
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ class DeviceResident:
 
     @property
     def xp(self) -> Any:
-        """The array module of :attr:`device` (``numpy``)."""
+        """The array module of :attr:`device` (``numpy``, or ``cupy`` on a GPU)."""
         return self.device.xp
 
     def to_cpu(self) -> Any:
@@ -74,17 +74,25 @@ class DeviceResident:
         return self
 
     def to_gpu(self, device: Any = None) -> Any:
-        """Raises RuntimeError: CUDA is not available (as Chainer without CuPy).
+        """Deprecated as in Chainer 7 (warns): ``to_device('@cupy:N')``, except that arrays
+        already on a GPU stay where they are (with a RuntimeWarning if that is another GPU).
 
         Args:
-            device: The GPU (unused).
+            device: The GPU's id or ``cupy.cuda.Device``; None for the current one.
 
         Returns:
-            Never returns.
+            This object.
+
+        Raises:
+            RuntimeError: No GPU can be used (the message says what is missing).
         """
         from chainlite.backends import cuda
         cuda.check_cuda_available()
-        return self  # pragma: no cover
+        warnings.warn("to_gpu is deprecated. Please use to_device('@cupy:N') instead.",
+                      DeprecationWarning, stacklevel=2)
+        dev = backend.GpuDevice(cuda._get_device_or_current(device))
+        self.device_resident_accept(_ToDeviceVisitor(dev, keep_gpu=True))
+        return self
 
     def to_intel64(self) -> Any:
         """Deprecated (warns); raises RuntimeError, as iDeep is not available.
@@ -164,19 +172,39 @@ class DeviceResidentsVisitor(abc.ABC):
 
 
 class _ToDeviceVisitor(DeviceResidentsVisitor):
-    """Moves every visited object, array and Variable to one device."""
+    """Moves every visited object, array and Variable to one device.
 
-    def __init__(self, device: backend.Device) -> None:
+    With ``keep_gpu`` (``to_gpu``'s rule in Chainer), what is already on a GPU stays there.
+    """
+
+    def __init__(self, device: backend.Device, keep_gpu: bool = False) -> None:
         self._device = device
+        self._keep_gpu = keep_gpu and isinstance(device, backend.GpuDevice)
+        self._gpu = device if isinstance(device, backend.GpuDevice) else None
 
     def visit_device_resident(self, device_resident: DeviceResident) -> None:
         device_resident._device = self._device
 
     def visit_array(self, arr: Any) -> Any:
+        if self._keep_gpu and self._stays(backend.get_device_from_array(arr)):
+            return arr
         return self._device.send(arr)
 
     def visit_variable(self, param: Any) -> None:
+        if self._keep_gpu and self._stays(param.device):
+            return
         param.to_device(self._device)
+
+    def _stays(self, current: backend.Device) -> bool:
+        if not isinstance(current, backend.GpuDevice):
+            return False
+        if self._gpu is not None and current != self._gpu:
+            warnings.warn(
+                'to_gpu(%d) leaves the arrays already on GPU %d where they are (as Chainer\'s '
+                'to_gpu does); use to_device(%r) to move them between GPUs'
+                % (self._gpu.device.id, current.device.id, str(self._gpu)),
+                RuntimeWarning, stacklevel=4)
+        return True
 
 
 class _FromChxVisitor(DeviceResidentsVisitor):

@@ -12,7 +12,7 @@ import contextlib
 import copy
 import inspect
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Self, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Self
 
 import numpy
 
@@ -485,8 +485,8 @@ class Link(device_resident.DeviceResident):
                 for name in mine._persistent:
                     value = getattr(other, name)
                     current = getattr(mine, name)
-                    if isinstance(current, numpy.ndarray) and isinstance(value, numpy.ndarray):
-                        numpy.copyto(current, value)
+                    if variable._is_array(current) and variable._is_array(value):
+                        backend.copyto(current, value)  # (across devices if need be)
                     else:
                         setattr(mine, name, copy.copy(value))
 
@@ -501,8 +501,8 @@ class Link(device_resident.DeviceResident):
 
     @property
     def xp(self) -> Any:
-        """The array module of the parameters (``numpy``)."""
-        return numpy
+        """The array module of the parameters: ``numpy``, or ``cupy`` on a GPU."""
+        return self.device.xp
 
     @property
     def device(self) -> backend.Device:
@@ -516,8 +516,8 @@ class Link(device_resident.DeviceResident):
     def _device_id(self) -> Optional[int]:
         """Deprecated as in Chainer (warns): the CUDA device id, None on the CPU.
 
-        Chainer kept it for old code (ChainerRL's ``NoisyLinear`` reads it); chainlite's
-        parameters are NumPy arrays, so it is always None. Use :attr:`device` instead.
+        Chainer kept it for old code (ChainerRL's ``NoisyLinear`` reads it): the GPU's id
+        (an int) on a GPU, None on the CPU. Use :attr:`device` instead.
 
         Example:
             >>> import warnings, chainlite.links as L
@@ -529,7 +529,7 @@ class Link(device_resident.DeviceResident):
         warnings.warn('Link._device_id is deprecated and kept for old code; use Link.device '
                       'instead.', DeprecationWarning, stacklevel=2)
         device = self.device
-        return getattr(device, 'id', None) if device.xp is not numpy else None
+        return device.device.id if isinstance(device, backend.GpuDevice) else None
 
     def to_cpu(self) -> Self:
         """Deprecated as in Chainer 7 (warns): ``to_device('@numpy')``. Returns self."""
@@ -538,10 +538,28 @@ class Link(device_resident.DeviceResident):
         return self._move_to(backend.get_device('@numpy'), self)
 
     def to_gpu(self, device: Any = None) -> Self:
-        """Raises: CUDA is not available to chainlite."""
+        """Deprecated as in Chainer 7 (warns): moves the parameters and persistent arrays to a
+        GPU, as ``to_device('@cupy:N')`` does, except for arrays already on a GPU.
+
+        As in Chainer, an array already on another GPU stays there (with a RuntimeWarning):
+        :meth:`to_device` moves arrays between GPUs.
+
+        Args:
+            device: The GPU's id or ``cupy.cuda.Device``; None for the current one.
+
+        Returns:
+            This link.
+
+        Raises:
+            RuntimeError: No GPU can be used (the message says whether CuPy, a driver or a
+                device is missing).
+        """
         from chainlite.backends import cuda
         cuda.check_cuda_available()
-        return self  # pragma: no cover
+        warnings.warn("to_gpu is deprecated. Please use to_device('@cupy:N') instead.",
+                      DeprecationWarning, stacklevel=2)
+        dev = backend.GpuDevice(cuda._get_device_or_current(device))
+        return self._move_to(dev, self, keep_gpu=True)
 
     def to_intel64(self) -> Self:
         """Deprecated as in Chainer 7; raises, since iDeep is not available to chainlite."""
@@ -598,7 +616,7 @@ class Link(device_resident.DeviceResident):
             raise TypeError('Link.astype: a float dtype is needed, got %s' % dtype)
 
         def cast_float(a: Any) -> Any:
-            is_float = isinstance(a, numpy.ndarray) and a.dtype.kind == 'f'
+            is_float = variable._is_array(a) and a.dtype.kind == 'f'
             return a.astype(dtype) if is_float and a.dtype != dtype else a
 
         for p in self.params():
@@ -632,31 +650,38 @@ class Link(device_resident.DeviceResident):
         for name in self._params:
             visitor.visit_variable(d[name])
         for name in self._persistent:
-            if isinstance(d[name], numpy.ndarray):
+            if variable._is_array(d[name]):
                 d[name] = visitor.visit_array(d[name])
         for child in self.children():
             child.device_resident_accept(visitor)
 
-    def _move_to(self, dev: backend.Device, start: Optional['Link']) -> Self:
+    def _move_to(self, dev: backend.Device, start: Optional['Link'],
+                 keep_gpu: bool = False) -> Self:
+        # keep_gpu: to_gpu's rule, an array already on a GPU stays where it is.
         if dev.xp is numpy:
-            # As Chainer: a descendant that still overrides the deprecated to_cpu has it
-            # called (not on `start`, the link whose own to_cpu brought us here).
+            # As Chainer: a descendant that still overrides the deprecated to_cpu (to_gpu)
+            # has it called (not on `start`, the link whose own method brought us here).
             for link in self.links():
                 if link is not start and type(link).to_cpu is not Link.to_cpu:
                     link.to_cpu()
+        elif isinstance(dev, backend.GpuDevice):
+            for link in self.links():
+                if link is not start and type(link).to_gpu is not Link.to_gpu:
+                    link.to_gpu(dev.device.id)
+        visitor = device_resident._ToDeviceVisitor(dev, keep_gpu)
         for p in self.params():
-            p.to_device(dev)
+            visitor.visit_variable(p)
         for link in self.links():
             d = link.__dict__
             d['_device'] = dev
             for name in link._persistent:
-                if isinstance(d[name], numpy.ndarray):
-                    d[name] = dev.send(d[name])
+                if variable._is_array(d[name]):
+                    d[name] = visitor.visit_array(d[name])
         if any(type(link).device_resident_accept is not Link.device_resident_accept
                for link in self.links()):
             # Chainer's way for a link to move what it holds outside its parameters (an
             # LSTM's state, a sampler's tables): its device_resident_accept is visited.
-            self.device_resident_accept(device_resident._ToDeviceVisitor(dev))
+            self.device_resident_accept(visitor)
         return self
 
     def serialize(self, serializer: AbstractSerializer) -> None:
@@ -669,8 +694,8 @@ class Link(device_resident.DeviceResident):
             p = d[name]
             data = serializer(name, p.array)
             if p.array is None and data is not None:
-                p.initialize(data.shape)
-                numpy.copyto(cast(numpy.ndarray, p.array), data)
+                p.initialize(data.shape)  # (on the link's device)
+                backend.copyto(p.array, data)
         for name in self._persistent:
             d[name] = serializer(name, d[name])
         for name, child in self._named_children():
