@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions.activation import tanh
@@ -30,10 +31,11 @@ class BernoulliNLL(function_node.FunctionNode):
         x, y = inputs
         # softplus(y) - x y, with softplus(y) = max(y, 0) + log(1 + exp(-|y|)).
         loss = numpy.maximum(y, 0) + numpy.log1p(numpy.exp(-numpy.abs(y))) - x * y
+        xp = backend.get_array_module(x)
         if self.reduce == 'sum':
-            return numpy.asarray(_accumulate.wide_sum(loss), x.dtype),
+            return xp.asarray(_accumulate.wide_sum(loss), x.dtype),
         if self.reduce == 'mean':
-            return numpy.asarray(loss.mean(), x.dtype),
+            return xp.asarray(loss.mean(), x.dtype),
         return loss.astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],

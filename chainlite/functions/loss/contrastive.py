@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions.array import broadcast
@@ -43,7 +44,8 @@ class Contrastive(function_node.FunctionNode):
         push = numpy.maximum(self.margin - numpy.sqrt(dist_sq), 0)
         loss = numpy.where(y == 1, dist_sq, push * push) * 0.5
         if self.reduce == 'mean':
-            return numpy.asarray(_accumulate.wide_sum(loss) / max(len(loss), 1), x0.dtype),
+            xp = backend.get_array_module(x0)
+            return xp.asarray(_accumulate.wide_sum(loss) / max(len(loss), 1), x0.dtype),
         return loss.astype(x0.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],

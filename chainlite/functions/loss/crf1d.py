@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import variable
 from chainlite.functions.array import concat as concat_mod
 from chainlite.functions.array import select_item as select_item_mod
@@ -160,6 +161,8 @@ def argmax_crf1d(cost: VariableOrArray, xs: Sequence[VariableOrArray]
     _check(cost, xs)
     cost = variable.as_variable(cost)
     alpha = variable.as_variable(xs[0])
+    xp = backend.get_array_module(alpha.array)
+    labels = xp.arange(cost.shape[0])[None, :]
     finished: list[Variable | None] = []
     back = []
     for x in xs[1:]:
@@ -173,18 +176,18 @@ def argmax_crf1d(cost: VariableOrArray, xs: Sequence[VariableOrArray]
         # (B, K): the best previous labels.
         best = variable.as_array(scores).argmax(axis=1).astype(numpy.int32)
         back.append(best)
-        rows = numpy.arange(batch)[:, None]
-        alpha = scores[rows, best, numpy.arange(cost.shape[0])[None, :]] + x
+        rows = xp.arange(batch)[:, None]
+        alpha = scores[rows, best, labels] + x
     inds = variable.as_array(alpha).argmax(axis=1).astype(numpy.int32)
     path = [inds]
-    score = alpha[numpy.arange(len(inds)), inds]
+    score = alpha[xp.arange(len(inds)), inds]
     for best, rest in zip(back[::-1], finished[::-1]):
-        inds = best[numpy.arange(len(inds)), inds]
+        inds = best[xp.arange(len(inds)), inds]
         if rest is not None:
             rest_inds = variable.as_array(rest).argmax(axis=1).astype(numpy.int32)
-            inds = numpy.concatenate([inds, rest_inds])
+            inds = xp.concatenate([inds, rest_inds])
             score = concat_mod.concat(
-                [score, rest[numpy.arange(len(rest_inds)), rest_inds]], axis=0)
+                [score, rest[xp.arange(len(rest_inds)), rest_inds]], axis=0)
         path.append(inds)
     path.reverse()
     return score, path

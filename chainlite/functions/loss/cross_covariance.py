@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.math import matmul
 from chainlite.functions.math import mean
@@ -37,7 +38,8 @@ class CrossCovariance(function_node.FunctionNode):
         cov = (yc.T @ zc) / y.dtype.type(len(y))
         if self.reduce == 'no':
             return cov,
-        return numpy.asarray(numpy.vdot(cov, cov) * y.dtype.type(0.5), y.dtype),
+        xp = backend.get_array_module(y)
+        return xp.asarray(xp.vdot(cov, cov) * y.dtype.type(0.5), y.dtype),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

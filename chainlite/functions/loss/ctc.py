@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import backprop
 from chainlite import configuration
 from chainlite import function
@@ -135,8 +136,9 @@ class ConnectionistTemporalClassification(function.Function):
             self.zero_padding = -10000.0 if xs.dtype == numpy.float16 else _LOG_ZERO
         self.input_length = input_length
         self.path_length = 2 * label_length + 1
-        self.yseq = _softmax(xs, numpy)
-        self.path = _label_to_path(t, self.blank_symbol, numpy)
+        xp = backend.get_array_module(xs)
+        self.yseq = _softmax(xs, xp)
+        self.path = _label_to_path(t, self.blank_symbol, xp)
         with configuration.using_config('enable_backprop', True):
             self._x = variable.Variable(xs)
             self._loss = connectionist_temporal_classification(
@@ -211,11 +213,12 @@ def connectionist_temporal_classification(
         raise ValueError('connectionist_temporal_classification: blank_symbol must be in '
                          '[0, %d), got %d' % (n_vocab, blank_symbol))
     xs = stack_mod.stack(list(x))
+    xp = backend.get_array_module(xs.array)
     t = variable.as_array(t)
     if input_length is None:
-        input_length = numpy.full(n_batch, n_time, numpy.int32)
+        input_length = xp.full(n_batch, n_time, numpy.int32)
     if label_length is None:
-        label_length = numpy.full(len(t), t.shape[1] if t.ndim == 2 else 0, numpy.int32)
+        label_length = xp.full(len(t), t.shape[1] if t.ndim == 2 else 0, numpy.int32)
     input_length = variable.as_array(input_length)
     label_length = variable.as_array(label_length)
     _check(xs, t, input_length, label_length)
@@ -235,37 +238,40 @@ def connectionist_temporal_classification(
         xs = cast_mod.cast(xs, numpy.float32)
     wtype = xs.dtype.type
     n_state = 2 * n_label + 1
-    path = numpy.full((n_batch, n_state), blank_symbol, numpy.int32)
+    path = xp.full((n_batch, n_state), blank_symbol, numpy.int32)
     path[:, 1::2] = t
-    batch_index = numpy.arange(n_batch)[:, None]
+    batch_index = xp.arange(n_batch)[:, None]
     log_y = log_softmax_mod.log_softmax(xs, axis=2)
     # (T, B, S): the log-probability of each state's label, one Variable per step.
     lp = separate_mod.separate(log_y[:, batch_index, path], axis=0)
 
-    state = numpy.arange(n_state)
+    state = xp.arange(n_state)
     zero = wtype(_LOG_ZERO)
-    init_bias = numpy.where(state < 2, wtype(0), zero)[None, :].repeat(n_batch, 0)
-    skip = numpy.zeros((n_batch, n_state), bool)
+    init_bias = xp.where(state < 2, wtype(0), zero)[None, :].repeat(n_batch, 0)
+    skip = xp.zeros((n_batch, n_state), bool)
     skip[:, 2:] = path[:, 2:] != path[:, :-2]
-    skip_bias = numpy.where(skip, wtype(0), zero)
-    pad = numpy.full((n_batch, 2), zero)
+    skip_bias = xp.where(skip, wtype(0), zero)
+    pad = xp.full((n_batch, 2), zero)
+    # Steps before the shortest input need no masking: one read of the lengths, not one per
+    # step (on a GPU each read waits for the device).
+    n_full = int(input_length.min()) if n_batch else n_time
 
     alpha = lp[0] + init_bias
     for i in range(1, n_time):
         padded = concat_mod.concat([pad, alpha], axis=1)
         moved = stack_mod.stack([alpha, padded[:, 1:-1], padded[:, :-2] + skip_bias])
         new = logsumexp_mod.logsumexp(moved, axis=0) + lp[i]
-        active = i < input_length
-        if active.all():
+        if i < n_full:
             alpha = new
         else:
-            cond = numpy.broadcast_to(active[:, None], (n_batch, n_state))
+            active = i < input_length
+            cond = xp.broadcast_to(active[:, None], (n_batch, n_state))
             alpha = where_mod.where(cond, new, alpha)
 
-    rows = numpy.arange(n_batch)
+    rows = xp.arange(n_batch)
     last = alpha[rows, 2 * label_length]
-    before = alpha[rows, numpy.maximum(2 * label_length - 1, 0)]
-    before = before + numpy.where(label_length > 0, wtype(0), zero)
+    before = alpha[rows, xp.maximum(2 * label_length - 1, 0)]
+    before = before + xp.where(label_length > 0, wtype(0), zero)
     loss = -logsumexp_mod.logsumexp(stack_mod.stack([last, before], axis=1), axis=1)
     if reduce == 'mean':
         loss = sum_mod.sum(loss) / wtype(n_batch)

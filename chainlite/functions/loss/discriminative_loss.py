@@ -100,7 +100,7 @@ class DiscriminativeMarginBasedClusteringLoss:
         l_var = sum_mod.sum(l_var, axis=(1, 2, 3)) / numpy.maximum(sizes.sum(axis=1), 1)
         l_var = sum_mod.sum(l_var) / dtype.type(n_cluster)
 
-        a, b = numpy.triu_indices(n_cluster, 1)
+        a, b = xp.triu_indices(n_cluster, 1)
         if len(a):
             pair = self.norm(means[a] - means[b], 2)  # (pairs, B)
             l_dist = sum_mod.sum(relu_mod.relu(dtype.type(2 * self.delta_d) - pair) ** 2)

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions.math import exp
@@ -30,10 +31,11 @@ class GaussianKLDivergence(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         mean, ln_var = inputs
         loss = (mean * mean + numpy.exp(ln_var) - ln_var - 1) * 0.5
+        xp = backend.get_array_module(mean)
         if self.reduce == 'sum':
-            return numpy.asarray(_accumulate.wide_sum(loss), mean.dtype),
+            return xp.asarray(_accumulate.wide_sum(loss), mean.dtype),
         if self.reduce == 'mean':
-            return numpy.asarray(loss.mean(), mean.dtype),
+            return xp.asarray(loss.mean(), mean.dtype),
         return loss.astype(mean.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions.math import exp
@@ -34,10 +35,11 @@ class GaussianNLL(function_node.FunctionNode):
         x, mean, ln_var = inputs
         diff = x - mean
         loss = (diff * diff * numpy.exp(-ln_var) + ln_var + _LOG_2PI) * 0.5
+        xp = backend.get_array_module(x)
         if self.reduce == 'sum':
-            return numpy.asarray(_accumulate.wide_sum(loss), x.dtype),
+            return xp.asarray(_accumulate.wide_sum(loss), x.dtype),
         if self.reduce == 'mean':
-            return numpy.asarray(loss.mean(), x.dtype),
+            return xp.asarray(loss.mean(), x.dtype),
         return loss.astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],

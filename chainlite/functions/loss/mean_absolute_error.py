@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.utils import type_check
@@ -33,8 +34,9 @@ class MeanAbsoluteError(function_node.FunctionNode):
         diff = x0 - x1
         self.sign = numpy.sign(diff)  # the gradient; constant, so double backprop gives 0
         # float16 is summed in float32 (chainer#6702): 2 ** 16 twos would overflow.
-        return numpy.asarray(_accumulate.wide_sum(numpy.abs(diff)) / max(diff.size, 1),
-                             x0.dtype),
+        xp = backend.get_array_module(x0)
+        return xp.asarray(_accumulate.wide_sum(numpy.abs(diff)) / max(diff.size, 1),
+                          x0.dtype),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.utils import type_check
@@ -26,7 +27,8 @@ class MeanSquaredError(function_node.FunctionNode):
         x0, x1 = inputs
         # A dot product sums the squares without a temporary array (float16 in float32).
         diff = _accumulate.widen((x0 - x1).ravel())
-        return numpy.asarray(diff.dot(diff) / max(diff.size, 1), x0.dtype),
+        xp = backend.get_array_module(x0)
+        return xp.asarray(diff.dot(diff) / max(diff.size, 1), x0.dtype),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

@@ -30,7 +30,7 @@ def _sigmoid_grad(x, y, gy):
     return sigmoid_mod.SigmoidGrad((x,)).apply((y, gy))[0]
 
 
-def _scores(xp, x, w, sign, mask):
+def _scores(x, w, sign, mask):
     # (B, k + 1): sign * (w_k . x), and the loss terms softplus of it, 0 on ignored rows.
     f = (w * x[:, None, :]).sum(axis=2) * sign
     return f, numpy.logaddexp(f, 0) * mask[:, None]
@@ -62,8 +62,10 @@ class NegativeSamplingFunction(function_node.FunctionNode):
         self.wx = None
 
     def _make_samples(self, t):
-        samples = numpy.array(self.sampler((int(t.shape[0]), self.sample_size + 1)),
-                              numpy.int32)
+        xp = backend.get_array_module(t)
+        # A host sampler's draws are sent to t's device; a device sampler's stay there.
+        samples = xp.array(self.sampler((int(t.shape[0]), self.sample_size + 1)),
+                           numpy.int32)
         samples[:, 0] = t
         return samples
 
@@ -80,15 +82,16 @@ class NegativeSamplingFunction(function_node.FunctionNode):
         x, t, W = inputs
         self.ignore_mask = t != self.ignore_label
         self.samples = samples = self._make_samples(t)
-        sign = numpy.ones(self.sample_size + 1, numpy.float32 if x.dtype == numpy.float16
-                          else x.dtype)
+        xp = backend.get_array_module(x)
+        sign = xp.ones(self.sample_size + 1, numpy.float32 if x.dtype == numpy.float16
+                       else x.dtype)
         sign[0] = -1
-        ids = numpy.where(self.ignore_mask[:, None], samples, 0)
-        _, terms = _scores(numpy, widen(x), widen(W)[ids], sign, self.ignore_mask)
+        ids = xp.where(self.ignore_mask[:, None], samples, 0)
+        _, terms = _scores(widen(x), widen(W)[ids], sign, self.ignore_mask)
         loss = terms.sum(axis=1)
         if self.reduce == 'sum':
             loss = loss.sum()
-        return numpy.asarray(loss, x.dtype),
+        return xp.asarray(loss, x.dtype),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -128,22 +131,23 @@ class NegativeSamplingFunctionGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1, 2))
         x, W, gy = inputs
+        xp = backend.get_array_module(x)
         xw, Ww = widen(x), widen(W)
-        sign, ids, mask = self._parts(numpy, xw.dtype)
+        sign, ids, mask = self._parts(xp, xw.dtype)
         w = Ww[ids]
-        f, _ = _scores(numpy, xw, w, sign, self.ignore_mask)
+        f, _ = _scores(xw, w, sign, self.ignore_mask)
         gy = widen(gy)
         gyb = gy if self.reduce == 'sum' else gy[:, None]
         g = gyb * (numpy.tanh(f * 0.5) * 0.5 + 0.5) * sign * mask
-        gx = numpy.einsum('bk,bkd->bd', g, w)
-        gW = numpy.zeros_like(Ww)
-        numpy.add.at(gW, ids, g[:, :, None] * xw[:, None, :])
+        gx = xp.einsum('bk,bkd->bd', g, w)
+        gW = xp.zeros_like(Ww)
+        xp.add.at(gW, ids, g[:, :, None] * xw[:, None, :])
         return gx.astype(x.dtype, copy=False), None, gW.astype(W.dtype, copy=False)
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, W, gy = self.get_retained_inputs()
-        sign, ids, mask = self._parts(numpy, x.dtype)
+        sign, ids, mask = self._parts(backend.get_array_module(x.array), x.dtype)
 
         def formula(x, W, gy):
             w = embed_id_mod.embed_id(ids, W)
@@ -253,7 +257,8 @@ def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray
         x = cast_mod.cast(x, numpy.float32)
         W = cast_mod.cast(W, numpy.float32)
     ignore = t_array == -1
-    if ignore.any():
+    any_ignored = bool(ignore.any())  # one read of the labels (a wait on a GPU)
+    if any_ignored:
         # An ignored row's samples point at row 0 (any valid row); its loss is masked below.
         ids = samples.copy()
         ids[ignore] = 0
@@ -264,7 +269,7 @@ def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray
     sign = xp.ones(sample_size + 1, x.dtype)
     sign[0] = -1
     loss = softplus_mod.softplus(wx * sign)
-    if ignore.any():
+    if any_ignored:
         loss = loss * (~ignore[:, None]).astype(x.dtype)
     loss = sum_mod.sum(loss, axis=1) if reduce == 'no' else sum_mod.sum(loss)
     if loss.dtype != dtype:

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions import _vjp
@@ -42,7 +43,8 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
             return loss.astype(x.dtype, copy=False),
         count = valid.sum() if self.normalize else len(x)
         self.coeff = 1.0 / max(int(count), 1)
-        return numpy.asarray(_accumulate.wide_sum(loss) * self.coeff, x.dtype),
+        xp = backend.get_array_module(x)
+        return xp.asarray(_accumulate.wide_sum(loss) * self.coeff, x.dtype),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

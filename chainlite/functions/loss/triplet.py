@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions.array import broadcast
@@ -37,7 +38,8 @@ class Triplet(function_node.FunctionNode):
         self.active = (dist > 0).astype(a.dtype)
         loss = numpy.maximum(dist, 0)
         if self.reduce == 'mean':
-            return numpy.asarray(_accumulate.wide_sum(loss) / max(len(loss), 1), a.dtype),
+            xp = backend.get_array_module(a)
+            return xp.asarray(_accumulate.wide_sum(loss) / max(len(loss), 1), a.dtype),
         return loss.astype(a.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
