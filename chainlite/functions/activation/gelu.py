@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from chainlite.functions._scipy import special
+from chainlite.functions import _scipy
 
 from chainlite import function_node
 from chainlite.functions.math import exp
@@ -28,7 +28,7 @@ class GELU(function_node.FunctionNode):
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
-        return (x * special.ndtr(x)).astype(x.dtype, copy=False),
+        return (x * _scipy.special_of(x).ndtr(x)).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

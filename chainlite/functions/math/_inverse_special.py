@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy
 
 from chainlite import function_node
-from chainlite.functions._scipy import special
+from chainlite.functions import _scipy
 
 
 class InverseSpecial(function_node.FunctionNode):
@@ -23,4 +23,4 @@ class InverseSpecial(function_node.FunctionNode):
         x, = inputs
         self.retain_outputs((0,))
         # SciPy computes float16 in a wider type: cast back.
-        return getattr(special, self._special)(x).astype(x.dtype, copy=False),
+        return getattr(_scipy.special_of(x), self._special)(x).astype(x.dtype, copy=False),

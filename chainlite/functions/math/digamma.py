@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy
-from chainlite.functions._scipy import special
+from chainlite.functions import _scipy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.math import polygamma
 
@@ -28,14 +29,15 @@ class DiGamma(function_node.FunctionNode):
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
-        return special.digamma(x).astype(x.dtype, copy=False),
+        return _scipy.special_of(x).digamma(x).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         # d/dx digamma(x) = polygamma(1, x).
-        return gy * polygamma.polygamma(_ONE, x),
+        n = backend.get_array_module(x.array).asarray(_ONE)  # on x's device
+        return gy * polygamma.polygamma(n, x),
 
 
 def digamma(x: VariableOrArray) -> Variable:

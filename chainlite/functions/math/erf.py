@@ -7,7 +7,7 @@ import numpy
 
 import math
 
-from chainlite.functions._scipy import special
+from chainlite.functions import _scipy
 
 from chainlite import function_node
 from chainlite.functions.math import exp
@@ -31,7 +31,7 @@ class Erf(function_node.FunctionNode):
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
-        return special.erf(x).astype(x.dtype, copy=False),
+        return _scipy.special_of(x).erf(x).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

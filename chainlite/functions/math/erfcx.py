@@ -8,7 +8,7 @@ import numpy
 
 import math
 
-from chainlite.functions._scipy import special
+from chainlite.functions import _scipy
 
 from chainlite import function_node
 
@@ -36,7 +36,7 @@ class Erfcx(function_node.FunctionNode):
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         # SciPy computes float16 in a wider type: cast back.
-        return special.erfcx(x).astype(x.dtype, copy=False),
+        return _scipy.special_of(x).erfcx(x).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

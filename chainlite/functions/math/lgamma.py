@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from chainlite.functions._scipy import special
+from chainlite.functions import _scipy
 
 from chainlite import function_node
 from chainlite.functions.math import digamma
@@ -27,7 +27,7 @@ class LGamma(function_node.FunctionNode):
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
-        return special.gammaln(x).astype(x.dtype, copy=False),
+        return _scipy.special_of(x).gammaln(x).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

@@ -7,7 +7,7 @@ import numpy
 
 import math
 
-from chainlite.functions._scipy import special
+from chainlite.functions import _scipy
 
 from chainlite import function_node
 from chainlite.functions.math import exp
@@ -36,7 +36,7 @@ class Ndtr(function_node.FunctionNode):
         x, = inputs
         self.retain_inputs((0,))
         # SciPy computes float16 in a wider type: cast back.
-        return special.ndtr(x).astype(x.dtype, copy=False),
+        return _scipy.special_of(x).ndtr(x).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from chainlite.functions._scipy import special
+from chainlite.functions import _scipy
 
 from chainlite import function_node
 from chainlite.functions.array import sum_to
@@ -32,7 +32,7 @@ class PolyGamma(function_node.FunctionNode):
         n, x = inputs
         self.retain_inputs((0, 1))
         # SciPy computes float16 in a wider type: cast back.
-        return special.polygamma(n, x).astype(x.dtype, copy=False),
+        return _scipy.special_of(n, x).polygamma(n, x).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

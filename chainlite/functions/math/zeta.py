@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from chainlite.functions._scipy import special
+from chainlite.functions import _scipy
 
 from chainlite import function_node
 from chainlite.functions.array import sum_to
@@ -29,7 +29,7 @@ class Zeta(function_node.FunctionNode):
         x, q = inputs
         self.retain_inputs((0, 1))
         # SciPy computes float16 in a wider type: cast back.
-        return special.zeta(x, q).astype(x.dtype, copy=False),
+        return _scipy.special_of(x, q).zeta(x, q).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
