@@ -9,15 +9,18 @@ computes first-order gradients, so it tests the backward of the backward.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import warnings
 from typing import Any, Callable, Optional, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import backprop
 from chainlite import configuration
 from chainlite import variable
+from chainlite.backends import cuda
 from chainlite.testing import array as testing_array
 
 _float64 = numpy.float64
@@ -90,14 +93,28 @@ def numerical_grad(f: Callable[[], Any], inputs: Sequence[numpy.ndarray],
     for x in inputs:
         if x.dtype.kind != 'f':
             raise RuntimeError('The dtype of input arrays must be kind of float')
-    gys = tuple(None if gy is None else numpy.asarray(gy, _float64) for gy in grad_outputs)
-    grads = [numpy.zeros(x.shape, _float64) for x in inputs]
+    # On a GPU the inputs are moved and the differences taken on the device, as in Chainer.
+    xp = backend.get_array_module(*inputs, *grad_outputs)
+    if xp is not numpy:
+        with _using_device_of(inputs):
+            return _numerical_grad(f, inputs, grad_outputs, eps, detect_nondifferentiable,
+                                   diff_atol, diff_rtol, center_outputs, xp)
+    return _numerical_grad(f, inputs, grad_outputs, eps, detect_nondifferentiable, diff_atol,
+                           diff_rtol, center_outputs, xp)
+
+
+def _numerical_grad(f: Callable[[], Any], inputs: tuple, grad_outputs: Sequence[Any],
+                    eps: float, detect_nondifferentiable: bool, diff_atol: float,
+                    diff_rtol: float, center_outputs: Optional[Sequence[Any]],
+                    xp: Any) -> list[Any]:
+    gys = tuple(None if gy is None else xp.asarray(gy, _float64) for gy in grad_outputs)
+    grads = [xp.zeros(x.shape, _float64) for x in inputs]
     with configuration.using_config('type_check', False):
         if detect_nondifferentiable:
             if center_outputs is None:
                 center = _evaluate(f, gys)
             else:
-                center = tuple(None if y is None else numpy.array(y, _float64)
+                center = tuple(None if y is None else xp.array(y, _float64)
                                for y in center_outputs)
             steps: tuple[float, ...] = (-1.0, -0.5, 0.5, 1.0)
         else:
@@ -141,7 +158,9 @@ def _evaluate(f: Callable[[], Any], gys: tuple[Any, ...]) -> tuple[Any, ...]:
             ret.append(None)
             continue
         # A copy: f may hand back a buffer (even an input) that the next step changes.
-        y = numpy.array(variable.as_array(y), _float64)
+        y = variable.as_array(y)
+        y = numpy.array(y, _float64) if isinstance(y, numpy.ndarray) else \
+            backend.get_array_module(y).array(y, _float64)
         if gy is not None and gy.ndim and gy.shape != y.shape:
             raise ValueError('numerical_grad: output %d has shape %s but its grad_output has '
                              'shape %s' % (k, y.shape, gy.shape))
@@ -165,6 +184,9 @@ def _check_smooth(i_in: int, index: tuple[int, ...], points: tuple[Any, ...], ep
         if points[0][k] is None:
             continue
         ys = numpy.stack([p[k].ravel() for p in points])  # (5, output size)
+        if not isinstance(ys, numpy.ndarray):
+            # The smoothness test runs on the host, as Chainer's: five samples of the output.
+            ys = ys.get()
         finite = numpy.isfinite(ys)
         changed = (finite != finite[0]).any(axis=0)
         if changed.any():
@@ -228,10 +250,11 @@ class _CheckBackward:
     _sample_unit_vector = staticmethod(_sample_unit_vector)
 
 
-def _sample_directions(shapes: list) -> list:
-    # One unit vector over all the inputs together, cut into their shapes.
+def _sample_directions(shapes: list, xp: Any = numpy) -> list:
+    # One unit vector over all the inputs together, cut into their shapes, drawn by the
+    # inputs' array module (on the GPU for GPU inputs, as Chainer).
     sizes = [math.prod(s) for s in shapes]
-    flat = _sample_unit_vector(sum(sizes))
+    flat = _sample_unit_vector(sum(sizes), xp)
     bounds = numpy.cumsum([0] + sizes)
     return [flat[a:b].reshape(s) for a, b, s in zip(bounds[:-1], bounds[1:], shapes)]
 
@@ -281,6 +304,23 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
     """
     x_data = _as_tuple(x_data)
     params = _as_tuple(params)
+    with _using_device_of(list(x_data) + [p.array for p in params]):
+        _check_backward(func, x_data, y_grad, params, eps, atol, rtol, no_grads, dtype,
+                        detect_nondifferentiable)
+
+
+def _using_device_of(arrays: Sequence[Any]) -> Any:
+    # The GPU of the first GPU array made current, as Chainer's checks do: CuPy creates
+    # arrays on the current device. Nothing to do for NumPy arrays.
+    for a in arrays:
+        if cuda.is_gpu_array(a):
+            return a.device
+    return contextlib.nullcontext()
+
+
+def _check_backward(func: Callable, x_data: tuple, y_grad: Any, params: tuple, eps: float,
+                    atol: float, rtol: float, no_grads: Optional[Sequence[bool]], dtype: Any,
+                    detect_nondifferentiable: bool) -> None:
     if dtype is not None:
         dtype = numpy.dtype(dtype)
         if dtype.kind != 'f':
@@ -306,8 +346,7 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
     for v in xs + list(params):
         if v is not None:
             v.cleargrad()
-    seeded = [(y, numpy.array(gy)) for y, gy in zip(ys, gys)
-              if y is not None and gy is not None]
+    seeded = [(y, _copy(gy)) for y, gy in zip(ys, gys) if y is not None and gy is not None]
     if seeded:
         backprop.backward([y for y, _ in seeded], [gy for _, gy in seeded])
     for i, (x, skip) in enumerate(zip(xs, no_grads)):
@@ -319,7 +358,8 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
     if not checked and not params:
         return
     shapes = [x_data[i].shape for i in checked] + [p.shape for p in params]
-    directions = _sample_directions(shapes)
+    xp = backend.get_array_module(*[x_data[i] for i in checked], *[p.array for p in params])
+    directions = _sample_directions(shapes, xp)
     grads = [xs[i].grad for i in checked] + [p.grad for p in params]
     gx_backward = 0.0
     for gr, d in zip(grads, directions):
@@ -335,10 +375,10 @@ def check_backward(func: Callable, x_data: Any, y_grad: Any, params: Any = (),
     p_dirs = directions[len(checked):]
     p_orig = [p.array for p in params]
     p_base = [cast(a) for a in p_orig]
-    delta = numpy.zeros((), _float64)
+    delta = xp.zeros((), _float64)
 
     def moved(a, d):
-        return numpy.asarray(a.astype(_float64) + delta * d).astype(a.dtype)
+        return xp.asarray(a.astype(_float64) + delta * d).astype(a.dtype)
 
     def g():
         vs: list[Any] = []
@@ -408,6 +448,11 @@ def assert_allclose(x: Any, y: Any, atol: float = 1e-5, rtol: float = 1e-4,
     warnings.warn('chainer.gradient_check.assert_allclose is deprecated; use '
                   'chainer.testing.assert_allclose instead.', DeprecationWarning, stacklevel=2)
     testing_array.assert_allclose(x, y, atol=atol, rtol=rtol, verbose=verbose)
+
+
+def _copy(a: Any) -> Any:
+    # An array copy that keeps the array's device (a NumPy array for anything else).
+    return a.copy() if cuda.is_gpu_array(a) else numpy.array(a)
 
 
 def _cast(v, dtype):

@@ -6,12 +6,19 @@ from typing import Any
 import numpy
 
 from chainlite import variable
+from chainlite.backends import cuda
 
 _MAX_INDEXES = 10
 
 
+def _host(x: Any) -> Any:
+    # The value on the host: a GPU array is copied there, as Chainer's assert_allclose does.
+    a = variable.as_array(x)
+    return a if a.__class__ is numpy.ndarray or not cuda.is_gpu_array(a) else a.get()
+
+
 def _as_numpy(x: Any) -> numpy.ndarray:
-    a = numpy.asarray(variable.as_array(x))
+    a = numpy.asarray(_host(x))
     # Complex values would lose their imaginary part (with a warning) in float64.
     return a if a.dtype.kind == 'c' else a.astype(numpy.float64)
 
@@ -23,8 +30,10 @@ def assert_allclose(x: Any, y: Any, atol: float = 1e-5, rtol: float = 1e-4,
     NaNs in the same places count as equal.
 
     Args:
-        x: The actual value: an array, a Variable or a scalar.
-        y: The expected value: an array, a Variable or a scalar.
+        x: The actual value: an array (NumPy or GPU), a Variable or a scalar.
+        y: The expected value: an array (NumPy or GPU), a Variable or a scalar.
+
+    GPU arrays are copied to the host first, so a GPU result compares with a NumPy one.
         atol: Absolute tolerance.
         rtol: Relative tolerance (relative to ``|y|``).
         verbose: Also print both arrays in the message.
@@ -52,7 +61,7 @@ def assert_allclose(x: Any, y: Any, atol: float = 1e-5, rtol: float = 1e-4,
 
 def _describe(x: Any, y: Any, xa: numpy.ndarray, ya: numpy.ndarray, atol: float, rtol: float,
               verbose: bool, numpy_message: str) -> str:
-    dtypes = (numpy.asarray(variable.as_array(x)).dtype, numpy.asarray(variable.as_array(y)).dtype)
+    dtypes = (numpy.asarray(_host(x)).dtype, numpy.asarray(_host(y)).dtype)
     try:
         xb, yb = numpy.broadcast_arrays(xa, ya)
     except ValueError:

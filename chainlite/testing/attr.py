@@ -1,16 +1,20 @@
 """pytest markers of Chainer's test attributes (``@attr.gpu``, ``@attr.slow``, ...).
 
-chainlite runs on NumPy alone, so tests that need a GPU, cuDNN, ChainerX or iDeep are marked
-and skipped, with the reason, under both pytest and unittest. The marks themselves stay, so
+Tests that need a GPU or cuDNN are marked and run where CuPy offers them when the test runs
+(the tests' CuPy stand-in counts as a GPU without cuDNN); elsewhere they are skipped with the
+reason, under both pytest and unittest. Tests that need ChainerX or iDeep are marked and
+skipped (chainlite has neither). The marks themselves stay, so
 ``pytest -m 'not gpu'`` selects as it does for Chainer. Markers this project does not
 register are created without pytest's unknown-marker warning; register them (``markers`` in
 the pytest configuration) to use ``--strict-markers``.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import unittest
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from chainlite.testing import _bundle
 
@@ -105,8 +109,62 @@ def slow(*args: Any, **kwargs: Any) -> Any:
     return _mark('slow', *args, **kwargs)
 
 
+def _gpu_skip_reason(gpu_num: int = 1) -> Optional[str]:
+    """None if ``gpu_num`` CUDA GPUs can be used now, else why not."""
+    from chainlite.backends import cuda
+    if not cuda.available:
+        return 'CUDA GPU required: %s' % cuda._reason
+    count = int(cuda.cupy.cuda.runtime.getDeviceCount())
+    if count < gpu_num:
+        return '%d CUDA GPUs required; %d found' % (gpu_num, count)
+    return None
+
+
+def _cudnn_skip_reason() -> Optional[str]:
+    from chainlite.backends import cuda
+    reason = _gpu_skip_reason()
+    if reason is None and not cuda.cudnn_enabled:
+        reason = 'cuDNN required: the CuPy in use offers no cuDNN'
+    return reason
+
+
+def _guarded(function: Callable[..., Any], why_not: Callable[[], Optional[str]]) -> Any:
+    # The function, skipping (unittest.SkipTest, which pytest honours too) when it is called
+    # while why_not() gives a reason.
+    @functools.wraps(function)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        reason = why_not()
+        if reason is not None:
+            raise unittest.SkipTest(reason)
+        return function(*args, **kwargs)
+    return guarded
+
+
+def _marked_and_checked(name: str, why_not: Callable[[], Optional[str]]) -> Callable[[Any], Any]:
+    # Marks a test function or class with ``name``; it runs only where why_not() gives None
+    # when the test runs (setUp/setup_method of a class included, as they may use the GPU).
+    def guard_class(cls: type) -> type:
+        for attr_name, member in inspect.getmembers(cls, inspect.isfunction):
+            if attr_name.startswith('test') or attr_name in ('setUp', 'setup_method'):
+                setattr(cls, attr_name, _guarded(member, why_not))
+        return _mark(name)(cls)
+
+    def decorator(target: Any) -> Any:
+        if isinstance(target, _bundle.CaseBundle):
+            for cls in target.classes:
+                guard_class(cls)
+            return target
+        if isinstance(target, type):
+            return guard_class(target)
+        return _mark(name)(_guarded(target, why_not))
+    return decorator
+
+
 def multi_gpu(gpu_num: int) -> Callable[[Any], Any]:
-    """Marks a test as needing ``gpu_num`` CUDA GPUs (marker ``gpu``); it is skipped.
+    """Marks a test as needing ``gpu_num`` CUDA GPUs (marker ``gpu``).
+
+    The test runs where that many GPUs can be used when it runs (CuPy with GPUs, or the
+    tests' CuPy stand-in installed, which has two), and is skipped with the reason elsewhere.
 
     Args:
         gpu_num: The number of GPUs the test needs.
@@ -114,27 +172,28 @@ def multi_gpu(gpu_num: int) -> Callable[[Any], Any]:
     Returns:
         The decorator, for a test function or class.
     """
-    return _marked_and_skipped(
-        'gpu', '%d CUDA GPU%s required; chainlite runs on NumPy (CPU) only'
-        % (gpu_num, '' if gpu_num == 1 else 's'))
+    return _marked_and_checked('gpu', lambda: _gpu_skip_reason(gpu_num))
 
 
 def gpu(f: Any) -> Any:
-    """Marks a test as needing one CUDA GPU (marker ``gpu``); it is skipped.
+    """Marks a test as needing one CUDA GPU (marker ``gpu``).
+
+    The test runs where a GPU can be used when it runs (CuPy with a GPU, or the tests' CuPy
+    stand-in installed), and is skipped with the reason elsewhere.
 
     Example:
         >>> @gpu
         ... def test_on_gpu():
         ...     pass
-        >>> sorted(m.name for m in test_on_gpu.pytestmark)
-        ['gpu', 'skip']
+        >>> [m.name for m in test_on_gpu.pytestmark]
+        ['gpu']
     """
     return multi_gpu(1)(f)
 
 
 def cudnn(f: Any) -> Any:
-    """Marks a test as needing cuDNN (marker ``cudnn``); it is skipped."""
-    return _marked_and_skipped('cudnn', 'cuDNN required; chainlite runs on NumPy only')(f)
+    """Marks a test as needing cuDNN (marker ``cudnn``): it runs where CuPy offers cuDNN."""
+    return _marked_and_checked('cudnn', _cudnn_skip_reason)(f)
 
 
 def ideep(f: Any) -> Any:

@@ -1,17 +1,22 @@
-"""CPU-only counterparts of Chainer's backend test configurations.
+"""Chainer's backend test configurations: the CPU, and CUDA GPUs through CuPy.
 
 Chainer runs a test class once per backend configuration (NumPy, CuPy, ChainerX, iDeep).
-chainlite has NumPy alone: :func:`inject_backend_tests` takes Chainer's parameter dicts
-unchanged, runs the CPU ones and generates the others as skipped tests that say why.
+:func:`inject_backend_tests` takes Chainer's parameter dicts unchanged. CPU configurations
+always run; ``{'use_cuda': True}`` configurations run where CUDA is available when the test
+runs (real CuPy with a GPU, or the tests' CuPy stand-in installed), with arrays sent to
+``'@cupy:N'``, and are skipped with the reason elsewhere; ChainerX and iDeep configurations
+are skipped (chainlite has neither).
 """
 from __future__ import annotations
 
 import functools
+import unittest
 from typing import Any, Callable, Iterable, List, Optional
 
 import numpy
 
 from chainlite import backend
+from chainlite import configuration
 from chainlite.testing import _bundle
 from chainlite.testing import attr
 
@@ -28,24 +33,29 @@ _DEFAULTS = (
 )
 
 
-class CpuBackendConfig:
-    """One backend configuration, given as in Chainer; the arrays are always NumPy's.
+class BackendConfig:
+    """One backend configuration, given as in Chainer: the CPU or a CUDA GPU.
 
     The instance is what a test method of a class decorated with :func:`inject_backend_tests`
     receives as ``backend_config``. It accepts Chainer's keys (``use_cuda``, ``cuda_device``,
-    ``use_chainerx``, ``chainerx_device``, ``use_cudnn``, ``use_ideep``, ...) and says, in
-    :attr:`skip_reason`, why a configuration cannot run here.
+    ``use_chainerx``, ``chainerx_device``, ``use_cudnn``, ``use_ideep``, ...). With
+    ``use_cuda`` its device is the GPU ``'@cupy:<cuda_device>'``: :meth:`get_array` sends
+    arrays there and :attr:`xp` is CuPy. :attr:`skip_reason` says why a configuration cannot
+    run here (checked when the test runs, so a GPU configuration runs wherever CUDA is
+    available at that moment). In a ``with`` block the configuration's ``use_cudnn``,
+    ``cudnn_deterministic``, ``autotune``, ``cudnn_fast_batch_normalization`` and
+    ``use_ideep`` are set, and its device is current.
 
     Args:
         params: A dict of Chainer's ``BackendConfig`` parameters; ``{}`` is the CPU.
 
     Example:
         >>> import numpy as np
-        >>> config = CpuBackendConfig({})
+        >>> config = BackendConfig({})
         >>> config.xp is np, config.skip_reason
         (True, None)
-        >>> CpuBackendConfig({'use_cuda': True}).skip_reason
-        'CUDA GPU required; chainlite runs on NumPy (CPU) only'
+        >>> BackendConfig({'use_chainerx': True}).skip_reason
+        'ChainerX required; chainlite has no ChainerX'
     """
 
     # Chainer's keys, set from _DEFAULTS and the given params.
@@ -70,28 +80,34 @@ class CpuBackendConfig:
             setattr(self, key, value)
         if self.use_cuda and self.cuda_device is None:
             self.cuda_device = 0
+        self._contexts: list = []
 
     @property
     def skip_reason(self) -> Optional[str]:
-        """None for a CPU configuration, else why the tests using it are skipped."""
-        if self.use_cuda or (self.use_chainerx
-                             and str(self.chainerx_device).startswith('cuda')):
-            return 'CUDA GPU required; chainlite runs on NumPy (CPU) only'
+        """None for a configuration that can run now, else why its tests are skipped."""
         if self.use_chainerx:
             return 'ChainerX required; chainlite has no ChainerX'
         if self.use_ideep != 'never':
             return 'iDeep required; chainlite has no iDeep backend'
+        if self.use_cuda:
+            return attr._gpu_skip_reason(int(self.cuda_device) + 1)
         return None
 
     @property
     def device(self) -> backend.Device:
-        """The device: always the CPU."""
+        """The device: the CPU, or the GPU ``'@cupy:<cuda_device>'`` with ``use_cuda``.
+
+        Raises:
+            RuntimeError: ``use_cuda`` is set and no GPU can be used (the reason says why).
+        """
+        if self.use_cuda:
+            return backend.GpuDevice.from_device_id(int(self.cuda_device))
         return backend.CpuDevice()
 
     @property
     def xp(self) -> Any:
-        """The array module: always NumPy."""
-        return numpy
+        """The array module: NumPy, or CuPy with ``use_cuda``."""
+        return self.device.xp if self.use_cuda else numpy
 
     def get_array(self, np_array: Any) -> Any:
         """Returns the array (or tuple/list/dict of arrays) on the device."""
@@ -105,22 +121,46 @@ class CpuBackendConfig:
         return '__'.join('%s_%s' % (key, text(getattr(self, key))) for key, _ in _DEFAULTS)
 
     def get_pytest_marks(self) -> List[Callable]:
-        """The decorators applied to the tests of this configuration (skips, for non-CPU)."""
-        reason = self.skip_reason
-        if reason is None:
-            return []
-        name = 'gpu' if 'CUDA' in reason else 'chainerx' if 'ChainerX' in reason else 'ideep'
-        return [attr._marked_and_skipped(name, reason)]
+        """The decorators applied to the tests of this configuration.
 
-    def __enter__(self) -> 'CpuBackendConfig':
+        ``gpu`` (and ``cudnn`` where cuDNN is asked for) for a CUDA configuration, which then
+        runs or skips when the test runs; a skip for ChainerX and iDeep configurations.
+        """
+        if self.use_chainerx:
+            return [attr._marked_and_skipped('chainerx', str(self.skip_reason))]
+        if self.use_ideep != 'never':
+            return [attr._marked_and_skipped('ideep', str(self.skip_reason))]
+        if self.use_cuda:
+            marks = [attr._mark('gpu')]
+            if self.use_cudnn != 'never':
+                marks.append(attr._mark('cudnn'))
+            return marks
+        return []
+
+    def __enter__(self) -> 'BackendConfig':
+        contexts: List[Any] = [configuration.using_config(key, getattr(self, key))
+                               for key in _CONFIG_KEYS]
+        if self.use_cuda:
+            contexts.append(self.device)
+        for context in contexts:
+            context.__enter__()
+        self._contexts.append(contexts)
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        pass
+        for context in reversed(self._contexts.pop()):
+            context.__exit__(*exc)
 
     def __repr__(self) -> str:
         return '<BackendConfig %s>' % ' '.join('%s=%r' % (key, getattr(self, key))
                                               for key, _ in _DEFAULTS)
+
+
+# The configuration keys a BackendConfig sets inside its ``with`` block.
+_CONFIG_KEYS = ('use_cudnn', 'cudnn_deterministic', 'autotune',
+                'cudnn_fast_batch_normalization', 'use_ideep')
+# The former name, from when every configuration computed on the CPU.
+CpuBackendConfig = BackendConfig
 
 
 def _generate(base: type, method_names: Optional[List[str]],
@@ -130,7 +170,7 @@ def _generate(base: type, method_names: Optional[List[str]],
         yield ('%s_without_backend' % base.__name__, {},
                lambda method: None if method.__name__ in method_names else method)
     for param in params:
-        config = CpuBackendConfig(param)
+        config = BackendConfig(param)
 
         def wrap(method, config=config):
             if method_names is not None and method.__name__ not in method_names:
@@ -138,6 +178,9 @@ def _generate(base: type, method_names: Optional[List[str]],
 
             @functools.wraps(method)
             def test(self, *args, **kwargs):
+                reason = config.skip_reason
+                if reason is not None:
+                    raise unittest.SkipTest(reason)
                 return method(self, config, *args, **kwargs)
 
             # Hide the backend_config parameter from pytest, which would look for a fixture.
@@ -154,13 +197,14 @@ _test_case_generator = _generate  # Chainer's name
 
 def inject_backend_tests(method_names: Optional[List[str]],
                          params: List[dict]) -> Callable[[Any], _bundle.CaseBundle]:
-    """Class decorator running test methods once per backend configuration, CPU only.
+    """Class decorator running test methods once per backend configuration.
 
     Each ``test_*`` method named in ``method_names`` (all of them if None) takes a
     ``backend_config`` argument after ``self``; one class is generated per configuration in
-    ``params``, its tests receiving a :class:`CpuBackendConfig`. Configurations that need
-    CUDA, ChainerX or iDeep give skipped tests, with the reason. Works with unittest and
-    pytest-style classes and stacks with :func:`~chainlite.testing.parameterize`.
+    ``params``, its tests receiving a :class:`BackendConfig`. CUDA configurations run where
+    CUDA is available when the test runs (CuPy with a GPU, or the CuPy stand-in installed)
+    and are skipped with the reason elsewhere; ChainerX and iDeep ones are skipped. Works with
+    unittest and pytest-style classes and stacks with :func:`~chainlite.testing.parameterize`.
 
     Args:
         method_names: The names of the test methods taking ``backend_config``, or None.
@@ -181,5 +225,3 @@ def inject_backend_tests(method_names: Optional[List[str]],
     return _bundle.make_decorator(lambda base: _generate(base, method_names, params))
 
 
-# Chainer's name for a backend configuration.
-BackendConfig = CpuBackendConfig

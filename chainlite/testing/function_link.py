@@ -3,9 +3,11 @@
 A subclass says how to make inputs, how to run the code under test and what it should return;
 the base class provides ``test_forward``, ``test_backward`` (and ``test_double_backward``)
 that compare the outputs with the expectation and the gradients with numerical ones, using
-:mod:`chainlite.gradient_check`. Everything runs on the CPU; the ``backend_config`` argument
-of Chainer's test methods is optional and filled in by
-:func:`~chainlite.testing.inject_backend_tests` when it is used.
+:mod:`chainlite.gradient_check`. The ``backend_config`` argument of Chainer's test methods is
+optional (the CPU) and filled in by :func:`~chainlite.testing.inject_backend_tests` when it is
+used; with a CUDA configuration, as in Chainer, the inputs (and a link's parameters) go to the
+GPU, the outputs must be GPU arrays, and they are compared on the host with the expected
+NumPy values; gradients are checked on the device.
 """
 from __future__ import annotations
 
@@ -14,10 +16,12 @@ from typing import Any, Optional, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import gradient_check
 from chainlite import initializers
 from chainlite import link as link_module
 from chainlite import variable
+from chainlite.backends import cuda
 from chainlite.testing import array as array_module
 from chainlite.testing import backend as backend_module
 
@@ -54,17 +58,20 @@ class InitializerArgument:
 
 
 def _cpu_config(backend_config: Any) -> Any:
-    return backend_module.CpuBackendConfig({}) if backend_config is None else backend_config
+    return backend_module.BackendConfig({}) if backend_config is None else backend_config
 
 
 def _as_noncontiguous(arrays: Any) -> Any:
-    # Every second element of a buffer twice as long: same values, no contiguity.
+    # Every second element of a buffer twice as long (on the arrays' device): same values,
+    # no contiguity.
     def one(a):
         if a is None or a.ndim == 0 or a.size == 0:
             return a
-        buffer = numpy.empty(a.shape[:-1] + (a.shape[-1] * 2,), a.dtype)
-        view = buffer[..., ::2]
-        view[...] = a
+        xp = backend.get_array_module(a)
+        with cuda.using_device(a):  # the array's GPU; nothing for a NumPy array
+            buffer = xp.empty(a.shape[:-1] + (a.shape[-1] * 2,), a.dtype)
+            view = buffer[..., ::2]
+            view[...] = a
         return view
     return tuple(one(a) for a in arrays)
 
@@ -222,14 +229,18 @@ class FunctionTestBase:
     def _forward(self, inputs: Sequence[Any], config: Any) -> tuple:
         with config:
             outputs = self.forward(tuple(inputs), config.device)
-        return _check_variable_tuple(outputs, FunctionTestError)
+        outputs = _check_variable_tuple(outputs, FunctionTestError)
+        _check_variable_types(outputs, config.device, 'forward', FunctionTestError)
+        return outputs
 
     def run_test_forward(self, backend_config: Any = None) -> None:
         """Checks the outputs against ``forward_expected``, and that inputs are unchanged."""
         config = self._start('test_forward', self.skip_forward_test, backend_config)
-        inputs = self._layout(self._inputs())
+        host_inputs = self._inputs()
+        expected = self._expected(host_inputs)
+        # As in Chainer: the inputs go to the configuration's device, non-contiguous there.
+        inputs = self._layout(config.get_array(host_inputs))
         copies = [a.copy() for a in inputs]
-        expected = self._expected(inputs)
         outputs = self._forward(
             [variable.Variable(a, requires_grad=a.dtype.kind == 'f') for a in inputs], config)
         modified = [i for i, (a, c) in enumerate(zip(inputs, copies))
@@ -250,8 +261,10 @@ class FunctionTestBase:
                 self.generate_grad_outputs(self._expected(inputs)), 'generate_grad_outputs')
             try:
                 gradient_check.check_backward(
-                    lambda *xs: self._forward(xs, config), self._layout(inputs),
-                    self._layout(grad_outputs), dtype=self.numerical_grad_dtype,
+                    lambda *xs: self._forward(xs, config),
+                    self._layout(config.get_array(inputs)),
+                    self._layout(config.get_array(grad_outputs)),
+                    dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_backward_options)
             except AssertionError as e:
@@ -278,8 +291,10 @@ class FunctionTestBase:
                                      if x.dtype.kind == 'f')
             try:
                 gradient_check.check_double_backward(
-                    lambda *xs: self._forward(xs, config), self._layout(inputs),
-                    self._layout(grad_outputs), self._layout(grad_grad_inputs),
+                    lambda *xs: self._forward(xs, config),
+                    self._layout(config.get_array(inputs)),
+                    self._layout(config.get_array(grad_outputs)),
+                    self._layout(config.get_array(grad_grad_inputs)),
                     dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_double_backward_options)
@@ -293,7 +308,7 @@ class FunctionTestBase:
 
 
 class FunctionTestCase(FunctionTestBase, unittest.TestCase):
-    """Base class of a function's tests: forward, backward and double backward, on the CPU.
+    """Base class of a function's tests: forward, backward and double backward, per device.
 
     A subclass defines:
 
@@ -347,6 +362,11 @@ class FunctionTestCase(FunctionTestBase, unittest.TestCase):
     def test_double_backward(self, backend_config: Any = None) -> None:
         """Checks second-order gradients (:func:`~gradient_check.check_double_backward`)."""
         self.run_test_double_backward(backend_config)
+
+
+def _host(a: Any) -> Any:
+    # A GPU array copied to the host (output templates for generate_grad_outputs).
+    return a.get() if cuda.is_gpu_array(a) else a
 
 
 def _initializer_argument(init: Any) -> Any:
@@ -408,19 +428,23 @@ class _LinkTestBase(unittest.TestCase):
         link = self.create_link([_initializer_argument(i) for i in inits])
         if not isinstance(link, link_module.Link):
             raise TypeError('`create_link` must return a chainlite.Link object.')
+        if self.backend_config is not None and self.backend_config.use_cuda:
+            link.to_device(self.backend_config.device)
         return link
 
     def _forward(self, link: link_module.Link, inputs: Sequence[Any], config: Any) -> tuple:
         with config:
             outputs = self.forward(link, tuple(inputs), config.device)
-        return _check_variable_tuple(outputs, LinkTestError)
+        outputs = _check_variable_tuple(outputs, LinkTestError)
+        _check_variable_types(outputs, config.device, 'forward', LinkTestError)
+        return outputs
 
     def _link_params(self, link: link_module.Link) -> list:
         return _get_link_params(link, self.param_names)
 
 
 class LinkTestCase(_LinkTestBase):
-    """Base class of a link's forward and backward tests, on the CPU.
+    """Base class of a link's forward and backward tests, per device.
 
     A subclass defines ``generate_params(self)`` (the initializer-likes of the link),
     ``create_link(self, initializers)``, ``generate_inputs(self)`` (NumPy arrays) and
@@ -467,8 +491,11 @@ class LinkTestCase(_LinkTestBase):
         config = self._start('test_forward', backend_config)
         link = self._link(self._params())
         inputs = _check_array_tuple(self.generate_inputs(), 'generate_inputs')
-        outputs = self._forward(link, [variable.Variable(a) for a in self._layout(inputs)],
-                                config)
+        outputs = self._forward(
+            link, [variable.Variable(a) for a in self._layout(config.get_array(inputs))],
+            config)
+        if config.use_cuda:
+            link.to_device('@numpy')  # forward_expected reads NumPy parameters
         expected = _check_array_tuple(self.forward_expected(link, inputs), 'forward_expected')
         self.check_forward_outputs(tuple(y.array for y in outputs), expected)
 
@@ -482,14 +509,17 @@ class LinkTestCase(_LinkTestBase):
             link = self._link(self._params())
             inputs = _check_array_tuple(self.generate_inputs(), 'generate_inputs')
             # One forward run initializes lazily shaped parameters and gives output shapes.
-            outputs = self._forward(link, [variable.Variable(a) for a in inputs], config)
+            outputs = self._forward(
+                link, [variable.Variable(a) for a in config.get_array(inputs)], config)
             grad_outputs = _check_array_tuple(
-                self.generate_grad_outputs(tuple(y.array for y in outputs)),
+                self.generate_grad_outputs(tuple(_host(y.array) for y in outputs)),
                 'generate_grad_outputs')
             try:
                 gradient_check.check_backward(
-                    lambda *xs: self._forward(link, xs, config), self._layout(inputs),
-                    self._layout(grad_outputs), params=self._link_params(link),
+                    lambda *xs: self._forward(link, xs, config),
+                    self._layout(config.get_array(inputs)),
+                    self._layout(config.get_array(grad_outputs)),
+                    params=self._link_params(link),
                     dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_backward_options)
@@ -542,9 +572,11 @@ class LinkInitializersTestCase(_LinkTestBase):
                 inits[i] = init
                 link = self._link(inits)
                 inputs = _check_array_tuple(self.generate_inputs(), 'generate_inputs')
-                self._forward(link, [variable.Variable(a) for a in inputs], config)
+                self._forward(link, [variable.Variable(a) for a in config.get_array(inputs)],
+                              config)
                 actual = self._link_params(link)[i].array
-                expected = numpy.empty_like(actual)
+                # The initializer applied on the host; assert_allclose fetches a GPU array.
+                expected = numpy.empty(actual.shape, actual.dtype)
                 _expected_initializer(init)(expected)
                 _check_arrays_equal((actual,), (expected,), LinkTestError,
                                     **self.check_initializers_options)
