@@ -286,6 +286,21 @@ def _out_of(kwargs: dict) -> Any:
     return out
 
 
+def _implemented(cupy_ufunc: Any, method: str) -> bool:
+    # CuPy's ufuncs all have these methods, but most raise NotImplementedError (reduce and
+    # accumulate: add and multiply only; at: the scatter ops). Called with None, an
+    # implemented one fails on the argument instead.
+    if not hasattr(cupy_ufunc, method):
+        return False
+    try:
+        getattr(cupy_ufunc, method)(*(None,) * (1 if method in ('reduce', 'accumulate') else 2))
+    except NotImplementedError:
+        return False
+    except Exception:
+        pass
+    return True
+
+
 class _Ufunc:
     """A CuPy ufunc computed by NumPy's ufunc of the same name."""
 
@@ -297,11 +312,12 @@ class _Ufunc:
         self.nargs = np_ufunc.nargs
         self.types = np_ufunc.types
         self._methods = {m for m in ('reduce', 'accumulate', 'reduceat', 'outer', 'at')
-                         if hasattr(cupy_ufunc, m)}
+                         if _implemented(cupy_ufunc, m)}
 
     def _call(self, method: str, args: Any, kwargs: dict) -> Any:
         if method != '__call__' and method not in self._methods:
-            raise AttributeError("the installed CuPy's %s has no %s" % (self.__name__, method))
+            raise NotImplementedError("the installed CuPy's %s.%s is not supported"
+                                      % (self.__name__, method))
         _out_of(kwargs)
         fn = self._np if method == '__call__' else getattr(self._np, method)
         result = fn(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
@@ -327,7 +343,8 @@ class _Ufunc:
 
     def at(self, a: ndarray, indices: Any, b: Any = None) -> None:
         if 'at' not in self._methods:
-            raise AttributeError("the installed CuPy's %s has no at" % self.__name__)
+            raise NotImplementedError("the installed CuPy's %s.at is not supported"
+                                      % self.__name__)
         if type(a) is not ndarray:
             _refuse(a)
         if b is None:
