@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.array import get_item as get_item_mod
@@ -57,14 +58,32 @@ def _max_index(shape: Sequence[int], strides: Sequence[int], storage_offset: int
 
 def _index_add(augend: numpy.ndarray, indices: Any, addend: Any) -> None:
     # augend[indices] += addend, with repeated indices adding up, in place.
-    numpy.add.at(augend, indices, addend)
+    backend.get_array_module(augend).add.at(augend, indices, addend)
 
 
 def _base_of(array):
     base = array
-    while isinstance(base.base, numpy.ndarray):
+    while variable._is_array(base.base):
         base = base.base
     return base
+
+
+def _address(array):
+    # The address of an array's first element (in device memory for a GPU array).
+    if isinstance(array, numpy.ndarray):
+        return array.__array_interface__['data'][0]
+    return array.data.ptr
+
+
+def _span(views, low, high):
+    # The lowest and highest memory index that the (shape, strides, offset) views reach,
+    # starting from low and high (empty views reach nothing); computed from the geometry,
+    # without reading any index array (which may be on a GPU).
+    for shape, strides, offset in views:
+        if 0 not in tuple(shape):
+            low = min(low, _min_index(shape, strides, offset))
+            high = max(high, _max_index(shape, strides, offset))
+    return low, high
 
 
 # Chainer's name: the array that owns ``array``'s memory (``array`` itself if it owns it).
@@ -78,21 +97,22 @@ def _geometry(array):
     base = _base_of(array)
     if base.dtype.itemsize != itemsize or not base.flags.c_contiguous or any(
             s % itemsize for s in array.strides):
-        base = numpy.ascontiguousarray(array)  # no shared element layout: use a copy
+        # No shared element layout: use a copy.
+        base = backend.get_array_module(array).ascontiguousarray(array)
         array = base
     storage = base.reshape(-1).view(array.dtype) if base.ndim else base.reshape(1)
-    offset = (array.__array_interface__['data'][0]
-              - base.__array_interface__['data'][0]) // itemsize
+    offset = (_address(array) - _address(base)) // itemsize
     return storage, tuple(s // itemsize for s in array.strides), offset
 
 
-def _indices(shape, strides, offset):
-    # The storage index of every element of a view: offset + sum_k i_k * strides[k].
-    idx = numpy.full(tuple(shape), offset, numpy.intp)
+def _indices(shape, strides, offset, xp=numpy):
+    # The storage index of every element of a view: offset + sum_k i_k * strides[k], made
+    # by the array module xp (on the device of the array it indexes).
+    idx = xp.full(tuple(shape), offset, numpy.intp)
     for axis, (n, step) in enumerate(zip(shape, strides)):
         view = [1] * len(shape)
         view[axis] = n
-        idx = idx + (numpy.arange(n, dtype=numpy.intp) * step).reshape(view)
+        idx = idx + (xp.arange(n, dtype=numpy.intp) * step).reshape(view)
     return idx
 
 
@@ -113,33 +133,39 @@ def _stride_array(array, shape, strides, storage_offset):
     """A view of ``array``'s memory; ``strides`` and ``storage_offset`` count elements.
 
     Args:
-        array: A ``numpy.ndarray`` (its owner's memory is what is viewed).
+        array: A NumPy or GPU (CuPy) array (its owner's memory is what is viewed).
         shape: The shape of the view.
         strides: The step of each axis, in elements (negative steps allowed).
         storage_offset: The index, in elements, of the view's first element.
 
     Returns:
-        A ``numpy.ndarray`` view (no copy).
+        A view (no copy) of the array's type.
 
     Raises:
         ValueError: If the view would reach outside the memory.
-        TypeError: If ``array`` is not a NumPy array.
+        TypeError: If ``array`` is not a NumPy or GPU array.
     """
-    if not isinstance(array, numpy.ndarray):
-        raise TypeError('as_strided: only numpy.ndarray is accepted, got %s'
+    if not variable._is_array(array):
+        raise TypeError('as_strided: only numpy.ndarray or cupy.ndarray is accepted, got %s'
                         % type(array).__name__)
     storage, _, _ = _geometry(array)
     _check_bounds(shape, strides, storage_offset, storage.size)
     itemsize = array.itemsize
-    return numpy.ndarray(tuple(shape), storage.dtype, storage, storage_offset * itemsize,
-                         tuple(s * itemsize for s in strides))
+    byte_strides = tuple(s * itemsize for s in strides)
+    if isinstance(array, numpy.ndarray):
+        return numpy.ndarray(tuple(shape), storage.dtype, storage, storage_offset * itemsize,
+                             byte_strides)
+    # A GPU array has no buffer constructor here: view the memory from the first element
+    # (negative strides reach back before it, within the bounds checked above).
+    return backend.get_array_module(array).lib.stride_tricks.as_strided(
+        storage[storage_offset:], tuple(shape), byte_strides)
 
 
 class TensorGeometry:
     """Where an array lies in the memory of the array that owns it (Chainer's class).
 
     Args:
-        array: A ``numpy.ndarray``.
+        array: A NumPy or GPU (CuPy) array.
 
     Attributes:
         shape: The array's shape.
@@ -149,9 +175,9 @@ class TensorGeometry:
     """
 
     def __init__(self, array: numpy.ndarray) -> None:
-        if not isinstance(array, numpy.ndarray):
-            raise ValueError('TensorGeometry: only numpy.ndarray is supported, got %s'
-                             % type(array).__name__)
+        if not variable._is_array(array):
+            raise ValueError('TensorGeometry: only numpy.ndarray or cupy.ndarray is '
+                             'supported, got %s' % type(array).__name__)
         _, self.strides, self.storage_offset = _geometry(array)
         self.shape = array.shape
         self.itemsize = array.itemsize
@@ -181,7 +207,8 @@ class AsStrided(function_node.FunctionNode):
         if self.storage_offset is None:
             self.storage_offset = offset
         _check_bounds(self.shape, self.strides, self.storage_offset, storage.size)
-        return storage[_indices(self.shape, self.strides, self.storage_offset)],
+        xp = backend.get_array_module(x)
+        return storage[_indices(self.shape, self.strides, self.storage_offset, xp)],
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -217,16 +244,18 @@ class AsStridedGrad(function_node.FunctionNode):
             raise TypeError('AsStridedGrad: only float gradients are supported, got %s'
                             % g.dtype)
         geo = self.input_geometry
-        in_idx = _indices(geo.shape, geo.strides, geo.storage_offset)
-        out_idx = _indices(self.shape, self.strides, self.storage_offset)
-        low = int(min(in_idx.min(initial=0), out_idx.min(initial=0)))
-        size = int(max(in_idx.max(initial=0), out_idx.max(initial=0))) - low + 1
-        count = numpy.bincount((in_idx - low).ravel(), minlength=size)
+        xp = backend.get_array_module(g)
+        in_idx = _indices(geo.shape, geo.strides, geo.storage_offset, xp)
+        out_idx = _indices(self.shape, self.strides, self.storage_offset, xp)
+        low, high = _span([(geo.shape, geo.strides, geo.storage_offset),
+                           (self.shape, self.strides, self.storage_offset)], 0, 0)
+        size = high - low + 1
+        count = xp.bincount((in_idx - low).ravel(), minlength=size)
         share = 1.0 / numpy.maximum(count, 1)  # where input elements share memory
         if self._transposed:
-            memory = numpy.bincount((in_idx - low).ravel(), g.ravel(), size) * share
+            memory = xp.bincount((in_idx - low).ravel(), g.ravel(), size) * share
             return memory[out_idx - low].astype(g.dtype, copy=False),
-        summed = numpy.bincount((out_idx - low).ravel(), g.ravel(), size)
+        summed = xp.bincount((out_idx - low).ravel(), g.ravel(), size)
         return (summed * share)[in_idx - low].astype(g.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
@@ -296,19 +325,20 @@ def as_strided(x: VariableOrArray, shape: Sequence[int], strides: Sequence[int],
     if storage_offset is None:
         storage_offset = in_offset
     _check_bounds(shape, strides, storage_offset, storage.size)
-    out_idx = _indices(shape, strides, storage_offset)
+    xp = backend.get_array_module(array)
+    out_idx = _indices(shape, strides, storage_offset, xp)
     if not (isinstance(x, variable.Variable) and x.requires_grad):
         return variable.Variable(storage[out_idx], requires_grad=False)
     if array.dtype.kind != 'f':
         return _NonFloatView(storage[out_idx]).apply((x,))[0]
-    in_idx = _indices(array.shape, in_strides, in_offset)
+    in_idx = _indices(array.shape, in_strides, in_offset, xp)
     # Only the memory either side touches: x's elements (differentiable) and the rest.
-    low = int(min(in_idx.min(initial=storage.size), out_idx.min(initial=storage.size)))
-    high = int(max(in_idx.max(initial=-1), out_idx.max(initial=-1)))
+    low, high = _span([(array.shape, in_strides, in_offset), (shape, strides, storage_offset)],
+                      storage.size, -1)
     low, high = min(low, high + 1), max(high, low - 1)
-    count = numpy.bincount((in_idx - low).ravel(), minlength=high - low + 1)
+    count = xp.bincount((in_idx - low).ravel(), minlength=high - low + 1)
     const = storage[low:high + 1].copy()
     const[count > 0] = 0
-    share = numpy.where(count > 0, 1.0 / numpy.maximum(count, 1), 0.0).astype(array.dtype)
+    share = xp.where(count > 0, 1.0 / numpy.maximum(count, 1), 0.0).astype(array.dtype)
     memory = scatter_add_mod.scatter_add(const, in_idx - low, x * share[in_idx - low])
     return get_item_mod.get_item(memory, out_idx - low)

@@ -5,8 +5,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
+from chainlite.backends import cuda
 from chainlite.utils import type_check
 
 if TYPE_CHECKING:
@@ -34,7 +36,16 @@ def _normalize(slices):
 
 def _has_repeats(slices):
     # Integer-array indexes may hit one element several times: gradients must add up.
-    return any(isinstance(s, numpy.ndarray) and s.dtype.kind in 'iu' for s in slices)
+    return any((isinstance(s, numpy.ndarray) or cuda.is_gpu_array(s)) and s.dtype.kind in 'iu'
+               for s in slices)
+
+
+def _on_device(slices, x):
+    # The index arrays (lists and NumPy arrays made on the host) on a GPU array x's device.
+    xp = backend.get_array_module(x)
+    if xp is numpy:
+        return slices
+    return tuple([xp.asarray(s) if isinstance(s, numpy.ndarray) else s for s in slices])
 
 
 class GetItem(function_node.FunctionNode):
@@ -48,6 +59,8 @@ class GetItem(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
+        if x.__class__ is not numpy.ndarray:
+            self.slices = _on_device(self.slices, x)
         try:
             return x[self.slices],
         except IndexError as e:
@@ -79,9 +92,12 @@ class _GetItemGrad(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
-        gx = numpy.zeros(self._in_shape, gy.dtype)
+        if gy.__class__ is not numpy.ndarray:
+            self.slices = _on_device(self.slices, gy)
+        xp = backend.get_array_module(gy)
+        gx = xp.zeros(self._in_shape, gy.dtype)
         if _has_repeats(self.slices):
-            numpy.add.at(gx, self.slices, gy)
+            xp.add.at(gx, self.slices, gy)
         else:
             gx[self.slices] = gy
         return gx,

@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite.functions.array import get_item
 from chainlite.utils import type_check
 
@@ -15,8 +16,21 @@ if TYPE_CHECKING:
     from chainlite.types import VariableOrArray
 
 
+def _host_index(s):
+    # A GPU index array as a host one of the same selection shape: an integer array's shape
+    # is enough (zeros), a boolean array's selection depends on its values (copied, as CuPy
+    # itself synchronizes to index with one).
+    if not cuda.is_gpu_array(s):
+        return s
+    return s.get() if s.dtype.kind == 'b' else numpy.zeros(s.shape, numpy.intp)
+
+
 def _selected_shape(shape, slices):
     # The shape of a[slices], found on a zero-stride dummy: no copy of a is made.
+    if isinstance(slices, tuple):
+        slices = tuple([_host_index(s) for s in slices])
+    else:
+        slices = _host_index(slices)
     try:
         return numpy.broadcast_to(numpy.zeros((), numpy.int8), shape)[slices].shape
     except IndexError as e:
@@ -49,6 +63,8 @@ class ScatterAdd(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         a, b = inputs
+        if a.__class__ is not numpy.ndarray:
+            self.slices = get_item._on_device(self.slices, a)
         y = a.copy()
         if get_item._has_repeats(self.slices):
             # An element selected several times must get every value added.

@@ -48,7 +48,7 @@ class TransposeSequence(function_node.FunctionNode):
         taken = steps < lengths[None, :]
         order = (numpy.cumsum(lengths) - lengths + steps)[taken]
         self._counts = taken.sum(axis=1).tolist()
-        ys = xp.concatenate(inputs, axis=0)[order]
+        ys = xp.concatenate(inputs, axis=0)[xp.asarray(order)]
         return tuple(xp.split(ys, numpy.cumsum(self._counts[:-1]).tolist(), axis=0))
 
     def backward(self, indexes: tuple[int, ...],
