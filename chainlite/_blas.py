@@ -207,8 +207,8 @@ def _matmul(a: Any, b: Any) -> Any:
     # (m k n, a's batch dimensions included; b's broadcast ones are not, and keep such a
     # product on one thread).
     macs = a.size * b.shape[-1]
-    if macs < _big_macs:
-        return numpy.matmul(a, b)
+    if macs < _big_macs or a.__class__ is not numpy.ndarray:
+        return numpy.matmul(a, b)  # (a GPU product: CuPy's, no CPU threads to choose)
     return _threaded(2 * macs, numpy.matmul, a, b)
 
 
@@ -235,6 +235,6 @@ def tensordot(a: Any, b: Any, axes: tuple[Sequence[int], Sequence[int]]) -> Any:
         with _lock:
             _configure()
     flops = 2 * a.size * (b.size // max(math.prod(a.shape[i] for i in axes[0]), 1))
-    if flops < _big:
-        return numpy.tensordot(a, b, axes)
+    if flops < _big or a.__class__ is not numpy.ndarray:
+        return numpy.tensordot(a, b, axes)  # (a GPU product: CuPy's)
     return _threaded(flops, numpy.tensordot, a, b, axes)
