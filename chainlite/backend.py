@@ -151,6 +151,11 @@ class GpuDevice(Device):
     def __repr__(self) -> str:
         return '<GpuDevice (cupy):%d>' % self.device.id
 
+    def __reduce__(self) -> tuple:
+        # A copy (copy.deepcopy of a GPU model, pickle) names the same GPU: the instance holds
+        # the CuPy module, which cannot be copied.
+        return GpuDevice, (self.device.id,)
+
 
 class ChainerxDevice(Device):
     """Chainer's ChainerX device: ChainerX is not available, and creating one raises."""
