@@ -210,10 +210,13 @@ class ndarray:
         self._a[_unwrap(key)] = _unwrap(value)
 
     def __copy__(self) -> ndarray:
-        return ndarray._from_numpy(self._a.copy())
+        # On the array's own device, as CuPy's (which copies under ``with self.device``).
+        obj = ndarray._from_numpy(self._a.copy())
+        obj._device_id = self._device_id
+        return obj
 
     def __deepcopy__(self, memo: Any) -> ndarray:
-        return ndarray._from_numpy(self._a.copy())
+        return self.__copy__()
 
     def __reduce__(self) -> Any:
         return (_from_host, (self._a,))
