@@ -9,6 +9,7 @@ ship inside the package, so it runs offline in a few seconds:
     python examples/train_digits.py
     python examples/train_digits.py --epoch 1 --out /tmp/digits   # a quick smoke run
     python examples/train_digits.py --resume result/snapshot_epoch_30
+    python examples/train_digits.py --device @cupy:0   # on a GPU (CuPy), as Chainer's --device
 """
 import argparse
 import os
@@ -47,23 +48,31 @@ def main(argv=None):
     parser.add_argument('--resume', '-r', default=None, help='a snapshot to resume from')
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--no-progress', action='store_true', help='hide the progress bar')
+    parser.add_argument('--device', '-d', type=str, default='-1',
+                        help="device specifier: -1 or '@numpy' for the CPU, 0 or '@cupy:0' "
+                             'for the first GPU')
+    parser.add_argument('--gpu', '-g', dest='device', type=int, nargs='?', const=0,
+                        help='GPU ID (a negative value is the CPU); same as --device')
     args = parser.parse_args(argv)
+    device = chainer.get_device(args.device)
 
     numpy.random.seed(args.seed)
     model = L.Classifier(MLP(args.unit, 10))
+    device.use()
+    model.to_device(device)
     optimizer = chainer.optimizers.Adam()
     optimizer.setup(model)
 
     train, test = chainer.datasets.get_digits(scale=1.0)
-    print('UCI digits: %d training and %d test images of 8x8 pixels'
-          % (len(train), len(test)))
+    print('UCI digits: %d training and %d test images of 8x8 pixels, on %s'
+          % (len(train), len(test), device))
     train_iter = chainer.iterators.SerialIterator(train, args.batchsize)
     test_iter = chainer.iterators.SerialIterator(test, args.batchsize,
                                                  repeat=False, shuffle=False)
 
-    updater = training.updaters.StandardUpdater(train_iter, optimizer)
+    updater = training.updaters.StandardUpdater(train_iter, optimizer, device=device)
     trainer = training.Trainer(updater, (args.epoch, 'epoch'), out=args.out)
-    trainer.extend(extensions.Evaluator(test_iter, model))
+    trainer.extend(extensions.Evaluator(test_iter, model, device=device))
     trainer.extend(extensions.snapshot(filename='snapshot_epoch_{.updater.epoch}'),
                    trigger=(args.epoch, 'epoch'))
     trainer.extend(extensions.LogReport())

@@ -443,8 +443,9 @@ class Conveyor:
                 memory = cp.cuda.alloc_pinned_memory(array.nbytes)
                 pin_array = numpy.frombuffer(memory, array.dtype, array.size)
                 cp_array = cp.empty(array.shape, array.dtype)
-            pin_array = pin_array.reshape(array.shape)
-            cp_array = cp_array.reshape(array.shape)
+            if pin_array.shape != array.shape:  # same size, another shape: views
+                pin_array = pin_array.reshape(array.shape)
+                cp_array = cp_array.reshape(array.shape)
             pin_array[...] = array
             cp_array.set(pin_array, self._stream)
         self._array_set.append([pin_array, cp_array])

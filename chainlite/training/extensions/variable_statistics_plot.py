@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 import numpy
 
 from chainlite import backend
+from chainlite.backends import cuda
 from chainlite import link as link_module
 from chainlite import variable
 from chainlite.serializers import _atomic
@@ -223,15 +224,17 @@ class VariableStatisticsPlot(extension.Extension):
                   if getattr(v, key, None) is not None]
             if not xs:
                 continue
-            stat = self._statistician(numpy.concatenate(xs), axis=0)
+            # The statistics are computed where the arrays live; only they reach the host.
+            xp = backend.get_array_module(*xs)
+            stat = self._statistician(xp.concatenate(xs), axis=0)
             row = []
             if self._plot_mean:
-                row.append(numpy.atleast_1d(stat['mean']))
+                row.append(xp.atleast_1d(stat['mean']))
             if self._plot_std:
-                row.append(numpy.atleast_1d(stat['std']))
+                row.append(xp.atleast_1d(stat['std']))
             if self._plot_percentile:
-                row.append(numpy.atleast_1d(stat['percentile']))
-            stats[i] = numpy.concatenate(row)
+                row.append(xp.atleast_1d(stat['percentile']))
+            stats[i] = cuda.to_cpu(xp.concatenate(row))
         self._samples.add(stats, idx=trainer.updater.iteration)
         if self._trigger(trainer):
             self.save_plot(os.path.join(trainer.out, self._filename))
