@@ -11,6 +11,7 @@ from chainlite.functions.normalization import fixed_batch_normalization
 from chainlite.links.normalization import batch_normalization
 
 if TYPE_CHECKING:
+    from chainlite.device_resident import DeviceResidentsVisitor
     from chainlite.types import DTypeSpec, InitializerSpec, ShapeSpec, VariableOrArray
 
 
@@ -67,6 +68,17 @@ class BatchRenormalization(batch_normalization.BatchNormalization):
         self.rmax = rmax
         self.dmax = dmax
         self._prev_stats: Any = None
+
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
+        """Visits what BatchNormalization holds and the statistics kept for a recomputed
+        forward, so that ``to_device`` moves them too.
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        super().device_resident_accept(visitor)
+        if self._prev_stats is not None:
+            self._prev_stats = tuple(visitor.visit_array(a) for a in self._prev_stats)
 
     def printable_specs(self) -> Iterator:
         """BatchNormalization's specs plus ``rmax`` and ``dmax``."""

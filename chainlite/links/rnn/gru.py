@@ -9,8 +9,10 @@ from chainlite.functions.activation import sigmoid
 from chainlite.functions.activation import tanh
 from chainlite.functions.math import linear_interpolate
 from chainlite.links.connection import linear
+from chainlite.links.rnn import _state
 
 if TYPE_CHECKING:
+    from chainlite.device_resident import DeviceResidentsVisitor
     from chainlite.types import InitializerSpec, VariableOrArray
 
 
@@ -115,6 +117,15 @@ class StatefulGRU(GRUBase):
         self.state_size = out_size
         self.reset_state()
 
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
+        """Visits the parameters and the state (``h``), so that ``to_device`` moves both.
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        super().device_resident_accept(visitor)
+        _state.visit(visitor, self.h)
+
     def set_state(self, h: variable.Variable) -> None:
         """Sets the hidden state.
 
@@ -124,6 +135,7 @@ class StatefulGRU(GRUBase):
         if not isinstance(h, variable.Variable):
             raise TypeError('%s.set_state: h must be a Variable, got %s'
                             % (type(self).__name__, type(h).__name__))
+        _state.to_link_device(self, h)
         self.h = h
 
     def reset_state(self) -> None:

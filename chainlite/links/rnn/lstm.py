@@ -14,8 +14,10 @@ from chainlite.functions.array import split_axis
 from chainlite.functions.rnn import lstm
 from chainlite.links.connection import _param_args
 from chainlite.links.connection import linear
+from chainlite.links.rnn import _state
 
 if TYPE_CHECKING:
+    from chainlite.device_resident import DeviceResidentsVisitor
     from chainlite.types import InitializerSpec, VariableOrArray
 
 
@@ -176,6 +178,15 @@ class LSTM(LSTMBase):
                          forget_bias_init)
         self.reset_state()
 
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
+        """Visits the parameters and the state (``c``, ``h``), so that ``to_device`` moves both.
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        super().device_resident_accept(visitor)
+        _state.visit(visitor, self.c, self.h)
+
     def set_state(self, c: variable.Variable, h: variable.Variable) -> None:
         """Sets the cell state and the previous output.
 
@@ -187,6 +198,7 @@ class LSTM(LSTMBase):
             if not isinstance(value, variable.Variable):
                 raise TypeError('LSTM.set_state: %s must be a Variable, got %s'
                                 % (name, type(value).__name__))
+            _state.to_link_device(self, value)
         self.c = c
         self.h = h
 

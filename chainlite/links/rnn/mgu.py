@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from chainlite import configuration
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.activation import sigmoid
@@ -11,8 +10,10 @@ from chainlite.functions.activation import tanh
 from chainlite.functions.array import concat
 from chainlite.functions.math import linear_interpolate
 from chainlite.links.connection import linear
+from chainlite.links.rnn import _state
 
 if TYPE_CHECKING:
+    from chainlite.device_resident import DeviceResidentsVisitor
     from chainlite.types import VariableOrArray
 
 
@@ -89,11 +90,21 @@ class StatefulMGU(MGUBase):
         self._state_size = out_size
         self.reset_state()
 
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
+        """Visits the parameters and the state (``h``), so that ``to_device`` moves both.
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        super().device_resident_accept(visitor)
+        _state.visit(visitor, self.h)
+
     def set_state(self, h: variable.Variable) -> None:
         """Sets the state to the Variable ``h`` ``(B, out_size)``."""
         if not isinstance(h, variable.Variable):
             raise TypeError('StatefulMGU.set_state: h must be a Variable, got %s'
                             % type(h).__name__)
+        _state.to_link_device(self, h)
         self.h = h
 
     def reset_state(self) -> None:
@@ -105,6 +116,6 @@ class StatefulMGU(MGUBase):
         h = self.h
         if h is None:
             h = variable.Variable(self.xp.zeros((x.shape[0], self._state_size),
-                                                dtype=configuration.get_dtype()))
+                                                dtype=x.dtype))
         self.h = self._call_mgu(h, x)
         return self.h

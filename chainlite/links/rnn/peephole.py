@@ -8,8 +8,10 @@ from chainlite import variable
 from chainlite.functions.activation import sigmoid
 from chainlite.functions.activation import tanh
 from chainlite.links.connection import linear
+from chainlite.links.rnn import _state
 
 if TYPE_CHECKING:
+    from chainlite.device_resident import DeviceResidentsVisitor
     from chainlite.types import VariableOrArray
 
 
@@ -62,6 +64,15 @@ class StatefulPeepholeLSTM(link.Chain):
             self.peep_i = linear.Linear(out_size, out_size, nobias=True)
             self.peep_f = linear.Linear(out_size, out_size, nobias=True)
             self.peep_o = linear.Linear(out_size, out_size, nobias=True)
+
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
+        """Visits the parameters and the state (``c``, ``h``), so that ``to_device`` moves both.
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        super().device_resident_accept(visitor)
+        _state.visit(visitor, self.c, self.h)
 
     def reset_state(self) -> None:
         """Forgets the state (``c`` and ``h`` become None)."""

@@ -9,9 +9,11 @@ from chainlite.functions.activation import sigmoid
 from chainlite.functions.activation import tanh
 from chainlite.functions.noise import zoneout
 from chainlite.links.connection import linear
+from chainlite.links.rnn import _state
 from chainlite.links.rnn import peephole
 
 if TYPE_CHECKING:
+    from chainlite.device_resident import DeviceResidentsVisitor
     from chainlite.types import VariableOrArray
 
 
@@ -63,12 +65,22 @@ class StatefulZoneoutLSTM(link.Chain):
             self.upward = linear.Linear(in_size, 4 * out_size)
             self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
 
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
+        """Visits the parameters and the state (``c``, ``h``), so that ``to_device`` moves both.
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        super().device_resident_accept(visitor)
+        _state.visit(visitor, self.c, self.h)
+
     def set_state(self, c: variable.Variable, h: variable.Variable) -> None:
         """Sets the cell state ``c`` and output ``h`` (Variables ``(B, out_size)``)."""
         for name, value in (('c', c), ('h', h)):
             if not isinstance(value, variable.Variable):
                 raise TypeError('StatefulZoneoutLSTM.set_state: %s must be a Variable, got %s'
                                 % (name, type(value).__name__))
+            _state.to_link_device(self, value)
         self.c = c
         self.h = h
 
