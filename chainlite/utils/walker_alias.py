@@ -62,13 +62,13 @@ class WalkerAlias:
 
     @property
     def device(self) -> backend.Device:
-        """The device of the tables (the CPU)."""
+        """The device of the tables (the CPU until they are sent elsewhere)."""
         return self._device
 
     @property
     def use_gpu(self) -> bool:
-        """False: the tables are NumPy arrays."""
-        return False
+        """Whether the tables are on a GPU (CuPy arrays)."""
+        return self._device.xp is not numpy
 
     def to_device(self, device: Any) -> 'WalkerAlias':
         """Moves the tables to ``device`` (see :func:`chainlite.get_device`). Returns self."""
@@ -91,21 +91,21 @@ class WalkerAlias:
         self.values = visitor.visit_array(self.values)
 
     def sample(self, shape: Any) -> numpy.ndarray:
-        """Draws an ``int32`` array of outcomes of the given shape.
+        """Draws an ``int32`` array of outcomes of the given shape, on the tables' device.
 
         Args:
             shape: The shape of the result (an int or a tuple of ints).
 
         Returns:
-            A ``numpy.ndarray`` of ``int32`` outcomes.
+            An array of ``int32`` outcomes (NumPy's, or CuPy's on a GPU).
         """
-        return self.sample_xp(numpy, shape)
+        return self.sample_xp(backend.get_array_module(self.threshold), shape)
 
     def sample_xp(self, xp: Any, shape: Any) -> numpy.ndarray:
         """Draws outcomes with the random generator of the array module ``xp``.
 
         Args:
-            xp: The array module (``numpy``).
+            xp: The array module of the tables (``numpy``, or ``cupy`` on a GPU).
             shape: The shape of the result.
         """
         n = len(self.threshold)
