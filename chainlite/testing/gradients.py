@@ -5,6 +5,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import configuration
 from chainlite import gradient_check
 from chainlite import variable
@@ -26,7 +27,7 @@ def check_grads(func: Callable, inputs: Any, order: int = 2, y_grad: Any = None,
     Args:
         func: A function taking Variables (one per input) and returning a Variable or a tuple
             of Variables.
-        inputs: An array or a tuple of arrays.
+        inputs: An array or a tuple of arrays (NumPy, or GPU arrays: then checked there).
         order: 1 runs :func:`~chainlite.gradient_check.check_backward`; 2 also runs
             :func:`~chainlite.gradient_check.check_double_backward`.
         y_grad: The output gradients (an array or a tuple); random if None.
@@ -47,21 +48,27 @@ def check_grads(func: Callable, inputs: Any, order: int = 2, y_grad: Any = None,
     if order not in (1, 2):
         raise ValueError('check_grads: order must be 1 or 2, got %r' % (order,))
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
-    xs = tuple(numpy.asarray(x, numpy.float64) if numpy.asarray(x).dtype.kind == 'f'
-               else numpy.asarray(x) for x in inputs)
+    # GPU inputs stay on their device; the random gradients are drawn on the host (the same
+    # values as for NumPy inputs) and sent there.
+    xp = backend.get_array_module(*inputs)
+    asarray = numpy.asarray if xp is numpy else xp.asarray
+    xs = tuple(asarray(x, numpy.float64) if asarray(x).dtype.kind == 'f'
+               else asarray(x) for x in inputs)
     rng = numpy.random.default_rng(_SEED)
     if y_grad is None:
         with configuration.no_backprop_mode():
             ys = func(*[variable.Variable(x, requires_grad=False) for x in xs])
         ys = tuple(ys) if isinstance(ys, (tuple, list)) else (ys,)
-        y_grad = tuple(None if y is None else rng.standard_normal(y.shape) for y in ys)
+        y_grad = tuple(None if y is None else asarray(rng.standard_normal(y.shape))
+                       for y in ys)
     else:
         y_grad = tuple(y_grad) if isinstance(y_grad, (tuple, list)) else (y_grad,)
-        y_grad = tuple(None if gy is None else numpy.asarray(gy, numpy.float64)
+        y_grad = tuple(None if gy is None else asarray(gy, numpy.float64)
                        for gy in y_grad)
     gradient_check.check_backward(func, xs, y_grad, eps=eps, atol=atol, rtol=rtol,
                                   no_grads=no_grads)
     if order >= 2:
-        x_grad_grad = tuple(rng.standard_normal(x.shape) for x in xs if x.dtype.kind == 'f')
+        x_grad_grad = tuple(asarray(rng.standard_normal(x.shape))
+                            for x in xs if x.dtype.kind == 'f')
         gradient_check.check_double_backward(func, xs, y_grad, x_grad_grad, eps=eps,
                                              atol=atol, rtol=rtol, no_grads=no_grads)

@@ -13,8 +13,17 @@ import numpy
 from chainlite.testing import _bundle
 
 
+def _seed_gpu(seed: Any) -> None:
+    # CuPy's generator too where CuPy is in use (as Chainer's fix_random); CuPy is not
+    # imported for it. Its state is not restored afterwards (CuPy has no get_state).
+    from chainlite.backends import cuda
+    if cuda._gpu_types:
+        cuda.cupy.random.seed(seed)
+
+
 class _Seeded:
-    """Seeds ``numpy.random`` and ``random`` on entry and restores both on exit; nestable."""
+    """Seeds ``numpy.random``, ``random`` (and CuPy's generator where CuPy is in use) on
+    entry and restores the first two on exit; nestable."""
 
     depth = 0
     saved: Any = None
@@ -28,6 +37,7 @@ class _Seeded:
             _Seeded.saved = (numpy.random.get_state(), random.getstate())
             numpy.random.seed(self.seed)
             random.seed(self.seed)
+            _seed_gpu(self.seed)
         _Seeded.depth += 1
 
     def __exit__(self, *exc: object) -> None:
@@ -46,6 +56,7 @@ def _numpy_do_setup(deterministic: bool = True) -> None:
     global _saved_by_do_setup
     _saved_by_do_setup = (random.getstate(), numpy.random.get_state())
     numpy.random.seed(100 if deterministic else None)
+    _seed_gpu(100 if deterministic else None)
 
 
 def _numpy_do_teardown() -> None:
@@ -61,7 +72,8 @@ def _numpy_do_teardown() -> None:
 def do_setup(deterministic: bool = True) -> None:
     """Saves the global random states and seeds ``numpy.random`` (with 100 if deterministic).
 
-    Undone by :func:`do_teardown`. (Chainer also seeds CuPy's generator; there is none.)
+    Undone by :func:`do_teardown`. Where CuPy is in use its generator is seeded too, as in
+    Chainer (and not restored by :func:`do_teardown`).
 
     Args:
         deterministic: Seed with 100; False reseeds from the OS's entropy.

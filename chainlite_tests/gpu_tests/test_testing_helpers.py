@@ -357,3 +357,23 @@ def test_attr_markers_skip_without_a_gpu(gpu_xp):
             needs_gpu()
     finally:
         cuda._install(*previous)
+
+
+# check_grads and fix_random -----------------------------------------------------------------------
+
+def test_check_grads_on_gpu_arrays(gpu_xp):
+    x = gpu_xp.asarray(numpy.array([[0.1, -0.4], [0.3, 0.8]], numpy.float32))
+    testing.check_grads(lambda v: F.sin(F.exp(v)), x)
+    testing.check_grads(lambda v, w: v * w, (x, x + 1), y_grad=gpu_xp.ones((2, 2)))
+    with pytest.raises(AssertionError, match='check_backward failed'):
+        testing.check_grads(_wrong_sin, x, order=1)
+
+
+def test_fix_random_seeds_the_gpu_generator(gpu_xp):
+    @testing.fix_random(seed=7)
+    def draw():
+        return gpu_xp.random.uniform(size=(3,))
+
+    first, second = draw(), draw()
+    assert isinstance(first, gpu_xp.ndarray)
+    numpy.testing.assert_array_equal(cuda.to_cpu(first), cuda.to_cpu(second))
