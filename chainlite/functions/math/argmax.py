@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions import _axis
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 def _select_index(x, axis, label, method):
     # Shared by argmax and argmin: validate, then call the array method named `method`.
     a = variable.as_array(x)
-    if not isinstance(a, numpy.ndarray) or a.dtype.kind != 'f':
+    if not variable._is_array(a) or a.dtype.kind != 'f':
         kind = getattr(getattr(a, 'dtype', None), 'kind', type(a).__name__)
         raise type_check.InvalidType(
             'x.dtype.kind == f', '%s != f' % kind,
@@ -28,7 +29,8 @@ def _select_index(x, axis, label, method):
         raise TypeError('%s: axis must be None or an int, got %r' % (label, axis))
     axis = _axis.normalize_axis(axis, a.ndim, label)
     # As Chainer, indices are int32; NumPy returns a scalar for a full reduction.
-    y = numpy.asarray(getattr(a, method)(axis=axis)).astype(numpy.int32)
+    xp = backend.get_array_module(a)
+    y = xp.asarray(getattr(a, method)(axis=axis)).astype(numpy.int32)
     return variable.Variable(y, requires_grad=False)
 
 
@@ -58,7 +60,8 @@ class IndexSelectorBase(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, = inputs
-        return numpy.asarray(self._fwd(x, numpy)),
+        # (A NumPy scalar, for a full reduction on the CPU, becomes a 0-d array in apply.)
+        return self._fwd(x, backend.get_array_module(x)),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import _lazy
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import reshape
 from chainlite.functions.array import transpose
@@ -29,8 +30,9 @@ class Det(function_node.FunctionNode):
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         a, = inputs
-        y = numpy.linalg.det(_square_matrix.lapack_input(a))
-        return numpy.asarray(y).astype(a.dtype, copy=False),
+        xp = backend.get_array_module(a)
+        y = xp.linalg.det(_square_matrix.lapack_input(a))
+        return xp.asarray(y).astype(a.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

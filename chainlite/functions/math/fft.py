@@ -34,8 +34,8 @@ class FFT(function_node.FunctionNode):
         real, imag = inputs
         xp = backend.get_array_module(real)
         x = xp.empty(real.shape, numpy.result_type(real.dtype, numpy.complex64))
-        x.real = real
-        x.imag = imag
+        x.real[...] = real  # (CuPy's real and imag of a complex array are views too)
+        x.imag[...] = imag
         y = getattr(xp.fft, self._method)(x)
         return y.real.astype(real.dtype, copy=False), y.imag.astype(real.dtype, copy=False)
 

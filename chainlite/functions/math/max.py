@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
@@ -42,7 +43,8 @@ class SelectorBase(function_node.FunctionNode):
                              % (type(self).__name__.lower(), x.shape, self.axis))
         self.retain_inputs((0,))
         self.retain_outputs((0,))
-        return numpy.asarray(self._fwd(x, numpy)),
+        # (A NumPy scalar, for a full reduction on the CPU, becomes a 0-d array in apply.)
+        return self._fwd(x, backend.get_array_module(x)),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
