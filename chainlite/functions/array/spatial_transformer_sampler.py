@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import backprop
 from chainlite import configuration
 from chainlite import function
@@ -116,7 +117,8 @@ def spatial_transformer_sampler(x: VariableOrArray, grid: VariableOrArray) -> Va
     wv0 = 1 - wv1
     x_pad = pad.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), 'constant')
     rows = reshape.reshape(transpose.transpose(x_pad, (0, 2, 3, 1)), (-1, C))
-    base = (numpy.arange(B)[:, None] * (H + 2) + v0) * (W + 2) + u0
+    xp = backend.get_array_module(u0)
+    base = (xp.arange(B)[:, None] * (H + 2) + v0) * (W + 2) + u0
 
     def corner(offset, weight):
         picked = get_item.get_item(rows, (base + offset).ravel())
