@@ -32,6 +32,7 @@ import contextlib
 import functools
 import inspect
 import operator
+import time
 import types
 from typing import Any, Callable, Iterator, cast
 
@@ -456,6 +457,35 @@ class _Kernel:
                               'a real GPU' % self.name)
 
 
+class _Event:
+    """The stand-in ``cupy.cuda.Event``: it records the host's clock (the stand-in computes
+    synchronously, so a recorded event is always done)."""
+
+    def __init__(self, block: bool = False, disable_timing: bool = False,
+                 interprocess: bool = False) -> None:
+        self._time: float | None = None
+        self._disable_timing = disable_timing
+
+    def record(self, stream: Any = None) -> None:
+        self._time = time.perf_counter()
+
+    def synchronize(self) -> None:
+        pass
+
+    @property
+    def done(self) -> bool:
+        return True
+
+
+def _get_elapsed_time(start_event: _Event, end_event: _Event) -> float:
+    # Milliseconds between two recorded events, as cupy.cuda.get_elapsed_time.
+    if start_event._time is None or end_event._time is None:
+        raise RuntimeError('cudaErrorInvalidResourceHandle: an event was not recorded')
+    if start_event._disable_timing or end_event._disable_timing:
+        raise RuntimeError('cudaErrorInvalidResourceHandle: an event has timing disabled')
+    return (end_event._time - start_event._time) * 1e3
+
+
 class _MemoryPool:
     def used_bytes(self) -> int:
         return 0
@@ -516,7 +546,8 @@ def _build_cuda() -> types.ModuleType:
         driverGetVersion=lambda: 12000, is_hip=False)
     mod.is_available = lambda: True  # type: ignore[attr-defined]
     mod.Stream = types.SimpleNamespace  # type: ignore[attr-defined]
-    mod.Event = types.SimpleNamespace  # type: ignore[attr-defined]
+    mod.Event = _Event  # type: ignore[attr-defined]
+    mod.get_elapsed_time = _get_elapsed_time  # type: ignore[attr-defined]
     mod.nccl = types.SimpleNamespace(available=False)  # type: ignore[attr-defined]
     mod.cudnn_enabled = False  # type: ignore[attr-defined]
     pool = _MemoryPool()
