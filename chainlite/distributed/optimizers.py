@@ -123,6 +123,7 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
                  zero_fill: bool) -> None:
         object.__setattr__(self, '_pending', None)
         object.__setattr__(self, '_buffers', [_packing.Buffers(), _packing.Buffers()])
+        object.__setattr__(self, '_device_buffers', _packing.Buffers())
         super().__init__(actual_optimizer, communicator, zero_fill)
         # An averaging still in flight when the program ends must finish before MPI does
         # (mpi4py finalizes MPI at exit; handlers registered later run first).
@@ -151,7 +152,12 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
         dtype = self.communicator._transfer_dtype(grads[0].dtype) if grads else numpy.float32
         buffers = self._buffers[0]
         buf = buffers.get(dtype, sum(g.size for g in grads))
-        _packing.pack(grads, buf)
+        # Gradients on a GPU are packed there and averaged in host memory.
+        device = _packing.device_of(grads, 'update')
+        if device is None:
+            _packing.pack(grads, buf)
+        else:
+            _packing.pack_to_host(grads, buf, self._device_buffers, device)
         previous = self._pending
         if previous is not None:
             previous.Wait()
@@ -159,7 +165,10 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
                 raise ValueError('double buffering: the gradients changed size between two '
                                  'updates (%d, then %d elements); pass zero_fill=True'
                                  % (previous.buf.size, buf.size))
-            _packing.unpack(previous.buf, grads)
+            if device is None:
+                _packing.unpack(previous.buf, grads)
+            else:
+                _packing.unpack_from_host(previous.buf, grads, self._device_buffers, device)
         object.__setattr__(self, '_pending', self.communicator._start_reduce_mean(buf))
         # The two buffers alternate: the one in flight is never packed into.
         self._buffers.reverse()
@@ -283,6 +292,8 @@ class _ShardedUpdateOptimizer(_MultiNodeOptimizer):
         for p in params:
             if p.array.dtype != dtype or p.grad.dtype != dtype or p.update_rule is None:
                 return False
+            if not isinstance(p.array, numpy.ndarray):
+                return False   # on a GPU: the plain update (see docs/distributed.md)
         return True
 
     def _make_plan(self, params: list) -> tuple:

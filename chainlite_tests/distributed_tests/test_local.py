@@ -39,14 +39,35 @@ def test_create_communicator_without_mpi4py_says_how_to_install(monkeypatch):
 
 
 @pytest.mark.parametrize('name, message', [
-    ('pure_nccl', 'needs NVIDIA GPUs and NCCL'),
-    ('non_cuda_aware', 'needs NVIDIA GPUs and NCCL'),
     ('two_dimensional', 'ChainerMN 7 removed it too'),
-    ('nonsense', "the available ones are 'naive', 'flat', 'dummy'"),
+    ('nonsense', "the available ones are 'naive', 'flat', 'dummy', 'pure_nccl', "
+                 "'non_cuda_aware'"),
 ])
 def test_unavailable_communicators(name, message):
     with pytest.raises(ValueError, match=message):
         D.create_communicator(name)
+
+
+@pytest.mark.parametrize('name', ['pure_nccl', 'non_cuda_aware'])
+def test_nccl_communicators_say_what_is_missing(name):
+    from chainlite.distributed import nccl
+    if nccl._available:
+        pytest.skip('NCCL is available here')
+    # Before MPI is touched: no mpiexec needed, and no rank can be left waiting.
+    with pytest.raises(RuntimeError, match=r"create_communicator\('%s'\): NCCL needs NVIDIA "
+                                           r"GPUs and CuPy with NCCL" % name):
+        D.create_communicator(name)
+
+
+def test_pure_nccl_without_nccl_in_cupy_names_it(gpu_xp):
+    # The stand-in is a CuPy whose NCCL library cannot load (cupy.cuda.nccl.available False).
+    from chainlite.distributed import nccl
+    if nccl._available:
+        pytest.skip('NCCL is available here')
+    with pytest.raises(RuntimeError, match=r'CuPy [0-9.]+ has no NCCL .*libnccl'):
+        D.create_communicator('pure_nccl')
+    with pytest.raises(RuntimeError, match='has no NCCL'):
+        D.create_communicator('non_cuda_aware')
 
 
 def test_communicator_keywords():

@@ -89,15 +89,26 @@ def init_inter_mpi_comm(mpi_comm: Any, intra_rank: int, inter_rank: int) -> Any:
 
 
 def init_nccl_comm(mpi_comm: Any) -> Any:
-    """Raises RuntimeError: an NCCL communicator needs NCCL, which chainlite does not have.
+    """Creates an NCCL communicator over the processes of ``mpi_comm`` (a collective call).
+
+    Rank 0 draws NCCL's unique id and broadcasts it; each process then joins with its rank.
+    NCCL binds the communicator to the current CUDA device, so each process selects its GPU
+    first (``cuda.get_device_from_id(comm.intra_rank).use()``).
 
     Args:
-        mpi_comm: An ``mpi4py.MPI.Comm`` (unused).
+        mpi_comm: An ``mpi4py.MPI.Comm``.
 
     Returns:
-        Never returns.
+        A ``cupy.cuda.nccl.NcclCommunicator``.
+
+    Raises:
+        RuntimeError: Where NCCL cannot be used (no CuPy, no GPU, or a CuPy without NCCL),
+            before any communication.
     """
-    raise nccl._unavailable('NcclCommunicator')
+    module = nccl._module('NcclCommunicator')
+    uid = module.get_unique_id() if mpi_comm.rank == 0 else None
+    uid = mpi_comm.bcast(uid, root=0)
+    return module.NcclCommunicator(mpi_comm.size, uid, mpi_comm.rank)
 
 
 def inter_allreduce_gpu(inter_mpi_comm: Any, size: int, gpu_buffer_a: Any, gpu_buffer_b: Any,

@@ -8,6 +8,14 @@ same MPI job can send them, and only they are unpickled.
 Before each collective call the ranks meet on the communicator's watch (see
 :mod:`chainlite.distributed._stopping`): a tiny nonblocking allreduce, waited on with short
 sleeps, that also checks every rank makes the same call, and notices a rank that has left.
+
+GPU arrays (CuPy's) are accepted everywhere an array is: MPI moves host memory, so they are
+staged through it, the arrays of one call packed into one device buffer that crosses once
+each way (as ChainerMN packs gradients). Results of a GPU call are GPU arrays: in place on
+the arrays' own device for models (``bcast_data``, ``multi_node_mean_grad``), on the device
+of the argument for ``allreduce``, ``allgather`` and ``alltoall``, and on the current device
+where the data comes from another rank that sent GPU arrays (``recv``, ``bcast``,
+``scatter``; ``gather`` follows root's own array), as in ChainerMN.
 """
 from __future__ import annotations
 
@@ -16,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy
 
 from chainlite import configuration
+from chainlite.backends import cuda
 from chainlite.distributed import _mpi
 from chainlite.distributed import _stopping
 from chainlite.distributed.communicators import _communication_utility
@@ -42,10 +51,10 @@ def _wire(a: numpy.ndarray) -> numpy.ndarray:
     return a.view(numpy.uint16) if a.dtype == numpy.float16 else a
 
 
-def _check_array(caller: str, name: str, x: Any) -> numpy.ndarray:
-    if not isinstance(x, numpy.ndarray):
+def _check_array(caller: str, name: str, x: Any) -> Any:
+    if not isinstance(x, numpy.ndarray) and not cuda.is_gpu_array(x):
         hint = ' (pass its .array)' if hasattr(x, 'array') else ''
-        raise TypeError('%s: %s must be a numpy.ndarray, got %s%s'
+        raise TypeError('%s: %s must be a numpy.ndarray or cupy.ndarray, got %s%s'
                         % (caller, name, type(x).__name__, hint))
     if x.dtype.kind not in _KINDS:
         raise TypeError('%s: %s has dtype %s; only bool, integer and floating point arrays '
@@ -54,10 +63,44 @@ def _check_array(caller: str, name: str, x: Any) -> numpy.ndarray:
 
 
 def _check_arrays(caller: str, name: str, xs: Any) -> tuple:
-    if isinstance(xs, numpy.ndarray) or not isinstance(xs, (tuple, list)):
-        raise TypeError('%s: %s must be a tuple or list of numpy arrays, got %s'
+    if isinstance(xs, numpy.ndarray) or cuda.is_gpu_array(xs) or \
+            not isinstance(xs, (tuple, list)):
+        raise TypeError('%s: %s must be a tuple or list of numpy (or cupy) arrays, got %s'
                         % (caller, name, type(xs).__name__))
     return tuple(_check_array(caller, '%s[%d]' % (name, i), x) for i, x in enumerate(xs))
+
+
+def _host(a: Any) -> numpy.ndarray:
+    # The array in host memory: itself, or a copy from its GPU.
+    return a if isinstance(a, numpy.ndarray) else a.get()
+
+
+def _to_gpu(a: numpy.ndarray, device: Any) -> Any:
+    # A host array copied to ``device`` (None: the current device).
+    if device is None:
+        return cuda.cupy.asarray(a)
+    with device:
+        return cuda.cupy.asarray(a)
+
+
+def _packed_host(arrays: tuple, device: Any) -> numpy.ndarray:
+    # The arrays flattened one after the other into one host array (one copy from a GPU).
+    if device is None:
+        return numpy.concatenate([_wire(x).reshape(-1) for x in arrays])
+    with device:
+        flat = cuda.cupy.concatenate([x.reshape(-1) for x in arrays]).get()
+    return _wire(flat)
+
+
+def _deliver(flat: numpy.ndarray, headers: list, dtype: numpy.dtype, device: Any,
+             gpu: bool) -> tuple:
+    # Splits a received flat host buffer into arrays of ``headers``; with ``gpu``, on
+    # ``device`` (None: the current one), in one copy.
+    if dtype == numpy.float16:
+        flat = flat.view(numpy.float16)
+    if gpu:
+        flat = _to_gpu(flat, device)
+    return _split(flat, headers)
 
 
 def _header(a: numpy.ndarray) -> tuple:
@@ -139,6 +182,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         self._watch = _stopping.Watch(mpi_comm) if mpi_comm.Get_size() > 1 else None
         self._buffers = _packing.Buffers()
         self._scratch = _packing.Buffers()
+        self._device_buffers = _packing.Buffers()
         (_, self._intra_rank, self._intra_size, self._inter_rank,
          self._inter_size) = _communication_utility.init_ranks(mpi_comm)
         with self.config_scope():
@@ -231,9 +275,10 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         is_tuple = isinstance(data, (tuple, list))
         arrays = _check_arrays('send', 'data', data) if is_tuple else (
             _check_array('send', 'data', data),)
-        self.mpi_comm.send((is_tuple, [_header(a) for a in arrays]), dest=dest, tag=tag)
+        gpu = _packing.device_of(arrays, 'send') is not None
+        self.mpi_comm.send((is_tuple, [_header(a) for a in arrays], gpu), dest=dest, tag=tag)
         for a in arrays:
-            self.mpi_comm.Send(_wire(a), dest=dest, tag=tag)
+            self.mpi_comm.Send(_wire(_host(a)), dest=dest, tag=tag)
 
     def recv(self, source: int, tag: int = 0) -> Any:
         """Receives what rank ``source`` sent with :meth:`send`.
@@ -243,18 +288,19 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             tag: The message tag (MPI).
 
         Returns:
-            An array, or a tuple of arrays if a tuple or list was sent.
+            An array, or a tuple of arrays if a tuple or list was sent; CuPy arrays on the
+            current device if the sender sent CuPy arrays.
         """
         self._await_message(source, tag, 'recv')
-        is_tuple, headers = self.mpi_comm.recv(source=source, tag=tag)
+        is_tuple, headers, gpu = self.mpi_comm.recv(source=source, tag=tag)
         out = []
         for shape, dtype in headers:
             a = numpy.empty(shape, dtype)
             self.mpi_comm.Recv(_wire(a), source=source, tag=tag)
-            out.append(a)
+            out.append(_to_gpu(a, None) if gpu else a)
         return tuple(out) if is_tuple else out[0]
 
-    def bcast(self, x: Any, root: int = 0) -> numpy.ndarray:
+    def bcast(self, x: Any, root: int = 0) -> Any:
         """Broadcasts root's array.
 
         Args:
@@ -262,18 +308,19 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             root: The sending rank.
 
         Returns:
-            Root's array (on root, ``x`` itself).
+            Root's array (on root, ``x`` itself); a CuPy array on the current device if
+            root's is one.
         """
         self._sync('bcast', root, describe='bcast (root %d)' % root)
         if self.rank == root:
             _check_array('bcast', 'x', x)
-            self.mpi_comm.bcast(_header(x), root=root)
-            self.mpi_comm.Bcast(_wire(x), root=root)
+            self.mpi_comm.bcast(_header(x) + (not isinstance(x, numpy.ndarray),), root=root)
+            self.mpi_comm.Bcast(_wire(_host(x)), root=root)
             return x
-        shape, dtype = self.mpi_comm.bcast(None, root=root)
+        shape, dtype, gpu = self.mpi_comm.bcast(None, root=root)
         y = numpy.empty(shape, dtype)
         self.mpi_comm.Bcast(_wire(y), root=root)
-        return y
+        return _to_gpu(y, None) if gpu else y
 
     def gather(self, x: Any, root: int = 0) -> Optional[tuple]:
         """Gathers every rank's array on root.
@@ -283,18 +330,20 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             root: The receiving rank.
 
         Returns:
-            On root, the tuple of arrays by rank; None elsewhere.
+            On root, the tuple of arrays by rank (CuPy arrays on the device of root's ``x``
+            if that is one); None elsewhere.
         """
         x = _check_array('gather', 'x', x)
         self._sync('gather', root, describe='gather (root %d)' % root)
         headers = self.mpi_comm.gather(_header(x), root=root)
         if self.rank != root:
-            self.mpi_comm.Gatherv(_wire(x), None, root=root)
+            self.mpi_comm.Gatherv(_wire(_host(x)), None, root=root)
             return None
         dtype = _same_dtype('gather', headers)
         flat, spec = self._receive_buffer(headers, dtype)
-        self.mpi_comm.Gatherv(_wire(x), spec, root=root)
-        return self._unwire(_split(flat, headers), dtype)
+        self.mpi_comm.Gatherv(_wire(_host(x)), spec, root=root)
+        gpu = not isinstance(x, numpy.ndarray)
+        return _deliver(flat, headers, dtype, x.device if gpu else None, gpu)
 
     def allgather(self, x: Any) -> tuple:
         """Gathers every rank's array on every rank.
@@ -303,33 +352,44 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             x: This rank's array (shapes may differ between ranks, dtypes may not).
 
         Returns:
-            The tuple of arrays by rank.
+            The tuple of arrays by rank (on ``x``'s device if it is a CuPy array).
         """
         x = _check_array('allgather', 'x', x)
         self._sync('allgather')
         headers = self.mpi_comm.allgather(_header(x))
         dtype = _same_dtype('allgather', headers)
         flat, spec = self._receive_buffer(headers, dtype)
-        self.mpi_comm.Allgatherv(_wire(x), spec)
-        return self._unwire(_split(flat, headers), dtype)
+        self.mpi_comm.Allgatherv(_wire(_host(x)), spec)
+        gpu = not isinstance(x, numpy.ndarray)
+        return _deliver(flat, headers, dtype, x.device if gpu else None, gpu)
 
-    def allreduce(self, x: Any) -> numpy.ndarray:
+    def allreduce(self, x: Any) -> Any:
         """Sums an array over the ranks.
 
         Args:
             x: This rank's array; every rank passes the same shape and dtype.
 
         Returns:
-            A new array with the sum, of ``x``'s dtype (float16 is summed in float32).
+            A new array with the sum, of ``x``'s dtype (float16 is summed in float32), on
+            ``x``'s device.
         """
         x = _check_array('allreduce', 'x', x)
         self._sync('allreduce')
+        if not isinstance(x, numpy.ndarray):
+            return self._allreduce_gpu(x)
         wire = _packing.wire_dtype(x.dtype)
         y = numpy.ascontiguousarray(x, dtype=wire).copy()
         self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, y)
         return y.astype(x.dtype, copy=False)
 
-    def scatter(self, xs: Any, root: int = 0) -> numpy.ndarray:
+    def _allreduce_gpu(self, x: Any) -> Any:
+        # allreduce of a CuPy array, through host memory.
+        wire = _packing.wire_dtype(x.dtype)
+        y = numpy.ascontiguousarray(x.get(), dtype=wire)
+        self.mpi_comm.Allreduce(_mpi.mpi().IN_PLACE, y)
+        return _to_gpu(y.astype(x.dtype, copy=False), x.device)
+
+    def scatter(self, xs: Any, root: int = 0) -> Any:
         """Sends ``xs[i]`` from root to rank ``i``.
 
         Args:
@@ -338,10 +398,10 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             root: The sending rank.
 
         Returns:
-            This rank's piece.
+            This rank's piece (a CuPy array on the current device if root's are CuPy's).
         """
         if self.rank == root:
-            if isinstance(xs, numpy.ndarray):
+            if isinstance(xs, numpy.ndarray) or cuda.is_gpu_array(xs):
                 if xs.ndim == 0 or xs.shape[0] != self.size:
                     raise ValueError('scatter: xs has shape %s; its first axis must have the '
                                      'communicator size %d' % (xs.shape, self.size))
@@ -352,11 +412,12 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                                  % (len(xs), self.size))
             headers = [_header(x) for x in xs]
             dtype = _same_dtype('scatter', headers)
+            device = _packing.device_of(xs, 'scatter')
+            gpu = device is not None
             self._sync('scatter', root, describe='scatter (root %d)' % root)
-            mine = self.mpi_comm.scatter(headers, root=root)
-            wires = [_wire(x).reshape(-1) for x in xs]
-            counts = [w.size for w in wires]
-            send = numpy.concatenate(wires) if wires else numpy.empty(0, dtype)
+            mine = self.mpi_comm.scatter([h + (gpu,) for h in headers], root=root)
+            counts = [x.size for x in xs]
+            send = _packed_host(xs, device) if xs else numpy.empty(0, dtype)
             spec = [send, (counts, _displacements(counts)), _mpi_type(send.dtype)]
         else:
             self._sync('scatter', root, describe='scatter (root %d)' % root)
@@ -364,7 +425,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             spec = None
         y = numpy.empty(mine[0], mine[1])
         self.mpi_comm.Scatterv(spec, _wire(y), root=root)
-        return y
+        return _to_gpu(y, None) if mine[2] else y
 
     def alltoall(self, xs: Any) -> tuple:
         """Sends ``xs[i]`` to rank ``i``; receives one array from every rank.
@@ -381,16 +442,16 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                              % (len(xs), self.size))
         headers = [_header(x) for x in xs]
         _same_dtype('alltoall', headers)
+        device = _packing.device_of(xs, 'alltoall')
         self._sync('alltoall')
         received = self.mpi_comm.alltoall(headers)
         dtype = _same_dtype('alltoall', received)
-        wires = [_wire(x).reshape(-1) for x in xs]
-        scounts = [w.size for w in wires]
-        send = numpy.concatenate(wires)
+        scounts = [x.size for x in xs]
+        send = _packed_host(xs, device)
         flat, spec = self._receive_buffer(received, dtype)
         self.mpi_comm.Alltoallv(
             [send, (scounts, _displacements(scounts)), _mpi_type(send.dtype)], spec)
-        return self._unwire(_split(flat, received), dtype)
+        return _deliver(flat, received, dtype, device, device is not None)
 
     @staticmethod
     def _receive_buffer(headers: list, dtype: numpy.dtype) -> tuple:
@@ -399,12 +460,6 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         wire = numpy.dtype(numpy.uint16) if dtype == numpy.float16 else dtype
         flat = numpy.empty(sum(counts), wire)
         return flat, [flat, (counts, _displacements(counts)), _mpi_type(wire)]
-
-    @staticmethod
-    def _unwire(arrays: tuple, dtype: numpy.dtype) -> tuple:
-        if dtype == numpy.float16:
-            return tuple(a.view(numpy.float16) for a in arrays)
-        return arrays
 
     # -- objects ---------------------------------------------------------------------------
 
@@ -482,9 +537,10 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def bcast_data(self, model: Link) -> None:
         """Overwrites every initialized parameter of ``model`` with rank 0's, in place.
 
-        Parameters are packed into one buffer per dtype, so one broadcast moves them all.
-        First the ranks compare a checksum of their parameters' names, shapes and dtypes:
-        models that differ are an error that names the parameters and ranks.
+        Parameters are packed into one buffer per dtype, so one broadcast moves them all
+        (a model on a GPU is packed there and staged through host memory). First the ranks
+        compare a checksum of their parameters' names, shapes and dtypes: models that differ
+        are an error that names the parameters and ranks.
 
         Args:
             model: A link; every rank's copy has the same parameters.
@@ -500,21 +556,14 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                        explain=lambda infos: _stopping.explain_layouts(
                            infos, "the ranks' models", ' (every rank must build the same '
                            'model)'))
-        params = _packing.data_params(model)
-        arrays = [p.array for p in params]
-        for dtype, idx in _packing.group(arrays, numpy.dtype).items():
-            group = [arrays[i] for i in idx]
-            buf = self._buffers.get(dtype, sum(a.size for a in group))
-            if self.rank == 0:
-                _packing.pack(group, buf)
-            self.mpi_comm.Bcast(_wire(buf), root=0)
-            _packing.unpack(buf, group)
+        self._bcast_arrays([p.array for p in _packing.data_params(model)], 0)
 
     def multi_node_mean_grad(self, model: Link, zero_fill: bool = False) -> None:
         """Replaces every gradient of ``model`` by its mean over the ranks, in place.
 
         All gradients are packed into one buffer (per transfer dtype) and averaged with one
-        ``MPI_Allreduce``.
+        ``MPI_Allreduce``; gradients on a GPU are packed there, and the buffer crosses to
+        the host and back once (each gradient keeps its dtype and device).
 
         Args:
             model: A link; every rank's copy has the same parameters.
@@ -535,9 +584,22 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         grads = [p.grad for p in params]
         for dtype, idx in _packing.group(grads, self._transfer_dtype).items():
             group = [grads[i] for i in idx]
-            buf = self._buffers.get(dtype, sum(g.size for g in group))
+            n = sum(g.size for g in group)
+            device = _packing.device_of(group, what)
+            if device is not None:
+                self._mean_gpu(group, dtype, n, device)
+                continue
+            buf = self._buffers.get(dtype, n)
             _packing.pack(group, buf)
             _packing.unpack(buf, group, self._reduce_sum(buf))
+
+    def _mean_gpu(self, arrays: list, dtype: numpy.dtype, n: int, device: Any) -> None:
+        # Replaces GPU ``arrays`` (``n`` elements on ``device``) by their mean over the
+        # ranks, packed there in ``dtype`` and reduced in host memory.
+        buf = self._buffers.get(dtype, n)
+        _packing.pack_to_host(arrays, buf, self._device_buffers, device)
+        scale = self._reduce_sum(buf)
+        _packing.unpack_from_host(buf, arrays, self._device_buffers, device, scale)
 
     def _sync_grads(self, model: Link, params: list, what: str, key: int = 0,
                    describe: Any = None) -> None:
@@ -661,15 +723,31 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
 
     def _bcast_arrays(self, arrays: list, root: int) -> None:
         # Overwrites ``arrays`` (same shapes and dtypes on every rank) with root's, in place,
-        # packed into one broadcast per dtype.
+        # packed into one broadcast per dtype (GPU arrays packed on their device).
         for dtype, idx in _packing.group(arrays, numpy.dtype).items():
             group = [arrays[i] for i in idx]
-            buf = self._buffers.get(dtype, sum(a.size for a in group))
+            n = sum(a.size for a in group)
+            device = _packing.device_of(group, 'bcast_data')
+            if device is not None:
+                self._bcast_gpu(group, dtype, n, device, root)
+                continue
+            buf = self._buffers.get(dtype, n)
             if self.rank == root:
                 _packing.pack(group, buf)
             self.mpi_comm.Bcast(_wire(buf), root=root)
             if self.rank != root:
                 _packing.unpack(buf, group)
+
+    def _bcast_gpu(self, arrays: list, dtype: numpy.dtype, n: int, device: Any,
+                   root: int) -> None:
+        # _bcast_arrays of GPU arrays of ``dtype`` (``n`` elements on ``device``), through
+        # host memory.
+        buf = self._buffers.get(dtype, n)
+        if self.rank == root:
+            _packing.pack_to_host(arrays, buf, self._device_buffers, device)
+        self.mpi_comm.Bcast(_wire(buf), root=root)
+        if self.rank != root:
+            _packing.unpack_from_host(buf, arrays, self._device_buffers, device)
 
     def _transfer_dtype(self, dtype: numpy.dtype) -> numpy.dtype:
         # The dtype a gradient travels in; subclasses choose.
@@ -698,9 +776,20 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
 
         Args:
             sendbuf: The array to average, or None to average ``recvbuf`` in place.
-            recvbuf: The output array (any float dtype; float16 is averaged in float32).
+            recvbuf: The output array (any float dtype; float16 is averaged in float32);
+                a CuPy array is written in place on its device.
         """
         src = recvbuf if sendbuf is None else sendbuf
-        tmp = numpy.ascontiguousarray(src, dtype=_packing.wire_dtype(recvbuf.dtype)).copy()
+        wire = _packing.wire_dtype(recvbuf.dtype)
+        if not isinstance(recvbuf, numpy.ndarray):
+            self._multi_node_mean_gpu(src, recvbuf, wire)
+            return
+        tmp = numpy.ascontiguousarray(_host(src), dtype=wire).copy()
         self._reduce_mean(tmp.reshape(-1))
         recvbuf[...] = tmp
+
+    def _multi_node_mean_gpu(self, src: Any, recvbuf: Any, wire: numpy.dtype) -> None:
+        # _multi_node_mean into a CuPy ``recvbuf``, through host memory.
+        tmp = numpy.array(_host(src), dtype=wire)
+        self._reduce_mean(tmp.reshape(-1))
+        recvbuf[...] = _to_gpu(tmp, recvbuf.device)

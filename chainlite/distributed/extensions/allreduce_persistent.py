@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 
+from chainlite.backends import cuda
 from chainlite.training import extension
 
 if TYPE_CHECKING:
@@ -26,7 +27,8 @@ class AllreducePersistent(extension.Extension):
 
     Batch normalization's running mean and variance are computed from each rank's own
     batches; averaging them before evaluating or saving gives statistics of all the data.
-    Integer and scalar persistents (such as ``N``) are left alone.
+    Integer and scalar persistents (such as ``N``) are left alone; arrays on a GPU are
+    averaged in place there.
 
     Args:
         model: The link whose persistents are averaged.
@@ -47,6 +49,7 @@ class AllreducePersistent(extension.Extension):
     def __call__(self, trainer: Trainer | None = None) -> None:
         """Averages the persistents (every rank must call it)."""
         for _, value in _namedpersistents(self.model):
-            if isinstance(value, numpy.ndarray) and value.dtype.kind == 'f':
+            if (isinstance(value, numpy.ndarray) or cuda.is_gpu_array(value)) and \
+                    value.dtype.kind == 'f':
                 # In place; every communicator create_communicator makes is MPI based.
                 cast(Any, self.comm)._multi_node_mean(None, value)

@@ -1,7 +1,7 @@
 """Delegate variables: the empty outputs that keep communication in the backward graph."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy
 
@@ -33,7 +33,10 @@ def mark(v: variable.Variable) -> variable.Variable:
     return v
 
 
-def zeros_for(shape: tuple, dtype: DTypeSpec) -> variable.Variable:
-    """A zero gradient Variable, standing in for an output gradient that is None."""
-    return variable.Variable(numpy.zeros(shape, dtype), requires_grad=False)
+def zeros_for(shape: tuple, dtype: DTypeSpec, xp: Any = numpy) -> variable.Variable:
+    """A zero gradient Variable, standing in for an output gradient that is None.
+
+    ``xp`` is the array module of the array it is the gradient of (CuPy for a GPU array).
+    """
+    return variable.Variable(xp.zeros(shape, dtype), requires_grad=False)
 

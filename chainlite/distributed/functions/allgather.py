@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
 
@@ -21,14 +22,14 @@ class AllGather(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, = inputs
         ys = self.comm.allgather(x)
-        self._specs = [(y.shape, y.dtype) for y in ys]
+        self._specs = [(y.shape, y.dtype, backend.get_array_module(y)) for y in ys]
         return ys
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.alltoall import AllToAll
-        gys = tuple(_delegate.zeros_for(s, d) if g is None else g
-                    for g, (s, d) in zip(grad_outputs, self._specs))
+        gys = tuple(_delegate.zeros_for(*spec) if g is None else g
+                    for g, spec in zip(grad_outputs, self._specs))
         gs = AllToAll(self.comm).apply(gys)
         gx = gs[0]
         for g in gs[1:]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
 
@@ -20,13 +21,13 @@ class AllToAll(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         ys = self.comm.alltoall(inputs)
-        self._specs = [(y.shape, y.dtype) for y in ys]
+        self._specs = [(y.shape, y.dtype, backend.get_array_module(y)) for y in ys]
         return ys
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        gys = tuple(_delegate.zeros_for(s, d) if g is None else g
-                    for g, (s, d) in zip(grad_outputs, self._specs))
+        gys = tuple(_delegate.zeros_for(*spec) if g is None else g
+                    for g, spec in zip(grad_outputs, self._specs))
         return AllToAll(self.comm).apply(gys)
 
 

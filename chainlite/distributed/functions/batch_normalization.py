@@ -5,7 +5,9 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite import variable
 from chainlite.functions import _axis
 from chainlite.functions.array import cast
@@ -80,10 +82,13 @@ def multi_node_batch_normalization(x: Any, gamma: Any, beta: Any, comm: Communic
     b = cast.cast(beta, work) if beta.dtype != work else beta
     c = gamma.size
     local_n = x.size // max(c, 1)
+    xp = backend.get_array_module(x.array)
     stats = concat.concat((reshape.reshape(sum_module.sum(xc, axis=axis), (c,)),
                            reshape.reshape(sum_module.sum(xc * xc, axis=axis), (c,)),
-                           numpy.array([local_n], work)), axis=0)
+                           xp.array([local_n], work)), axis=0)
     total = _AllReduceSum(comm).apply((stats,))[0]
+    # The global count is needed on the host (a Python number); on a GPU this reads one
+    # element of the sum that has just come back from the host.
     m = float(total.array[2 * c])
     mean = total[:c] / m
     var = total[c:2 * c] / m - mean * mean
@@ -137,7 +142,7 @@ class _MpiImpl:
     def get_mean_and_var(self, axis: Any, gamma: Any, x: Any, xp: Any,
                          interm_dtype: Any) -> tuple[Any, Any]:
         c = gamma.size
-        tmp = numpy.empty(2 * c, dtype=gamma.dtype)
+        tmp = backend.get_array_module(x).empty(2 * c, dtype=gamma.dtype)
         x.mean(axis=axis, out=tmp[:c], dtype=gamma.dtype)
         numpy.square(x).mean(axis=axis, out=tmp[c:], dtype=gamma.dtype)
         self.comm._multi_node_mean(None, tmp)
@@ -147,7 +152,7 @@ class _MpiImpl:
     def get_ggamma_and_gbeta(self, axis: Any, gamma: Any, gy: Any, x_hat: Any,
                              xp: Any) -> tuple[Any, Any]:
         c = gamma.size
-        tmp = numpy.empty(2 * c, dtype=gamma.dtype)
+        tmp = backend.get_array_module(gy).empty(2 * c, dtype=gamma.dtype)
         gy.sum(axis=axis, out=tmp[:c], dtype=gamma.dtype)
         (gy * x_hat).sum(axis=axis, out=tmp[c:], dtype=gamma.dtype)
         self.comm._multi_node_mean(None, tmp)
@@ -155,19 +160,24 @@ class _MpiImpl:
 
 
 class _NcclImpl(_MpiImpl):
-    """ChainerMN's NCCL implementation: its GPU buffers raise, as CuPy is not available."""
+    """ChainerMN's NCCL implementation: for GPU arrays, averaged by the communicator (with
+    NCCL on a ``PureNcclCommunicator``); NumPy arrays raise, as in ChainerMN."""
 
     def get_mean_and_var(self, axis: Any, gamma: Any, x: Any, xp: Any,
                          interm_dtype: Any) -> tuple[Any, Any]:
-        raise self._no_device_memory()
+        if not cuda.is_gpu_array(x):
+            raise self._no_device_memory()
+        return super().get_mean_and_var(axis, gamma, x, xp, interm_dtype)
 
     def get_ggamma_and_gbeta(self, axis: Any, gamma: Any, gy: Any, x_hat: Any,
                              xp: Any) -> tuple[Any, Any]:
-        raise self._no_device_memory()
+        if not cuda.is_gpu_array(gy):
+            raise self._no_device_memory()
+        return super().get_ggamma_and_gbeta(axis, gamma, gy, x_hat, xp)
 
     @staticmethod
     def _no_device_memory() -> RuntimeError:
-        # The GPU buffers ChainerMN allocates here need CuPy.
+        # The GPU buffers ChainerMN allocates here need CuPy arrays.
         from chainlite.distributed.communicators import _memory_utility
         return _memory_utility._no_cupy('DeviceMemory')
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
 
@@ -25,7 +26,7 @@ class Bcast(function_node.FunctionNode):
             y = self.comm.bcast(x, self.root).copy()
         else:
             y = self.comm.bcast(None, self.root)
-        self._spec = (y.shape, y.dtype)
+        self._spec = (y.shape, y.dtype, backend.get_array_module(y))
         return y,
 
     def backward(self, indexes: tuple[int, ...],

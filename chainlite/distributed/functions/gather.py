@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
 
@@ -24,7 +25,7 @@ class Gather(function_node.FunctionNode):
         ys = self.comm.gather(x, self.root)
         if self.comm.rank != self.root or ys is None:
             return _delegate.empty(),
-        self._specs = [(y.shape, y.dtype) for y in ys]
+        self._specs = [(y.shape, y.dtype, backend.get_array_module(y)) for y in ys]
         return ys
 
     def backward(self, indexes: tuple[int, ...],
@@ -32,8 +33,8 @@ class Gather(function_node.FunctionNode):
         from chainlite.distributed.functions.scatter import Scatter
         node = Scatter(self.comm, self.root)
         if self.comm.rank == self.root:
-            gys = tuple(_delegate.zeros_for(s, d) if g is None else g
-                        for g, (s, d) in zip(grad_outputs, self._specs))
+            gys = tuple(_delegate.zeros_for(*spec) if g is None else g
+                        for g, spec in zip(grad_outputs, self._specs))
             return node.apply(gys)[0],
         g, = grad_outputs
         return node.apply((_delegate.dummy() if g is None else g,))[0],

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
 from chainlite.distributed.functions import _delegate
@@ -19,13 +19,13 @@ class PseudoConnect(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         delegate = inputs[0]
-        self._delegate = (delegate.shape, delegate.dtype)
+        self._delegate = (delegate.shape, delegate.dtype, backend.get_array_module(delegate))
         return tuple(inputs[1:])
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        shape, dtype = self._delegate
-        return (variable.Variable(numpy.zeros(shape, dtype), requires_grad=False),) + tuple(
+        shape, dtype, xp = self._delegate
+        return (variable.Variable(xp.zeros(shape, dtype), requires_grad=False),) + tuple(
             grad_outputs)
 
 

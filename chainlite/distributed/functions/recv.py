@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
 
@@ -24,24 +25,25 @@ class Recv(function_node.FunctionNode):
         return 'Recv (peer_rank: %d)' % self.peer_rank
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self._input_xps = [backend.get_array_module(x) for x in inputs]
         data = self.comm.recv(self.peer_rank, self.peer_tag)
         ys = data if isinstance(data, tuple) else (data,)
-        self._specs = [(y.shape, y.dtype) for y in ys]
+        self._specs = [(y.shape, y.dtype, backend.get_array_module(y)) for y in ys]
         return ys
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainlite.distributed.functions.pseudo_connect import PseudoConnect
         from chainlite.distributed.functions.send import Send
-        gys = tuple(_delegate.zeros_for(s, d) if g is None else g
-                    for g, (s, d) in zip(grad_outputs, self._specs))
+        gys = tuple(_delegate.zeros_for(*spec) if g is None else g
+                    for g, spec in zip(grad_outputs, self._specs))
         sent, = Send(self.comm, self.peer_rank, self.peer_tag).apply(
             gys + (_delegate.dummy(),))
         grads = []
         inputs = self.inputs
         assert inputs is not None  # set by apply, before any backward
-        for x in inputs:
-            zero = _delegate.zeros_for(x.shape, x.dtype)
+        for x, xp in zip(inputs, self._input_xps):
+            zero = _delegate.zeros_for(x.shape, x.dtype, xp)
             grads.append(PseudoConnect().apply((sent, zero))[0])
         return tuple(grads)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
 
@@ -24,7 +25,7 @@ class Scatter(function_node.FunctionNode):
             y = self.comm.scatter(inputs, self.root)
         else:
             y = self.comm.scatter(None, self.root)
-        self._spec = (y.shape, y.dtype)
+        self._spec = (y.shape, y.dtype, backend.get_array_module(y))
         return y,
 
     def backward(self, indexes: tuple[int, ...],

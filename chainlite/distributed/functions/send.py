@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.distributed.functions import _delegate
 
@@ -26,6 +27,7 @@ class Send(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         xs = inputs[:-1]
+        self._dummy_xp = backend.get_array_module(inputs[-1])
         self.comm.send(xs[0] if len(xs) == 1 else xs, self.peer_rank, self.peer_tag)
         return _delegate.empty(),
 
@@ -38,7 +40,7 @@ class Send(function_node.FunctionNode):
         gxs = Recv(self.comm, self.peer_rank, self.peer_tag).apply((g,))
         inputs = self.inputs
         assert inputs is not None  # set by apply, before any backward
-        return tuple(gxs) + (_delegate.zeros_for((0,), inputs[-1].dtype),)
+        return tuple(gxs) + (_delegate.zeros_for((0,), inputs[-1].dtype, self._dummy_xp),)
 
 
 def send(x: VariableOrArray | Sequence[VariableOrArray], communicator: CommunicatorBase,

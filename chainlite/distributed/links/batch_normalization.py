@@ -10,6 +10,7 @@ from chainlite import configuration
 from chainlite import initializers
 from chainlite import link
 from chainlite import variable
+from chainlite.distributed.functions.batch_normalization import get_communication_backend
 from chainlite.distributed.functions.batch_normalization import multi_node_batch_normalization
 from chainlite.functions.normalization import fixed_batch_normalization
 
@@ -22,10 +23,7 @@ def _check_backend(comm: CommunicatorBase, communication_backend: str) -> str:
     if communication_backend not in ('mpi', 'nccl', 'auto'):
         raise ValueError("MultiNodeBatchNormalization: communication_backend must be 'mpi', "
                          "'nccl' or 'auto', got %r" % (communication_backend,))
-    if communication_backend == 'nccl':
-        raise ValueError("MultiNodeBatchNormalization: the 'nccl' backend needs NVIDIA GPUs, "
-                         "which chainlite does not have; use 'mpi' or 'auto'")
-    return 'mpi'
+    return get_communication_backend(comm, communication_backend)
 
 
 class MultiNodeBatchNormalization(link.Link):
@@ -46,7 +44,9 @@ class MultiNodeBatchNormalization(link.Link):
         use_beta: If False, there is no shift parameter.
         initial_gamma: The initializer of ``gamma`` (None: 1).
         initial_beta: The initializer of ``beta`` (None: 0).
-        communication_backend: ``'mpi'`` or ``'auto'`` (``'nccl'`` needs GPUs: an error).
+        communication_backend: ``'mpi'``, ``'nccl'`` (needs a ``'pure_nccl'``
+            communicator) or ``'auto'``. Either way the statistics are averaged by the
+            communicator, with NCCL on a ``'pure_nccl'`` one.
 
     Attributes:
         avg_mean: The running mean (persistent).
