@@ -1,6 +1,7 @@
 """Elementwise functions whose gradient is zero almost everywhere (floor, ceil, fix, sign)."""
 import numpy
 
+from chainlite import backend
 from chainlite import variable
 from chainlite.utils import type_check
 
@@ -19,7 +20,7 @@ def elementwise(label, ufunc, x):
         A Variable of the same shape and dtype.
     """
     a = variable.as_array(x)
-    if not isinstance(a, numpy.ndarray):
+    if not variable._is_array(a):  # a NumPy or GPU array passes
         if not isinstance(a, (numpy.generic, float, int)) or isinstance(a, bool):
             raise TypeError('%s: x must be a Variable or a numpy.ndarray, got %s'
                             % (label, type(a).__name__))
@@ -30,5 +31,5 @@ def elementwise(label, ufunc, x):
             'x.dtype.kind == f', '%s != f' % kind,
             msg='Invalid operation is performed in: %s (Forward)\n\n'
                 'Expect: x.dtype.kind == f\nActual: %s != f' % (label, kind))
-    # NumPy returns a scalar for a 0-d input; a Variable needs an array.
-    return variable.Variable(numpy.asarray(ufunc(a)), requires_grad=False)
+    # NumPy returns a scalar for a 0-d input; a Variable needs an array (of a's device).
+    return variable.Variable(backend.get_array_module(a).asarray(ufunc(a)), requires_grad=False)
