@@ -1,4 +1,5 @@
-"""Products of a sparse (COO) matrix and a dense one, computed with scipy.sparse."""
+"""Products of a sparse (COO) matrix and a dense one: scipy.sparse on the CPU, a gather and a
+scatter-add on a GPU."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,9 @@ def _batched(row, col, dense):
 
 def _sp_dense(data, row, col, shape, trans, dense):
     # op(S) @ dense, the batch as one block-diagonal sparse matrix: one scipy product.
+    xp = backend.get_array_module(dense)
+    if xp is not numpy:
+        row, col = xp.asarray(row), xp.asarray(col)
     row, col, dense3 = _batched(row, col, dense)
     data = data.reshape(row.shape)
     nb, k, n = dense3.shape
@@ -36,16 +40,23 @@ def _sp_dense(data, row, col, shape, trans, dense):
     if trans:
         row, col = col, row
     valid = row >= 0
-    b = numpy.broadcast_to(numpy.arange(nb)[:, None], row.shape)[valid]
     # In the operands' promoted dtype; scipy.sparse has no float16: that runs in float32.
-    dtype = numpy.result_type(data.dtype, dense.dtype)
-    if dtype == numpy.float16:
-        dtype = numpy.dtype(numpy.float32)
+    out_dtype = numpy.result_type(data.dtype, dense.dtype)
+    dtype = numpy.dtype(numpy.float32) if out_dtype == numpy.float16 else out_dtype
+    if xp is not numpy:
+        # scipy.sparse is the host's; on a GPU each entry reads its dense row, and the
+        # products add up in their result rows (padding entries add zeros to row 0).
+        b = xp.broadcast_to(xp.arange(nb)[:, None], row.shape)
+        w = xp.where(valid, data, 0).astype(dtype, copy=False)
+        picked = dense3[b, xp.where(valid, col, 0)].astype(dtype, copy=False)
+        y = xp.zeros((nb, m, n), dtype)
+        xp.add.at(y, (b, xp.where(valid, row, 0)), w[..., None] * picked)
+        return y.astype(out_dtype, copy=False).reshape(dense.shape[:-2] + (m, n))
+    b = numpy.broadcast_to(numpy.arange(nb)[:, None], row.shape)[valid]
     s = scipy_sparse.csr_matrix(
         (data[valid].astype(dtype, copy=False), (row[valid] + b * m, col[valid] + b * k)),
         shape=(nb * m, nb * k))
     y = s @ dense3.reshape(nb * k, n).astype(dtype, copy=False)
-    out_dtype = numpy.result_type(data.dtype, dense.dtype)
     return numpy.asarray(y).astype(out_dtype, copy=False).reshape(dense.shape[:-2] + (m, n))
 
 
@@ -73,8 +84,9 @@ def _coo_matmul_cpu(A_data: numpy.ndarray, A_row: numpy.ndarray, A_col: numpy.nd
 
 def _coo_matmul_gpu(A_data: Any, A_row: Any, A_col: Any, A_shape: Any, A_order: Any, B: Any,
                     dtype: Any) -> Any:
-    # Chainer's CUDA kernel path: needs CUDA.
+    # A @ B for the sparse A on a GPU (Chainer's CUDA path; here the device-neutral one).
     cuda.check_cuda_available()
+    return _sp_dense(A_data, A_row, A_col, A_shape, False, B).astype(dtype, copy=False)
 
 
 def _cupy_coo_matmul() -> Any:
@@ -98,16 +110,18 @@ def _coo_matmul_gradsp_cpu(A: numpy.ndarray, B: numpy.ndarray, C_row: numpy.ndar
                            C_col: numpy.ndarray, dtype: DTypeSpec) -> numpy.ndarray:
     # (A @ B)[C_row, C_col], per batch entry; 0 at padding.
     C = numpy.matmul(A, B).astype(dtype, copy=False)
-    row, col, C3 = _batched(C_row, C_col, C)
+    xp = backend.get_array_module(C)
+    row, col, C3 = _batched(xp.asarray(C_row), xp.asarray(C_col), C)
     valid = row >= 0
-    b = numpy.arange(row.shape[0])[:, None]
+    b = xp.arange(row.shape[0])[:, None]
     data = numpy.where(valid, C3[b, numpy.where(valid, row, 0), numpy.where(valid, col, 0)], 0)
     return data.astype(dtype, copy=False).reshape(C_row.shape)
 
 
 def _coo_matmul_gradsp_gpu(A: Any, B: Any, C_row: Any, C_col: Any, dtype: Any) -> Any:
-    # Chainer's CUDA kernel path: needs CUDA.
+    # (A @ B)[C_row, C_col] on a GPU (Chainer's CUDA path; here the device-neutral one).
     cuda.check_cuda_available()
+    return _coo_matmul_gradsp_cpu(A, B, C_row, C_col, dtype)
 
 
 def _cupy_coo_matmul_gradsp() -> Any:
@@ -190,7 +204,7 @@ class _CooMatMulGradSP(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         gy, dense = inputs
         xp = backend.get_array_module(gy)
-        row, col, dense3 = _batched(self.row, self.col, dense)
+        row, col, dense3 = _batched(xp.asarray(self.row), xp.asarray(self.col), dense)
         gy3 = gy if gy.ndim == 3 else gy[None]
         p, q = (col, row) if self.trans else (row, col)
         valid = row >= 0
@@ -260,6 +274,11 @@ class CooMatMulGradSP(function_node.FunctionNode):
         return tuple(ret)
 
 
+def _is_dense(x):
+    # A Variable, or a NumPy or GPU array.
+    return isinstance(x, variable.Variable) or variable._is_array(x)
+
+
 def _swap(x):
     if x.ndim < 2:
         return x  # left to CooMatMul's type check
@@ -297,11 +316,10 @@ def sparse_matmul(a: VariableOrArray | sparse.CooMatrix, b: VariableOrArray | sp
         array([[ 6.],
                [-1.]])
     """
-    dense_types = (variable.Variable, numpy.ndarray)
-    if isinstance(a, sparse.CooMatrix) and isinstance(b, dense_types):
+    if isinstance(a, sparse.CooMatrix) and _is_dense(b):
         b = _swap(b) if transb else b
         return CooMatMul(a.row, a.col, a.shape, transa).apply((a.data, b))[0]
-    if isinstance(b, sparse.CooMatrix) and isinstance(a, dense_types):
+    if isinstance(b, sparse.CooMatrix) and _is_dense(a):
         # op(a) @ op(b) = (op(b)^T @ op(a)^T)^T
         a = a if transa else _swap(a)
         return _swap(CooMatMul(b.row, b.col, b.shape, not transb).apply((b.data, a))[0])
