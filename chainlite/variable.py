@@ -505,10 +505,16 @@ class Variable:
             return
         if self._data is None and isinstance(self, Parameter):
             self.initialize(src.shape)
-        _check_grad(self._data, src._data, 'Variable.addgrad')
+        g = src._data
+        if g.__class__ is not _ndarray or self._data.__class__ is not _ndarray:
+            # As Chainer: a gradient on another device is sent to this variable's first.
+            device = _imported('chainlite.backend').get_device_from_array(self._data)
+            if not device.is_array_supported(g):
+                g = device.send(g)
+        _check_grad(self._data, g, 'Variable.addgrad')
         dst = self.grad_var
-        self._set_grad_var(_new_variable(src._data.copy(), None, False) if dst is None else
-                           _new_variable(dst._data + src._data, None, False))
+        self._set_grad_var(_new_variable(g.copy(), None, False) if dst is None else
+                           _new_variable(dst._data + g, None, False))
 
     def retain_grad(self) -> None:
         """Keeps this (intermediate) variable's gradient after backward.
@@ -1125,7 +1131,7 @@ class Parameter(Variable):
         # A copy shares the arrays but not the graph node (so grads are set independently).
         p = Parameter.__new__(Parameter)
         for k in ('_data', '_requires_grad', 'initializer', 'update_rule', '_grad_init',
-                  '_grad_never_cleared'):
+                  '_grad_never_cleared', '_device'):
             setattr(p, k, getattr(self, k))
         node = self.node
         p._node = VariableNode(node.shape, node.dtype, node.requires_grad, node.name)
