@@ -1,14 +1,17 @@
 """Convolution shape helpers and patch extraction on 2-d images, as ``chainer.utils.conv``.
 
-The functions here work on NumPy arrays (no graph): ``im2col_cpu`` copies every window of
-an ``(n, c, h, w)`` image into an ``(n, c, kh, kw, out_h, out_w)`` array and
-``col2im_cpu`` sums such an array back into an image.
+The functions here work on arrays (no graph): ``im2col_cpu`` copies every window of an
+``(n, c, h, w)`` image into an ``(n, c, kh, kw, out_h, out_w)`` array and ``col2im_cpu``
+sums such an array back into an image. They take NumPy or CuPy arrays alike (the results
+on the inputs' device); ``im2col_gpu`` and ``col2im_gpu`` are the same on a GPU.
 """
 from __future__ import annotations
 
 from typing import Any
 
 import numpy
+
+from chainlite import backend
 
 # Typed Any: NumPy 2.0's stubs reject the tuple of axes it takes (later releases accept it).
 _sliding_window_view: Any = numpy.lib.stride_tricks.sliding_window_view
@@ -73,8 +76,9 @@ def get_deconv_outsize(size: int, k: int, s: int, p: int, cover_all: bool = Fals
 def _pad(img: numpy.ndarray, pads: list, pval: Any) -> numpy.ndarray:
     if not any(lo or hi for lo, hi in pads):
         return img
-    return numpy.pad(img, [(0, 0)] * (img.ndim - len(pads)) + pads, mode='constant',
-                     constant_values=(pval,))
+    xp = backend.get_array_module(img)
+    return xp.pad(img, [(0, 0)] * (img.ndim - len(pads)) + pads, mode='constant',
+                  constant_values=(pval,))
 
 
 def im2col_nd_copy(img: numpy.ndarray, ksize: tuple, stride: tuple, pad: tuple, pval: Any,
@@ -101,7 +105,10 @@ def im2col_nd_copy(img: numpy.ndarray, ksize: tuple, stride: tuple, pad: tuple, 
             for n, k, s, p, d, o in zip(size, ksize, stride, pad, dilate, outsize)]
     img = _pad(img, pads, pval)
     nd = len(ksize)
-    windows = _sliding_window_view(
+    xp = backend.get_array_module(img)
+    window_view = (_sliding_window_view if xp is numpy
+                   else xp.lib.stride_tricks.sliding_window_view)
+    windows = window_view(
         img, tuple((k - 1) * d + 1 for k, d in zip(ksize, dilate)),
         axis=tuple(range(2, 2 + nd)))
     pick = ((slice(None),) * 2
@@ -109,7 +116,7 @@ def im2col_nd_copy(img: numpy.ndarray, ksize: tuple, stride: tuple, pad: tuple, 
             + tuple(slice(None, None, d) for d in dilate))
     windows = windows[pick]
     order = (0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd))
-    return numpy.ascontiguousarray(windows.transpose(order))
+    return xp.ascontiguousarray(windows.transpose(order))
 
 
 def col2im_nd_sum(col: numpy.ndarray, stride: tuple, pad: tuple, size: tuple,
@@ -123,7 +130,7 @@ def col2im_nd_sum(col: numpy.ndarray, stride: tuple, pad: tuple, size: tuple,
     outsize = col.shape[2 + nd:]
     full = tuple(max(n + 2 * p, (o - 1) * s + (k - 1) * d + 1)
                  for n, p, o, s, k, d in zip(size, pad, outsize, stride, ksize, dilate))
-    img = numpy.zeros(col.shape[:2] + full, dtype=col.dtype)
+    img = backend.get_array_module(col).zeros(col.shape[:2] + full, dtype=col.dtype)
     for tap in numpy.ndindex(*ksize):
         dst = (slice(None),) * 2 + tuple(
             slice(i * d, i * d + (o - 1) * s + 1, s)
@@ -202,21 +209,45 @@ col2im = col2im_cpu
 def im2col_gpu(img: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int,
                cover_all: bool = False, dy: int = 1, dx: int = 1, out_h: int | None = None,
                out_w: int | None = None) -> Any:
-    """Chainer's CUDA kernel of :func:`im2col_cpu`; chainlite has no GPU, so it raises.
+    """:func:`im2col_cpu` on a GPU (CuPy) image (Chainer's CUDA kernel; no ``pval``: 0).
+
+    Args:
+        img: The image, a CuPy array of shape ``(n, c, h, w)``.
+        kh, kw: Window size.
+        sy, sx: Strides.
+        ph, pw: Padding.
+        cover_all: As in :func:`get_conv_outsize`.
+        dy, dx: Dilation.
+        out_h, out_w: The output size; computed if None.
+
+    Returns:
+        A CuPy array of shape ``(n, c, kh, kw, out_h, out_w)``.
 
     Raises:
-        RuntimeError: Always (CUDA is not available), as Chainer does without CuPy.
+        RuntimeError: If CUDA is not available, as Chainer does without CuPy.
     """
     from chainlite.backends import cuda
     cuda.check_cuda_available()
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, 0, cover_all, dy, dx, out_h, out_w)
 
 
 def col2im_gpu(col: Any, sy: int, sx: int, ph: int, pw: int, h: int, w: int, dy: int = 1,
                dx: int = 1) -> Any:
-    """Chainer's CUDA kernel of :func:`col2im_cpu`; chainlite has no GPU, so it raises.
+    """:func:`col2im_cpu` on GPU (CuPy) windows (Chainer's CUDA kernel).
+
+    Args:
+        col: The windows, a CuPy array of shape ``(n, c, kh, kw, out_h, out_w)``.
+        sy, sx: Strides.
+        ph, pw: Padding.
+        h, w: The image size.
+        dy, dx: Dilation.
+
+    Returns:
+        The CuPy image ``(n, c, h, w)``.
 
     Raises:
-        RuntimeError: Always (CUDA is not available), as Chainer does without CuPy.
+        RuntimeError: If CUDA is not available, as Chainer does without CuPy.
     """
     from chainlite.backends import cuda
     cuda.check_cuda_available()
+    return col2im_cpu(col, sy, sx, ph, pw, h, w, dy, dx)

@@ -114,20 +114,40 @@ col2im_nd = col2im_nd_cpu
 
 def im2col_nd_gpu(img: Any, ksize: tuple, stride: tuple, pad: tuple, cover_all: bool = False,
                   dilate: Any = 1) -> Any:
-    """Chainer's CUDA kernel of :func:`im2col_nd_cpu`; chainlite has no GPU, so it raises.
+    """:func:`im2col_nd_cpu` on a GPU (CuPy) image (Chainer's CUDA kernel; padding 0).
+
+    Args:
+        img: The image, a CuPy array of shape ``(n, c, d_1, ..., d_N)``.
+        ksize, stride, pad: One int per spatial axis.
+        cover_all: As in :func:`chainlite.utils.conv.get_conv_outsize`.
+        dilate: An int or one int per spatial axis.
+
+    Returns:
+        A CuPy array of shape ``(n, c) + ksize + outsize``.
 
     Raises:
-        RuntimeError: Always (CUDA is not available), as Chainer does without CuPy.
+        RuntimeError: If CUDA is not available, as Chainer does without CuPy.
     """
     from chainlite.backends import cuda
     cuda.check_cuda_available()
+    return im2col_nd_cpu(img, ksize, stride, pad, 0, cover_all, dilate)
 
 
 def col2im_nd_gpu(col: Any, stride: tuple, pad: tuple, dims: tuple, dilate: Any = 1) -> Any:
-    """Chainer's CUDA kernel of :func:`col2im_nd_cpu`; chainlite has no GPU, so it raises.
+    """:func:`col2im_nd_cpu` on GPU (CuPy) windows (Chainer's CUDA kernel).
+
+    Args:
+        col: The windows, a CuPy array of shape ``(n, c) + ksize + outsize``.
+        stride, pad: One int per spatial axis.
+        dims: The image's spatial shape.
+        dilate: An int or one int per spatial axis.
+
+    Returns:
+        The CuPy image ``(n, c) + dims``.
 
     Raises:
-        RuntimeError: Always (CUDA is not available), as Chainer does without CuPy.
+        RuntimeError: If CUDA is not available, as Chainer does without CuPy.
     """
     from chainlite.backends import cuda
     cuda.check_cuda_available()
+    return col2im_nd_cpu(col, stride, pad, dims, dilate)
