@@ -5,6 +5,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
+from chainlite import device_resident
 from chainlite import variable
 from chainlite.functions.activation import softplus as softplus_mod
 from chainlite.functions.array import cast as cast_mod
@@ -44,12 +46,14 @@ def _parse_tree(tree):
     return paths, codes, next_id
 
 
-class BinaryHierarchicalSoftmaxFunction:
+class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident):
     """The loss of :class:`~chainlite.links.BinaryHierarchicalSoftmax`, for a fixed tree.
 
     The tree is parsed once into flat arrays; calling the object computes the loss as a
     composition of differentiable functions (differentiable to any order in ``x`` and
-    ``W``). float16 inputs are computed in float32 and the loss returned in float16.
+    ``W``). float16 inputs are computed in float32 and the loss returned in float16. The
+    arrays move with ``to_device`` (a DeviceResident, as in Chainer); called on another
+    device's inputs, it sends a copy of them there once and keeps it.
 
     Args:
         tree: A binary tree of nested pairs whose leaves are the word ids (ints), e.g.
@@ -72,6 +76,7 @@ array([0, 2, 4, 5], dtype=int32), 2)
     """
 
     def __init__(self, tree: Any, dtype: DTypeSpec) -> None:
+        super().__init__()
         paths, codes, size = _parse_tree(tree)
         for leaf in paths:
             if not isinstance(leaf, (int, numpy.integer)) or leaf < 0:
@@ -85,6 +90,31 @@ array([0, 2, 4, 5], dtype=int32), 2)
         lengths = [len(paths.get(i, ())) for i in range(n_vocab)]
         self.begins = numpy.concatenate([[0], numpy.cumsum(lengths)]).astype(numpy.int32)
         self.parser_size = size
+        # The arrays sent to other devices, by device name; shared by copies of this object
+        # (the link calls a copy each time).
+        self._sent: dict[str, tuple[Any, Any, Any]] = {}
+
+    def device_resident_accept(self, visitor: device_resident.DeviceResidentsVisitor) -> None:
+        """Moves ``paths``, ``codes`` and ``begins`` with the visitor (``to_device``).
+
+        Args:
+            visitor: The visitor.
+        """
+        super().device_resident_accept(visitor)
+        self.paths = visitor.visit_array(self.paths)
+        self.codes = visitor.visit_array(self.codes)
+        self.begins = visitor.visit_array(self.begins)
+
+    def _tables(self, t):
+        # paths, codes and begins on t's device.
+        tables = (self.paths, self.codes, self.begins)
+        if backend.get_array_module(self.begins) is backend.get_array_module(t):
+            return tables
+        device = backend.get_device_from_array(t)
+        sent = self._sent.get(str(device))
+        if sent is None:
+            sent = self._sent[str(device)] = tuple(device.send(tables))
+        return sent
 
     def _check(self, x, t, W):
         def condition(in_types):
@@ -127,13 +157,16 @@ array([0, 2, 4, 5], dtype=int32), 2)
         if dtype == numpy.float16:
             x = cast_mod.cast(x, numpy.float32)
             W = cast_mod.cast(W, numpy.float32)
-        begin = self.begins[t]
-        length = self.begins[t + 1] - begin
-        steps = numpy.arange(max(int(length.max(initial=0)), 1))
+        xp = backend.get_array_module(t)
+        paths, codes, begins = self._tables(t)
+        begin = begins[t]
+        length = begins[t + 1] - begin
+        # The longest path sets the padded shape: one read of the lengths.
+        steps = xp.arange(max(int(length.max()) if len(length) else 0, 1))
         valid = steps < length[:, None]  # (B, L): the padded paths
-        idx = numpy.where(valid, begin[:, None] + steps, 0)
-        nodes = numpy.where(valid, self.paths[idx] if len(self.paths) else 0, 0)
-        codes = numpy.where(valid, self.codes[idx] if len(self.codes) else 0, 0)
+        idx = xp.where(valid, begin[:, None] + steps, 0)
+        nodes = xp.where(valid, paths[idx] if len(paths) else 0, 0)
+        codes = xp.where(valid, codes[idx] if len(codes) else 0, 0)
         w = embed_id_mod.embed_id(nodes, W)  # (B, L, D)
         wx = sum_mod.sum(w * x[:, None, :], axis=2)
         loss = softplus_mod.softplus(wx * (-codes).astype(x.dtype))

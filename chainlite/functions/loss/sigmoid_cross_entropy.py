@@ -92,7 +92,8 @@ class SigmoidCrossEntropyGrad(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, gy = inputs
         sig = numpy.tanh(x * x.dtype.type(0.5)) * x.dtype.type(0.5) + x.dtype.type(0.5)
-        return numpy.asarray(self._gx(x, gy, sig)).astype(x.dtype, copy=False),
+        xp = backend.get_array_module(x)
+        return xp.asarray(self._gx(x, gy, sig)).astype(x.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:

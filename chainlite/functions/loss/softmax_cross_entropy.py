@@ -88,6 +88,20 @@ _FIRST = (0,)
 _UNSIGNED = {n: numpy.dtype('u%d' % n) for n in (1, 2, 4, 8)}
 
 
+def _amax(a, axis, keepdims=False):
+    # a.max: NumPy's without its Python wrapper; CuPy's maximum has no reduce.
+    if a.__class__ is numpy.ndarray:
+        return numpy.maximum.reduce(a, axis=axis, keepdims=keepdims)
+    return a.max(axis=axis, keepdims=keepdims)
+
+
+def _sum_all(a):
+    # a.sum(): NumPy's add.reduce without the Python wrapper of sum.
+    if a.__class__ is numpy.ndarray:
+        return numpy.add.reduce(a, axis=None)
+    return a.sum()
+
+
 def _labels_in_range(t, n_class, ignore_label):
     # True when every label is a class (0 <= t < n_class) and ignore_label cannot be one.
     if 0 <= ignore_label < n_class:
@@ -95,12 +109,12 @@ def _labels_in_range(t, n_class, ignore_label):
     if t.dtype.kind == 'i':
         # Negative labels are huge as unsigned integers: one reduction checks both ends.
         t = t.view(_UNSIGNED[t.itemsize])
-    return bool(numpy.maximum.reduce(t, axis=None) < n_class)
+    return bool(_amax(t, None) < n_class)
 
 
 def _exp_and_sum(x):
     # e = exp(x - max), s = sum(e) over the classes: the softmax is e / s.
-    m = numpy.maximum.reduce(x, axis=1, keepdims=True)  # x.max without its Python wrapper
+    m = _amax(x, 1, keepdims=True)
     e = x - m
     numpy.exp(e, out=e)
     if e.ndim == 2 and e.shape[1]:
@@ -216,7 +230,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         else:
             cdtype, xc = x.dtype, x
         n_class = x.shape[1]
-        xp = backend.get_array_module(x)
+        xp = self._xp = backend.get_array_module(x)
 
         # S: the weight of each softmax's loss (ignored ones 0), None when all are 1.
         S = None
@@ -250,7 +264,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             denominator = count if self.normalize else len(x)
             self._coeff: float | None = 1.0 / max(denominator, 1)
             # (add.reduce: nll.sum() without its Python wrapper)
-            return xp.asarray(numpy.add.reduce(nll, axis=None) * self._coeff, x.dtype),
+            return xp.asarray(_sum_all(nll) * self._coeff, x.dtype),
         self._coeff = None
         return nll.astype(x.dtype, copy=False),
 
@@ -289,7 +303,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self._S = t.sum(axis=1, keepdims=True)  # the softmax's gradient scales with it
         if self.reduce == 'mean':
             self._coeff = 1.0 / max(x.size // max(x.shape[1], 1), 1)
-            return numpy.asarray(loss.sum() * self._coeff, x.dtype),
+            xp = backend.get_array_module(x)
+            return xp.asarray(loss.sum() * self._coeff, x.dtype),
         self._coeff = None
         return loss.astype(x.dtype, copy=False),
 
@@ -299,7 +314,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         if w.shape != (n_class,):
             raise ValueError('softmax_cross_entropy: class_weight must have the shape '
                              '(x.shape[1],) = (%d,), got %s' % (n_class, w.shape))
-        return w.astype(dtype, copy=False)
+        # A host class_weight is sent to x's device (as Chainer's xp.asarray does).
+        return self._xp.asarray(w).astype(dtype, copy=False)
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -409,10 +425,11 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         x, t, gloss = inputs
+        xp = backend.get_array_module(x)
         if x.size == 0:
-            return numpy.zeros(x.shape, x.dtype),
+            return xp.zeros(x.shape, x.dtype),
         if self.y is not None:
-            gx = numpy.array(self.y, x.dtype)
+            gx = xp.array(self.y, x.dtype)
         else:
             _, e, s = _exp_and_sum(x)
             gx = e / s
@@ -420,11 +437,10 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
             gx -= t
         else:
             valid = t != self.ignore_label
-            labels = numpy.expand_dims(t * valid, 1)
-            numpy.put_along_axis(gx, labels,
-                                 numpy.take_along_axis(gx, labels, axis=1) - 1, axis=1)
+            labels = xp.expand_dims(t * valid, 1)
+            xp.put_along_axis(gx, labels, xp.take_along_axis(gx, labels, axis=1) - 1, axis=1)
             if self.class_weight is not None:
-                gx *= numpy.asarray(self.class_weight)[labels]
+                gx *= xp.asarray(self.class_weight)[labels]
             gx *= numpy.expand_dims(valid, 1)
         if self.coeff is not None:
             gx *= gloss * self.coeff
