@@ -6,8 +6,10 @@ on a single function with ``FunctionNode.add_hook``:
 - :class:`TimerHook`: time spent in each function's forward and backward;
 - :class:`PrintHook`: prints each function with a description of its inputs;
 - :class:`MemoryHook`: bytes of the arrays each function's forward and backward return;
-- :class:`CUDAProfileHook`, :class:`CupyMemoryProfileHook`: Chainer's CUDA-only hooks, which
-  raise RuntimeError when made (chainlite has no CUDA).
+- :class:`CUDAProfileHook`, :class:`CupyMemoryProfileHook`: Chainer's CUDA-only hooks (NVTX
+  ranges, bytes from CuPy's memory pool), which raise RuntimeError when made without CUDA.
+
+On GPU arrays :class:`TimerHook` times each function with CUDA events, as Chainer does.
 """
 from chainlite.function_hooks.cuda_profile import CUDAProfileHook  # noqa: F401
 from chainlite.function_hooks.cupy_memory_profile import CupyMemoryProfileHook  # noqa: F401

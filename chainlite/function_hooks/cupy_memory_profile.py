@@ -1,13 +1,17 @@
 """``CupyMemoryProfileHook``: the bytes each function takes from CuPy's memory pool (CUDA only).
 
-Without CuPy, as in chainlite, :data:`memory_hook_available` is False, :data:`MemoryHook` (the
-base class CuPy's memory hooks derive from) is ``object`` and making a
-:class:`CupyMemoryProfileHook` raises RuntimeError, as in Chainer. For what chainlite can
-measure on the CPU, see :class:`chainlite.function_hooks.MemoryHook`.
+CuPy is imported only when a hook is made, so :data:`MemoryHook` (the base class of CuPy's
+memory hooks, in Chainer) is ``object`` here and :data:`memory_hook_available` False until
+then; the hook itself registers a :class:`CupyMemoryCumulativeHook` derived from CuPy's own
+``cupy.cuda.memory_hook.MemoryHook``, which CuPy's memory pool calls on every allocation.
+Without CUDA, or with a CuPy that has no memory hooks (the tests' CuPy stand-in has none),
+making a :class:`CupyMemoryProfileHook` raises RuntimeError saying which, as in Chainer. For
+what chainlite can measure on the CPU, see :class:`chainlite.function_hooks.MemoryHook`.
 """
 from __future__ import annotations
 
 import collections
+import functools
 import sys
 from typing import Any, TextIO
 
@@ -25,14 +29,15 @@ _UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB']
 class CupyMemoryProfileHook(function_hook.FunctionHook):
     """Measures the memory each function uses from CuPy's memory pool (Chainer's, CUDA only).
 
-    Making one raises without CUDA; the report methods work on what :attr:`call_history`
-    holds.
+    Making one raises without CUDA or without CuPy's memory hooks; the report methods work
+    on what :attr:`call_history` holds.
 
     Attributes:
         call_history: ``(function name, used bytes, acquired bytes, nesting depth)`` per call.
 
     Raises:
-        RuntimeError: When made: CUDA is not available.
+        RuntimeError: When made: CUDA is not available, or the CuPy in use has no memory
+            hooks (``cupy.cuda.memory_hook``).
 
     Example:
         >>> from chainlite.function_hooks import cupy_memory_profile
@@ -46,7 +51,7 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
     name = 'CupyMemoryProfileHook'
     # Declared here: mypy sees __init__ end at the CUDA check.
     call_history: list
-    _memory_hook: CupyMemoryCumulativeHook
+    _memory_hook: Any
     _running_stack: list
     _total_used_bytes: int
     _total_acquired_bytes: int
@@ -55,8 +60,13 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
 
     def __init__(self) -> None:
         cuda.check_cuda_available()
+        base = getattr(getattr(cuda.cupy.cuda, 'memory_hook', None), 'MemoryHook', None)
+        if base is None:
+            raise RuntimeError('CupyMemoryProfileHook needs CuPy\'s memory hooks '
+                               '(cupy.cuda.memory_hook), which the CuPy in use (%s) lacks'
+                               % cuda.cupy.__version__)
         self.call_history = []
-        self._memory_hook = CupyMemoryCumulativeHook()
+        self._memory_hook = _cumulative_hook_class(base)()
         self._running_stack = []
         self._total_used_bytes = 0
         self._total_acquired_bytes = 0
@@ -158,6 +168,13 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
             file.write('\n')
         if hasattr(file, 'flush'):
             file.flush()
+
+
+@functools.lru_cache(maxsize=None)
+def _cumulative_hook_class(base: type) -> type:
+    # CupyMemoryCumulativeHook on CuPy's MemoryHook, whose __enter__/__exit__ register it with
+    # CuPy's memory pool.
+    return type('CupyMemoryCumulativeHook', (CupyMemoryCumulativeHook, base), {})
 
 
 class CupyMemoryCumulativeHook(MemoryHook):

@@ -6,6 +6,9 @@ import sys
 import time
 from typing import Any, Optional, TextIO
 
+import numpy
+
+from chainlite import backend
 from chainlite import function_hook
 
 # Seconds -> the factor that turns them into each unit.
@@ -78,9 +81,12 @@ class TimerHook(function_hook.FunctionHook):
     """Measures the time each function spends in its forward and backward.
 
     Forward and backward calls of one function class are added together under its class name
-    (``Exp``, ``LinearFunction``, ...). When functions run inside other functions (as with
-    :func:`chainlite.functions.forget`), each is timed, but :meth:`total_time` counts only the
-    outermost ones, so nothing is counted twice.
+    (``Exp``, ``LinearFunction``, ...). A function on GPU arrays is timed with CUDA events,
+    as Chainer does: an event is recorded before and after it, and the hook waits for the
+    second (so the time is the GPU's, and each timed call synchronizes the device). When
+    functions run inside other functions (as with :func:`chainlite.functions.forget`), each
+    is timed, but :meth:`total_time` counts only the outermost ones, so nothing is counted
+    twice.
 
     Attributes:
         call_history: ``(class name, seconds)`` per finished call, in the order they ended.
@@ -106,26 +112,40 @@ class TimerHook(function_hook.FunctionHook):
         self._running: list = []
         self._total_time = 0.0
 
-    def _start(self) -> None:
-        self._running.append(time.perf_counter())
+    def _start(self, arrays: tuple) -> None:
+        xp = backend.get_array_module(*arrays)
+        if xp is numpy:
+            self._running.append(time.perf_counter())
+            return
+        start, stop = xp.cuda.Event(), xp.cuda.Event()
+        start.record()
+        self._running.append((xp, start, stop))
 
     def _stop(self, function: Any) -> None:
-        elapsed = time.perf_counter() - self._running.pop()
+        started = self._running.pop()
+        if started.__class__ is float:
+            elapsed = time.perf_counter() - started
+        else:
+            xp, start, stop = started
+            stop.record()
+            stop.synchronize()
+            elapsed = xp.cuda.get_elapsed_time(start, stop) / 1000  # milliseconds
         self.call_history.append((_impl_name(function), elapsed))
         if not self._running:
             self._total_time += elapsed
 
     def forward_preprocess(self, function: Any, in_data: tuple) -> None:
-        """Starts the clock."""
-        self._start()
+        """Starts the clock (records a CUDA event for GPU inputs)."""
+        self._start(in_data)
 
     def forward_postprocess(self, function: Any, in_data: tuple) -> None:
         """Stops the clock and records the forward's time."""
         self._stop(function)
 
     def backward_preprocess(self, function: Any, in_data: tuple, out_grad: tuple) -> None:
-        """Starts the clock."""
-        self._start()
+        """Starts the clock (records a CUDA event for GPU arrays)."""
+        # The gradients too: inputs that backward does not need may be released (None).
+        self._start(tuple(in_data) + tuple(out_grad))
 
     def backward_postprocess(self, function: Any, in_data: tuple, out_grad: tuple) -> None:
         """Stops the clock and records the backward's time."""
