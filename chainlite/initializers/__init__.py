@@ -87,7 +87,7 @@ def _get_initializer(initializer: Any) -> Any:
     # -> Constant (with no dtype of its own, as Chainer), any other callable -> itself.
     if initializer is None:
         return LeCunNormal()
-    if isinstance(initializer, numpy.ndarray) or constant._is_number(initializer):
+    if constant._is_array(initializer) or constant._is_number(initializer):
         return Constant(initializer)
     if not callable(initializer):
         raise TypeError('an initializer must be None, a scalar, an array or a callable, got %s'
@@ -98,7 +98,7 @@ def _get_initializer(initializer: Any) -> Any:
 def _check_is_initializer_like(initializer: Any) -> None:
     # The check links may run on their initializer arguments before storing them.
     if not (initializer is None or callable(initializer)
-            or isinstance(initializer, numpy.ndarray) or constant._is_number(initializer)):
+            or constant._is_array(initializer) or constant._is_number(initializer)):
         raise TypeError('an initializer must be None, a scalar, an array or a callable, got %s'
                         % type(initializer).__name__)
 

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+import numpy
+
+from chainlite import backend
 from chainlite import initializer
 
 # Elements drawn per call: bounds the float64 scratch array (512 KiB) whatever the array's size.
@@ -15,7 +18,13 @@ def fill(array: Any, draw: Callable[[int], Any]) -> None:
     NumPy's global random state draws float64 only. Drawing a block at a time casts into the
     array's own dtype without a float64 copy of the whole array, and consumes the random stream
     in the same order as one draw of the full shape, so a seed gives Chainer's values.
+
+    A GPU array is filled by one draw of its shape (one kernel, not one per block), copied
+    from the host if ``draw`` is a NumPy generator the user gave.
     """
+    if array.__class__ is not numpy.ndarray and not isinstance(array, numpy.ndarray):
+        backend.copyto(array, draw(array.shape))
+        return
     if not array.flags.c_contiguous:  # a strided view: no flat view to fill block-wise
         array[...] = draw(array.shape)
         return

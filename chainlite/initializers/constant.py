@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import initializer
+from chainlite.backends import cuda
 
 if TYPE_CHECKING:
     from chainlite.types import DTypeSpec, ScalarValue
@@ -19,15 +20,20 @@ class _Constant(initializer.Initializer):
     fill_value: Any = None
 
     def __init__(self, dtype: DTypeSpec = None) -> None:
-        if not (isinstance(self.fill_value, numpy.ndarray) or _is_number(self.fill_value)):
+        if not (_is_array(self.fill_value) or _is_number(self.fill_value)):
             raise ValueError('%s: fill_value must be a scalar or an array, got %s'
                              % (type(self).__name__, type(self.fill_value).__name__))
         super().__init__(dtype)
 
     def __call__(self, array: numpy.ndarray) -> None:
         self._check_dtype(array)
+        fill_value = self.fill_value
         try:
-            array[...] = self.fill_value
+            if not cuda.is_gpu_array(fill_value) and (array.__class__ is numpy.ndarray
+                                                      or not _is_array(fill_value)):
+                array[...] = fill_value
+            else:  # an array on another device: sent to the array's, then broadcast
+                backend.copyto(array, fill_value.astype(array.dtype, copy=False))
         except ValueError:
             raise ValueError('%s: a fill_value of shape %s cannot fill an array of shape %s'
                              % (type(self).__name__, numpy.shape(self.fill_value),
@@ -38,7 +44,8 @@ class Constant(_Constant):
     """Fills an array with a scalar, or with an array broadcast to its shape.
 
     Args:
-        fill_value: A scalar, or a NumPy array broadcastable to the arrays it fills.
+        fill_value: A scalar, or an array (NumPy's or a GPU's) broadcastable to the arrays
+            it fills, on whichever device they are.
         dtype: The dtype of the arrays it makes (None: ``chainlite.config.dtype``).
 
     Attributes:
@@ -63,6 +70,11 @@ class Constant(_Constant):
 
 def _is_number(value: Any) -> bool:
     return numpy.isscalar(value) and not isinstance(value, (str, bytes))
+
+
+def _is_array(value: Any) -> bool:
+    # A NumPy or GPU (CuPy) array: Chainer's initializers take both as values.
+    return isinstance(value, numpy.ndarray) or cuda.is_gpu_array(value)
 
 
 class Zero(Constant):

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+import numpy
+
 from chainlite import backend
 from chainlite import initializer
 
 if TYPE_CHECKING:
-    import numpy
     from chainlite.types import DTypeSpec
 
 # mode -> (whether in_dim > out_dim is allowed, whether in_dim < out_dim is allowed)
@@ -78,6 +79,8 @@ class Orthogonal(initializer.Initializer):
                 'rows of in_dim=%d)' % (self.mode, array.shape, out_dim, in_dim))
         # Draws and QR in float64 (the random state's own dtype) for an accurate basis.
         a = rng.normal(size=(out_dim, in_dim))
+        if xp is not numpy and self.rng is not None:
+            a = xp.asarray(a)  # a NumPy generator's draws, for a GPU array
         wide = in_dim > out_dim
         if wide:
             a = a.T
