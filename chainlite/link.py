@@ -493,6 +493,7 @@ class Link(device_resident.DeviceResident):
     def repeat(self, n_repeat: int, mode: str = 'init') -> 'Sequential':
         """A :class:`Sequential` of ``n_repeat`` copies of this link (see :meth:`copy`)."""
         ret = Sequential()
+        ret._device = self.device  # (the copies' device, a GPU's included)
         for _ in range(max(n_repeat, 0)):
             ret.append(self.copy(mode))
         return ret
