@@ -736,3 +736,47 @@ def test_train_digits_example_takes_a_device(gpu_xp, tmp_path, capsys):
     example.main(['--epoch', '1', '--gpu', '0', '--out', str(tmp_path / 'gpu0'),
                   '--no-progress'])
     assert 'on @cupy:0' in capsys.readouterr().out
+
+
+# -- iterators and triggers ------------------------------------------------------------------
+
+@pytest.mark.parametrize('make', ['SerialIterator', 'MultithreadIterator'])
+def test_iterators_feed_batches_of_a_gpu_dataset(make, gpu_xp):
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(10, 3).astype(numpy.float32)
+    t = numpy.arange(10, dtype=numpy.int32)
+    dataset = chainlite.datasets.TupleDataset(gpu_xp.asarray(x), gpu_xp.asarray(t))
+    kwargs = {'n_threads': 2} if make == 'MultithreadIterator' else {}
+    it = getattr(iterators, make)(dataset, 4, repeat=False, shuffle=False, **kwargs)
+    seen = []
+    for batch in it:
+        xs, ts = convert.concat_examples(batch)  # stacked where the examples are
+        _on_gpu(gpu_xp, xs, ts)
+        seen.append(ts.get())
+    if hasattr(it, 'finalize'):
+        it.finalize()
+    numpy.testing.assert_array_equal(numpy.concatenate(seen), t)
+    numpy.random.seed(3)
+    shuffled = iterators.SerialIterator(dataset, 5, shuffle=True)
+    xs, ts = convert.concat_examples(shuffled.next(), -1)
+    assert isinstance(xs, numpy.ndarray)
+    numpy.testing.assert_array_equal(xs, x[ts])
+
+
+def test_value_triggers_and_early_stopping_read_gpu_means(gpu_xp):
+    from chainlite.training import triggers
+    losses = [3.0, 2.0, 2.5, 2.6, 2.7]
+    best = triggers.MinValueTrigger('main/loss', trigger=(1, 'iteration'))
+    stop = triggers.EarlyStoppingTrigger(monitor='main/loss', patients=2,
+                                         check_trigger=(1, 'iteration'),
+                                         max_trigger=(100, 'iteration'))
+    fired, stopped = [], []
+    for i, loss in enumerate(losses):
+        trainer = _fake_trainer(i + 1)
+        trainer.updater.epoch_detail = i + 1.0
+        trainer.observation = {'main/loss': gpu_xp.asarray(numpy.float32(loss))}
+        fired.append(best(trainer))
+        stopped.append(stop(trainer))
+    assert fired == [True, True, False, False, False]
+    assert stopped == [False, False, False, True, True]
+    assert type(stop.best) is float and stop.best == 2.0

@@ -105,7 +105,7 @@ class EarlyStoppingTrigger:
             warnings.warn('EarlyStoppingTrigger: %s is not in the observation' % self.monitor)
             return False
 
-        current = self._summary.compute_mean()[self.monitor]
+        current = float(self._summary.compute_mean()[self.monitor])  # a GPU mean too
         self._summary = reporter.DictSummary()
         if self._compare(current, self.best):
             self.best = current
