@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.backends import cuda
 from chainlite.functions.array import broadcast
@@ -99,7 +100,7 @@ class PReLUFunctionGrad(function_node.FunctionNode):
         positive = self.cond >= 0
         gW = numpy.where(positive, 0, x * gy).astype(x.dtype, copy=False)
         if self.reduce_axes is not None:
-            gW = numpy.asarray(gW.sum(axis=self.reduce_axes))
+            gW = backend.get_array_module(x).asarray(gW.sum(axis=self.reduce_axes))
         gx = numpy.where(positive, gy, gy * W.reshape(self.extended_shape))
         return gx.astype(x.dtype, copy=False), gW
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 import chainlite
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.activation import sigmoid
 from chainlite.functions.array import broadcast
@@ -93,7 +94,7 @@ class SwishGrad(function_node.FunctionNode):
         y = x * s
         by = beta * y
         gx = gy * (by + s * (1 - by))
-        gb = numpy.asarray((gy * y * (x - y)).sum(axis=self.reduction_axes))
+        gb = backend.get_array_module(x).asarray((gy * y * (x - y)).sum(axis=self.reduction_axes))
         return gx.astype(x.dtype, copy=False), gb.astype(x.dtype, copy=False)
 
     def backward(self, indexes: tuple[int, ...],

@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import backend
 from chainlite import function_node
+from chainlite.backends import cuda
 from chainlite.functions import _axis
 from chainlite.utils import type_check
 
@@ -25,7 +26,8 @@ def _inverse(indices):
 
 def _check_indices(indices: numpy.ndarray) -> None:
     # A permutation of range(len(indices)), else ValueError naming the offending entry.
-    indices = numpy.asarray(indices)
+    # The check reads every value: a GPU array's are copied to the host.
+    indices = indices.get() if cuda.is_gpu_array(indices) else numpy.asarray(indices)
     if len(indices) == 0:
         return
     for i in indices:

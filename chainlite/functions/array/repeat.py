@@ -70,18 +70,19 @@ class _RepeatGrad(function_node.FunctionNode):
             split = gy.shape[:axis] + (n, self.repeats[0]) + gy.shape[axis + 1:]
             gx = gy.reshape(split).sum(axis=axis + 1)
         else:
+            xp = backend.get_array_module(gy)
+            # The runs are known on the host (repeats); their starts go to gy's device.
             reps = numpy.asarray(self.repeats)
             starts = numpy.cumsum(reps) - reps
             nonzero = reps > 0
             # reduceat cannot sum an empty run: those stay zero.
             if nonzero.all():
-                gx = numpy.add.reduceat(gy, starts, axis=axis)
+                gx = xp.add.reduceat(gy, xp.asarray(starts), axis=axis)
             else:
-                xp = backend.get_array_module(gy)
                 gx = xp.zeros(gy.shape[:axis] + (n,) + gy.shape[axis + 1:], gy.dtype)
                 if nonzero.any():
-                    gx[(slice(None),) * axis + (nonzero,)] = numpy.add.reduceat(
-                        gy, starts[nonzero], axis=axis)
+                    gx[(slice(None),) * axis + (xp.asarray(nonzero),)] = xp.add.reduceat(
+                        gy, xp.asarray(starts[nonzero]), axis=axis)
         return gx.reshape(self._in_shape),
 
     def backward(self, indexes: tuple[int, ...],

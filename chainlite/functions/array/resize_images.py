@@ -123,17 +123,19 @@ def compute_indices_and_weights(out_size: Sequence[int], in_size: Sequence[int],
 
 def _corners(v, u, vw, uw, H, W):
     # The four pixels an output pixel reads and their weights.
-    v1, u1 = numpy.minimum(v + 1, H - 1), numpy.minimum(u + 1, W - 1)
+    v1, u1 = numpy.minimum(v + 1, H - 1), numpy.minimum(u + 1, W - 1)  # (dispatches)
     return ((v, u, (1 - vw) * (1 - uw)), (v, u1, (1 - vw) * uw),
             (v1, u, vw * (1 - uw)), (v1, u1, vw * uw))
 
 
 def interpolate_bilinear_cpu(x: numpy.ndarray, v: numpy.ndarray, u: numpy.ndarray,
                              vw: numpy.ndarray, uw: numpy.ndarray) -> numpy.ndarray:
-    """Bilinear interpolation of images at given pixels (Chainer's CPU kernel).
+    """Bilinear interpolation of images at given pixels (Chainer's CPU kernel; it runs on
+    GPU arrays too).
 
     Args:
-        x: Images ``(B, C, H, W)``.
+        x: Images ``(B, C, H, W)``, NumPy or GPU arrays (``v``, ``u``, ``vw``, ``uw`` on the
+            same device).
         v: The upper input row of each output pixel, ints of shape ``(out_H, out_W)``.
         u: The left input column, likewise.
         vw: The weight of the lower row, of ``x``'s dtype, likewise.
@@ -143,7 +145,7 @@ def interpolate_bilinear_cpu(x: numpy.ndarray, v: numpy.ndarray, u: numpy.ndarra
         The images ``(B, C, out_H, out_W)``.
     """
     H, W = x.shape[2:]
-    y = numpy.zeros(x.shape[:2] + v.shape, x.dtype)
+    y = backend.get_array_module(x).zeros(x.shape[:2] + v.shape, x.dtype)
     for vv, uu, w in _corners(v, u, vw, uw, H, W):
         y += x[:, :, vv, uu] * w
     return y
@@ -152,7 +154,8 @@ def interpolate_bilinear_cpu(x: numpy.ndarray, v: numpy.ndarray, u: numpy.ndarra
 def interpolate_grad_bilinear_cpu(gy: numpy.ndarray, v: numpy.ndarray, u: numpy.ndarray,
                                   vw: numpy.ndarray, uw: numpy.ndarray, H: int,
                                   W: int) -> numpy.ndarray:
-    """The transpose of :func:`interpolate_bilinear_cpu` (its gradient, Chainer's kernel).
+    """The transpose of :func:`interpolate_bilinear_cpu` (its gradient, Chainer's kernel; it
+    runs on GPU arrays too).
 
     Args:
         gy: Gradients of the output images ``(B, C, out_H, out_W)``.
@@ -164,33 +167,36 @@ def interpolate_grad_bilinear_cpu(gy: numpy.ndarray, v: numpy.ndarray, u: numpy.
         The gradients of the input images ``(B, C, H, W)``.
     """
     B, C = gy.shape[:2]
+    xp = backend.get_array_module(gy)
     # Every image's pixels numbered apart: one bincount sums each corner's contributions.
-    offsets = numpy.arange(B * C)[:, None] * (H * W)
+    offsets = xp.arange(B * C)[:, None] * (H * W)
     g = gy.reshape(B * C, -1)
-    gx = numpy.zeros(B * C * H * W)
+    gx = xp.zeros(B * C * H * W)
     for vv, uu, w in _corners(v, u, vw, uw, H, W):
         index = offsets + (vv * W + uu).ravel()
-        gx += numpy.bincount(index.ravel(), (g * w.ravel()).ravel(), B * C * H * W)
+        gx += xp.bincount(index.ravel(), (g * w.ravel()).ravel(), B * C * H * W)
     return gx.astype(gy.dtype).reshape(B, C, H, W)
 
 
 def interpolate_bilinear_gpu(x: Any, v: Any, u: Any, vw: Any, uw: Any) -> Any:
-    """Chainer's CUDA kernel of :func:`interpolate_bilinear_cpu`: needs CUDA.
+    """:func:`interpolate_bilinear_cpu` on GPU arrays (Chainer's CUDA kernel's name).
 
     Raises:
-        RuntimeError: Always, as CUDA is not available.
+        RuntimeError: No GPU can be used (the message says why).
     """
     cuda.check_cuda_available()
+    return interpolate_bilinear_cpu(x, v, u, vw, uw)
 
 
 def interpolate_grad_bilinear_gpu(gy: Any, v: Any, u: Any, vw: Any, uw: Any, H: int,
                                   W: int) -> Any:
-    """Chainer's CUDA kernel of :func:`interpolate_grad_bilinear_cpu`: needs CUDA.
+    """:func:`interpolate_grad_bilinear_cpu` on GPU arrays (Chainer's CUDA kernel's name).
 
     Raises:
-        RuntimeError: Always, as CUDA is not available.
+        RuntimeError: No GPU can be used (the message says why).
     """
     cuda.check_cuda_available()
+    return interpolate_grad_bilinear_cpu(gy, v, u, vw, uw, H, W)
 
 
 class ResizeImages(function_node.FunctionNode):

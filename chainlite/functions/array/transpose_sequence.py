@@ -19,9 +19,10 @@ def _transpose(xs: Sequence[numpy.ndarray], length: int) -> tuple[numpy.ndarray,
     # stacks element t of every sequence longer than t.
     if length == 0:
         return ()
+    xp = backend.get_array_module(*xs)
     counts = [sum(len(x) > t for x in xs) for t in range(length)]
-    return tuple([numpy.stack([x[t] for x in xs[:n]]) if n else
-                  numpy.empty((0,) + xs[0].shape[1:], xs[0].dtype)
+    return tuple([xp.stack([x[t] for x in xs[:n]]) if n else
+                  xp.empty((0,) + xs[0].shape[1:], xs[0].dtype)
                   for t, n in enumerate(counts)])
 
 

@@ -55,7 +55,9 @@ class ScaledDotProductAttention(function_node.FunctionNode):
             allowed = causal if allowed is None else allowed & causal
         if allowed is not None:
             xp.copyto(s, -numpy.inf, where=xp.logical_not(allowed))
-        m = s.max(axis=-1, keepdims=True, initial=-numpy.inf)
+        # (No keys: no maximum; CuPy's max has no initial= to give one.)
+        m = s.max(axis=-1, keepdims=True) if s.shape[-1] else xp.zeros(s.shape[:-1] + (1,),
+                                                                           s.dtype)
         # A row masked everywhere has the maximum -inf: shifted by 0 instead, its exponentials
         # are all 0, and so are its weights (dividing by 1) and its output.
         m[m == -numpy.inf] = 0

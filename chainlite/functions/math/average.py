@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, Sequence, overload
 
-import numpy
-
+from chainlite import backend
 from chainlite import variable
 from chainlite.functions import _axis
 from chainlite.functions.array import broadcast
@@ -85,12 +84,13 @@ def average(x: VariableOrArray, axis: int | Sequence[int] | None = None,
         if not returned:
             return y
         count = x.size // max(y.size, 1) if y.size else 0
-        return y, variable.Variable(numpy.full(y.shape, count, y.dtype), requires_grad=False)
+        xp = backend.get_array_module(y.array)
+        return y, variable.Variable(xp.full(y.shape, count, y.dtype), requires_grad=False)
 
     x = variable.as_variable(x)
     if x.dtype.kind != 'f':
         _invalid('x.dtype.kind == f', '%s != f' % x.dtype.kind)
-    if isinstance(weights, numpy.ndarray):
+    if variable._is_array(weights):  # a NumPy or GPU array
         weights = weights.astype(x.dtype, copy=False)
     weights = variable.as_variable(weights)
     if weights.dtype != x.dtype:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import configuration
 from chainlite import function_node as _fn
 from chainlite import variable
@@ -78,7 +79,8 @@ def _preprocess_rhs(x: Variable, value: Any) -> Any:
         _bad_operand(value)
     if not isinstance(value, _ndarray) and variable._is_array(value):
         return value.astype(x.dtype, copy=False)
-    return numpy.asarray(value).astype(x.dtype, copy=False)
+    # A scalar as a 0-d array on x's device.
+    return backend.get_array_module(x).asarray(value).astype(x.dtype, copy=False)
 
 
 def _is_array(value: Any) -> bool:

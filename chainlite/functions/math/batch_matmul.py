@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import cast
 from chainlite.functions.array import reshape
@@ -91,7 +92,8 @@ class BatchMatMulGrad(function_node.FunctionNode):
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         a, b, gy = self.get_retained_inputs()
-        gga, ggb = [numpy.zeros(v.shape, v.dtype) if g is None else g
+        xp = backend.get_array_module(gy.array)
+        gga, ggb = [xp.zeros(v.shape, v.dtype) if g is None else g
                     for g, v in zip(grad_outputs, (a, b))]
         ret: list[Any] = []
         if 0 in indexes or 1 in indexes:

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class ClipGrad(function_node.FunctionNode):
     def __init__(self, x: numpy.ndarray, x_min: float | None, x_max: float | None) -> None:
         if x_min is None and x_max is None:
             raise ValueError('ClipGrad: x_min and x_max cannot both be None')
-        cond = numpy.ones(x.shape, bool)
+        cond = backend.get_array_module(x).ones(x.shape, bool)
         if x_min is not None:
             cond &= x_min <= x
         if x_max is not None:

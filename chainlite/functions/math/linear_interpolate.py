@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite.functions.array import sum_to
 
@@ -62,7 +63,8 @@ class LinearInterpolateGrad(function_node.FunctionNode):
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
         p, x, y, gz = self.get_retained_inputs()
-        ggp, ggx, ggy = [numpy.zeros(v.shape, v.dtype) if g is None else g
+        xp = backend.get_array_module(gz.array)
+        ggp, ggx, ggy = [xp.zeros(v.shape, v.dtype) if g is None else g
                          for g, v in zip(grad_outputs, (p, x, y))]
         grads = {0: gz * (ggx - ggy), 1: gz * ggp, 2: -gz * ggp,
                  3: (x - y) * ggp + p * ggx + (1 - p) * ggy}

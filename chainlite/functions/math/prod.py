@@ -25,7 +25,7 @@ def _exclusive_cumprod(x):
     # 1 in front. Only multiplications, so zeros in x are harmless.
     n = x.shape[0]
     xp = backend.get_array_module(x.array)
-    c = get_item.get_item(cumprod.cumprod(x, 0), numpy.roll(numpy.arange(n), 1))
+    c = get_item.get_item(cumprod.cumprod(x, 0), xp.roll(xp.arange(n), 1))
     head = xp.zeros((n,) + (1,) * (x.ndim - 1), x.dtype)
     head[0] = 1
     return c * (1 - head) + head
