@@ -40,8 +40,9 @@ class Accuracy(function_node.FunctionNode):
         if self.ignore_label is None:
             return xp.asarray(hit.mean() if t.size else 0.0, y.dtype),
         valid = t != self.ignore_label
-        count = int(valid.sum())
-        return xp.asarray((hit & valid).sum() / count if count else 0.0, y.dtype),
+        # No count is read on the host: with none valid, 0 hits / 1 gives the accuracy 0.
+        count = xp.maximum(valid.sum(), 1)
+        return xp.asarray((hit & valid).sum() / count, y.dtype),
 
 
 def accuracy(y: VariableOrArray, t: VariableOrArray, ignore_label: int | None = None) -> Variable:

@@ -27,9 +27,10 @@ class BinaryAccuracy(function_node.FunctionNode):
         y, t = inputs
         xp = backend.get_array_module(y)
         valid = t != -1
-        count = int(valid.sum())
+        # No count is read on the host: with none valid, 0 hits / 1 gives the accuracy 0.
+        count = xp.maximum(valid.sum(), 1)
         hit = ((y >= 0) == t) & valid
-        return xp.asarray(hit.sum() / count if count else 0.0, y.dtype),
+        return xp.asarray(hit.sum() / count, y.dtype),
 
 
 def binary_accuracy(y: VariableOrArray, t: VariableOrArray) -> Variable:

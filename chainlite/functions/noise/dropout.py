@@ -39,7 +39,8 @@ class Dropout(function_node.FunctionNode):
         if self.mask is None:
             xp = backend.get_array_module(x)
             scale = x.dtype.type(1. / (1 - self.dropout_ratio))
-            # The mask holds 0 or 1 / (1 - ratio) in x's dtype; NumPy's global RNG draws it.
+            # The mask holds 0 or 1 / (1 - ratio) in x's dtype; x's module's global RNG
+            # draws it (NumPy's, or CuPy's on a GPU).
             self.mask = xp.asarray((xp.random.rand(*x.shape) >= self.dropout_ratio) * scale)
         elif self.mask.dtype != x.dtype:
             self.mask = self.mask.astype(x.dtype)  # the output keeps x's dtype
@@ -113,8 +114,9 @@ def dropout(x: VariableOrArray, ratio: float = .5, *, mask: numpy.ndarray | None
         x: A float Variable or array.
         ratio (float): The probability of dropping an element, in ``[0, 1)``.
         mask: None to draw a mask from NumPy's global random state (``numpy.random.seed``
-            makes it reproducible), or an array of ``x``'s shape to multiply ``x`` by; then
-            ``ratio`` is not used. A mask returned by an earlier call can be passed again.
+            makes it reproducible; CuPy's for GPU arrays), or an array of ``x``'s shape to
+            multiply ``x`` by; then ``ratio`` is not used. A mask returned by an earlier call
+            can be passed again.
         return_mask (bool): Also return the mask used.
 
     Returns:

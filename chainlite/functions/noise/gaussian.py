@@ -38,7 +38,7 @@ class Gaussian(function_node.FunctionNode):
         mean, ln_var = inputs
         xp = backend.get_array_module(mean)
         if self.eps is None:
-            # Drawn from NumPy's global random state, as Chainer does.
+            # Drawn from the global random state of the array module, as Chainer does.
             self.eps = xp.asarray(xp.random.standard_normal(ln_var.shape)).astype(mean.dtype)
         elif self.eps.dtype != mean.dtype:
             self.eps = self.eps.astype(mean.dtype)
@@ -88,7 +88,8 @@ def gaussian(mean: VariableOrArray, ln_var: VariableOrArray, *, eps: numpy.ndarr
         mean: A float Variable or array: the mean.
         ln_var: A Variable or array of the same shape and dtype: the log of the variance.
         eps: None to draw the noise from NumPy's global random state (``numpy.random.seed``
-            makes it reproducible), or an array of ``mean``'s shape to use instead.
+            makes it reproducible; CuPy's for GPU arrays), or an array of ``mean``'s shape to
+            use instead.
         return_eps (bool): Also return the ``eps`` used, to pass it again later.
 
     Returns:

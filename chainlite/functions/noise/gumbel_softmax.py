@@ -18,8 +18,8 @@ def gumbel_softmax(log_pi: VariableOrArray, tau: float | VariableOrArray = 0.1,
 
     As ``tau`` goes to 0 the samples approach one-hot vectors distributed as
     ``softmax(log_pi)`` (Jang et al., 2017). The noise is drawn from NumPy's global random
-    state (``numpy.random.seed`` makes it repeatable) in ``log_pi``'s dtype; the result is
-    differentiable in ``log_pi`` and ``tau`` to any order.
+    state (``numpy.random.seed`` makes it repeatable; CuPy's for GPU arrays) in ``log_pi``'s
+    dtype; the result is differentiable in ``log_pi`` and ``tau`` to any order.
 
     Args:
         log_pi: Unnormalised log-probabilities, a float Variable or array.

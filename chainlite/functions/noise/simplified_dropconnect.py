@@ -148,10 +148,10 @@ def simplified_dropconnect(x: VariableOrArray, W: VariableOrArray, b: VariableOr
         ratio (float): The probability of dropping a weight, in ``[0, 1)``.
         train (bool): Whether to drop weights (this argument, not ``chainlite.config.train``,
             decides, as in Chainer).
-        mask: None to draw the mask from NumPy's global random state, or a boolean (or 0/1)
-            array of shape ``(n, M, N)`` or ``(M, N)`` to use; then ``use_batchwise_mask``
-            is not used, and the mask applies (scaled) even with ``train=False``, with
-            ratio taken as 0 there, as in Chainer.
+        mask: None to draw the mask from NumPy's (CuPy's for GPU arrays) global random
+            state, or a boolean (or 0/1) array of shape ``(n, M, N)`` or ``(M, N)`` to use;
+            then ``use_batchwise_mask`` is not used, and the mask applies (scaled) even with
+            ``train=False``, with ratio taken as 0 there, as in Chainer.
         use_batchwise_mask (bool): Draw one mask per sample rather than one for the batch.
 
     Returns:

@@ -29,7 +29,7 @@ class Zoneout(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         h, x = inputs
         xp = backend.get_array_module(x)
-        # One draw from NumPy's global random state per call, as Chainer does.
+        # One draw from the array module's global random state per call, as Chainer does.
         self.flag_x = xp.random.rand(*x.shape) >= self.zoneout_ratio
         self.flag_h = ~self.flag_x
         return xp.where(self.flag_x, x, h),
@@ -50,8 +50,8 @@ def zoneout(h: VariableOrArray, x: VariableOrArray, ratio: float = .5, **kwargs:
 
     While training, each element of the result is ``h`` with probability ``ratio`` and ``x``
     otherwise (the draw uses NumPy's global random state, so ``numpy.random.seed`` makes it
-    repeatable; the flags are kept on the function node as ``flag_h`` and ``flag_x``). With
-    ``chainlite.config.train`` False it returns ``x``.
+    repeatable, or CuPy's for GPU arrays; the flags are kept on the function node as
+    ``flag_h`` and ``flag_x``). With ``chainlite.config.train`` False it returns ``x``.
 
     Args:
         h: The previous value, a float Variable or array.
