@@ -18,6 +18,9 @@ the gradients are the ones define-by-run computes, bit for bit. Functions that d
 numbers in forward (dropout) draw them again on every replay, in the recorded order, from the
 same NumPy random state.
 
+On a GPU (CuPy inputs, or parameters on a GPU) the decorated forward runs define-by-run,
+unrecorded: the replay's buffers and fused steps are NumPy's.
+
 Threads: a schedule's replay writes into buffers it owns, so one call replays it at a time
 (the call claims it; another thread's call meanwhile replays another schedule of the chain,
 records one, or runs define-by-run). Recordings run one at a time, and record the forwards of
@@ -40,6 +43,7 @@ from chainlite import backprop
 from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
+from chainlite.backends import cuda
 from chainlite.graph_optimizations import _static_ops
 
 _config = configuration.config
@@ -601,6 +605,17 @@ def _describe_key(key: tuple) -> str:
                           '' if backprop_on else ', no backprop', shapes)
 
 
+def _on_gpu(args: Any) -> bool:
+    # Whether a GPU array (or a Variable holding one) is among the arguments.
+    for a in args:
+        if isinstance(a, (tuple, list)):
+            if _on_gpu(a):
+                return True
+        elif cuda.is_gpu_array(a._data if isinstance(a, _Variable) else a):
+            return True
+    return False
+
+
 def _flatten(args: Any, flat: list, sig: list) -> bool:
     # Arrays and Variables (possibly in nested lists and tuples) are the schedule's inputs;
     # hashable plain values become part of the key. False when something cannot be keyed.
@@ -687,6 +702,8 @@ def _record(func: Callable, chain: Any, args: tuple, flat: list, mgr: ScheduleMa
             inner.append(a)
             leaves.append(None)
     params = list(chain.params())
+    if any(p._data is not None and p._data.__class__ is not _ndarray for p in params):
+        return None  # a chain on a GPU runs define-by-run (see static_graph)
     prev = function_node._recorder
     function_node._recorder = recorder
     function_node._hooks_active += 1
@@ -895,6 +912,12 @@ def static_graph(*args: Any, **kwargs: Any) -> Callable:
     Several threads may call the chain at once: each call replays a schedule no other call
     is using (recording another when all are in use), and recordings run one at a time.
 
+    On a GPU (CuPy arrays as inputs, or a chain whose parameters are on a GPU) the forward
+    runs define-by-run on every call, without recording: the schedule's replay and its
+    array-level backward are written for NumPy (buffers, in-place ufuncs, fused steps), and
+    define-by-run gives the same results there. The chain's schedules for CPU arrays are kept
+    and still replayed.
+
     Usable bare (``@static_graph``) or with options (``@static_graph(verbosity_level=1)``).
 
     Args:
@@ -964,12 +987,14 @@ def _decorate(func: Callable, force_test_define_by_run: bool, minimize_cache_siz
             if c is _ndarray:
                 flat.append(a)
                 sig.append((a.shape, a.dtype, False))
-            elif c is _Variable and a._data is not None:
+            elif c is _Variable and a._data.__class__ is _ndarray:
                 flat.append(a)
                 d = a._data
                 sig.append((d.shape, d.dtype, a._requires_grad))
             else:
                 # Nested lists and tuples, plain values and subclasses: the general walk.
+                if _on_gpu(args):
+                    return func(chain, *args, **kwargs)
                 flat, sig = [], sig[:2]
                 if not _flatten(args, flat, sig):
                     warnings.warn('static_graph: %s.%s got an argument that is neither an '
