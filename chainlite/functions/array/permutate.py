@@ -27,7 +27,7 @@ def _inverse(indices):
 def _check_indices(indices: numpy.ndarray) -> None:
     # A permutation of range(len(indices)), else ValueError naming the offending entry.
     # The check reads every value: a GPU array's are copied to the host.
-    indices = indices.get() if cuda.is_gpu_array(indices) else numpy.asarray(indices)
+    indices = cuda.to_cpu(indices) if cuda.is_gpu_array(indices) else numpy.asarray(indices)
     if len(indices) == 0:
         return
     for i in indices:

@@ -90,7 +90,7 @@ def average(x: VariableOrArray, axis: int | Sequence[int] | None = None,
     x = variable.as_variable(x)
     if x.dtype.kind != 'f':
         _invalid('x.dtype.kind == f', '%s != f' % x.dtype.kind)
-    if variable._is_array(weights):  # a NumPy or GPU array
+    if not isinstance(weights, variable.Variable) and variable._is_array(weights):
         weights = weights.astype(x.dtype, copy=False)
     weights = variable.as_variable(weights)
     if weights.dtype != x.dtype:
