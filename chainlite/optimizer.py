@@ -126,6 +126,26 @@ def _coefficient(value: Any, dtype: numpy.dtype) -> Any:
     return a
 
 
+def _as_is(value: Any, dtype: Any) -> Any:
+    # _coefficient's counterpart for GPU arrays (see _coefficient_for).
+    return value
+
+
+def _coefficient_for(array: Any) -> Callable[[Any, Any], Any]:
+    # _coefficient for a NumPy array. A GPU array takes Python and NumPy scalars but no NumPy
+    # arrays, and CuPy rounds a Python number to the array's dtype as NumPy 2 does (each
+    # coefficient's dtype is that of the array it meets): there the number goes as it is.
+    return _coefficient if array.__class__ is numpy.ndarray else _as_is
+
+
+def _same_device(a: Any, b: Any) -> bool:
+    # Whether two arrays live on one device (two NumPy arrays, or CuPy arrays of one GPU).
+    cls = a.__class__
+    if cls is not b.__class__:
+        return False
+    return cls is numpy.ndarray or a.device.id == b.device.id
+
+
 class HyperparameterProxy:
     """A class attribute that reads and writes one entry of ``self.hyperparam``.
 
@@ -230,6 +250,9 @@ class UpdateRule:
     """
 
     is_elementwise = False
+    # The array class of the parameter whose device the state was last checked against
+    # (None: check at the next update). On the CPU the check is this one comparison.
+    _state_on: Any = None
 
     def __init__(self, parent_hyperparam: Optional[Hyperparameter] = None) -> None:
         self._state: Optional[dict[str, Any]] = None
@@ -286,10 +309,20 @@ class UpdateRule:
         data = param._data
         if data is None:
             return
-        if self._use_fp32_update and data.dtype == numpy.float16:
+        if data.__class__ is not numpy.ndarray:
+            self._update_gpu(param, data)
+        elif self._use_fp32_update and data.dtype == numpy.float16:
             self._update_fp32(param)
         else:
             self._update(param)
+
+    def _update_gpu(self, param: variable.Variable, data: Any) -> None:
+        # The parameter's GPU is the current device during its update (several GPUs).
+        with data.device:
+            if self._use_fp32_update and data.dtype == numpy.float16:
+                self._update_fp32(param)
+            else:
+                self._update(param)
 
     def _update(self, param: variable.Variable) -> None:
         # The steps of update() once the parameter has an array: the hot path of every step.
@@ -297,13 +330,19 @@ class UpdateRule:
         if node is None:
             return
         gv = node.grad_var
-        if gv is None or param._data is None:
+        data = param._data
+        if gv is None or data is None:
             return
         if getattr(param, '_grad_never_cleared', False):
             cast(variable.Parameter, param).check_grad_for_update()
         if self._state is None:
             self._state = {}
             self.init_state(param)
+            self._state_on = data.__class__
+        else:
+            on = self._state_on
+            if on is not data.__class__ or on is not numpy.ndarray:
+                self._follow(data)
         if node._loss_scale is not None:
             gv._data /= node._loss_scale
             # Consumed: a later update must not divide again, nor a per-rule hook rescale.
@@ -317,6 +356,25 @@ class UpdateRule:
             for hook in tuple(hooks.post.values()):
                 hook(self, param)
 
+    def _follow(self, data: Any) -> None:
+        # As Chainer 7 at every update: the state goes to the device of the parameter's array
+        # (after model.to_device, or a load that gave host arrays to a GPU parameter). The
+        # work arrays are dropped rather than moved.
+        state = self._state
+        assert state is not None
+        moved = False
+        for key, value in state.items():
+            if variable._is_array(value) and not _same_device(value, data):
+                state[key] = backend.get_device_from_array(data).send(value)
+                moved = True
+        if moved or self._state_on is not data.__class__:
+            self._drop_scratch()
+        self._state_on = data.__class__
+
+    def _drop_scratch(self) -> None:
+        # Forgets the work arrays of scratch() (they may be on another device now).
+        self._scratch = []
+
     def _update_fp32(self, param: variable.Variable) -> None:
         if param.array is None:
             return
@@ -326,6 +384,9 @@ class UpdateRule:
         if isinstance(param, variable.Parameter):
             param.check_grad_for_update()
         fp32 = self._fp32_param
+        if fp32 is not None and not _same_device(fp32._data, param.array):
+            # The parameter moved (model.to_device): its float32 copy follows.
+            fp32.to_device(backend.get_device_from_array(param.array))
         if fp32 is None:
             fp32 = self._fp32_param = variable.Parameter(
                 param.array.astype(numpy.float32), name=param.name)
@@ -336,17 +397,33 @@ class UpdateRule:
         fp32.cleargrad()
 
     def update_core(self, param: variable.Variable) -> None:
-        """Does the arithmetic of one update (the default calls :meth:`update_core_cpu`).
+        """Does the arithmetic of one update.
+
+        chainlite's own rules override it with arithmetic that runs on any device. The
+        default, for rules written against Chainer's API, calls :meth:`update_core_cpu` for a
+        parameter on the CPU and :meth:`update_core_gpu` for one on a GPU, as Chainer does.
 
         Args:
             param: The parameter; its gradient is not None.
         """
-        self.update_core_cpu(param)
+        data = param._data
+        if data is None or data.__class__ is numpy.ndarray:
+            self.update_core_cpu(param)
+        else:
+            self.update_core_gpu(param)
 
     def update_core_cpu(self, param: variable.Variable) -> None:
         """The update on NumPy arrays, for rules written against Chainer's API."""
         raise NotImplementedError('%s implements neither update_core nor update_core_cpu'
                                   % type(self).__name__)
+
+    def update_core_gpu(self, param: variable.Variable) -> None:
+        """The update on CuPy arrays, for rules written against Chainer's API.
+
+        The default calls :meth:`update_core_cpu` (Chainer's raises NotImplementedError): a
+        rule whose arithmetic asks the array module of its arrays runs on both devices.
+        """
+        self.update_core_cpu(param)
 
     def update_core_chainerx(self, param: variable.Variable) -> None:
         """Chainer's update for ChainerX arrays: here :meth:`update_core_cpu`.
@@ -394,6 +471,7 @@ class UpdateRule:
             serializer: A serializer or deserializer.
         """
         self.t = serializer('t', self.t)
+        self._state_on = None  # a load may give host arrays to a GPU parameter
         if self._state is not None:
             for key in self._state:
                 self._state[key] = serializer(key, self._state[key])

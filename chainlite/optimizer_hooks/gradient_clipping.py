@@ -4,6 +4,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy
+
+from chainlite import backend
+from chainlite.backends import cuda
+
 
 class GradientClipping:
     """Scales all gradients down so that their joint L2 norm is at most ``threshold``.
@@ -41,12 +46,34 @@ class GradientClipping:
         grads = [p.grad for p in opt.target.params(False)]
         grads = [g for g in grads if g is not None]
         sqnorm = 0.0
-        for g in grads:
-            g = g.ravel()
-            sqnorm += float(g.dot(g))
+        for value in _squared_norms(grads):
+            sqnorm += value
         norm = math.sqrt(sqnorm)
         if norm <= self.threshold:
             return
         rate = self.threshold / norm
         for g in grads:
             g *= rate
+
+
+def _squared_norms(grads: list[Any]) -> list[float]:
+    # Each gradient's squared L2 norm as a Python float, in order. The threshold test needs
+    # the norm on the host: the GPU arrays' norms come over in one transfer per device, as
+    # float64 (exactly the float() of each, so the sum is the CPU's).
+    norms: list[Any] = []
+    pending: dict[int, list[tuple[int, Any]]] = {}
+    for g in grads:
+        g = g.ravel()
+        d = g.dot(g)
+        if g.__class__ is numpy.ndarray:
+            norms.append(float(d))
+        else:
+            pending.setdefault(g.device.id, []).append((len(norms), d))
+            norms.append(None)
+    for items in pending.values():
+        device = backend.get_device_from_array(items[0][1])
+        with device:
+            stacked = device.xp.stack([d for _, d in items]).astype(numpy.float64)
+        for (i, _), value in zip(items, cuda.to_cpu(stacked).tolist()):
+            norms[i] = value
+    return norms

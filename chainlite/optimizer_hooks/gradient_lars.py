@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from chainlite import backend
 from chainlite.optimizer_hooks import _common
 
 if TYPE_CHECKING:
@@ -62,5 +63,11 @@ class GradientLARS:
         g_norm = numpy.linalg.norm(g)
         if self.weight_decay != 0:
             g += self.weight_decay * p
-        if p_norm > self.threshold:
-            g *= p_norm / (self.eps + g_norm + self.weight_decay * p_norm)
+        if p.__class__ is numpy.ndarray:
+            if p_norm > self.threshold:
+                g *= p_norm / (self.eps + g_norm + self.weight_decay * p_norm)
+            return
+        # On a GPU the test stays on the device (no transfer per parameter and step): a rate
+        # of 1 leaves a gradient below the threshold as it is, to the bit.
+        rate = p_norm / (self.eps + g_norm + self.weight_decay * p_norm)
+        g *= backend.get_array_module(p).where(p_norm > self.threshold, rate, 1)

@@ -152,6 +152,10 @@ class AdamRule(optimizer.UpdateRule):
         self._coefficients: tuple = ()
         self._s: Optional[numpy.ndarray] = None  # the scratch array
 
+    def _drop_scratch(self) -> None:
+        super()._drop_scratch()
+        self._s = None
+
     def init_state(self, param: variable.Variable) -> None:
         xp = backend.get_array_module(param.array)
         state = self.state
@@ -170,7 +174,7 @@ class AdamRule(optimizer.UpdateRule):
         dtype = p.dtype
         if dtype == _float16:
             dtype = _float32
-        key = (beta1, beta2, eps, dtype)
+        key = (beta1, beta2, eps, dtype, p.__class__)
         if key != self._coefficients_key:
             self._set_coefficients(key)
         c1, c2, c_eps = self._coefficients
@@ -189,7 +193,7 @@ class AdamRule(optimizer.UpdateRule):
             vhat = v
         numpy.sqrt(vhat, out=s)
         s += c_eps
-        c = optimizer._coefficient
+        c = optimizer._coefficient_for(p)
         if hp.adabound:
             numpy.divide(alpha_t, s, out=s)
             lower, upper = self.bounds
@@ -205,13 +209,14 @@ class AdamRule(optimizer.UpdateRule):
         p -= s
 
     def _set_coefficients(self, key: tuple) -> None:
-        # The step's constant factors as 0-d arrays of the arithmetic's dtype, computed when
-        # the hyperparameters (or the dtype) change.
-        beta1, beta2, eps, dtype = key
+        # The step's constant factors as 0-d arrays of the arithmetic's dtype (for NumPy
+        # arrays; numbers for GPU arrays), computed when the hyperparameters, the dtype or
+        # the array class change.
+        beta1, beta2, eps, dtype, cls = key
         if eps != 0 and abs(eps) < 1e-30 and dtype.type(eps) == 0:  # cheap test first
             raise ValueError('eps of Adam optimizer is too small for %s (%s)'
                              % (dtype.name, eps))
-        c = optimizer._coefficient
+        c = optimizer._coefficient if cls is numpy.ndarray else optimizer._as_is
         self._coefficients = c(1 - beta1, dtype), c(1 - beta2, dtype), c(eps, dtype)
         self._coefficients_key = key
 
@@ -269,10 +274,10 @@ def _packable(params: list[variable.Parameter], hp: optimizer.Hyperparameter
         if id(param) in found:  # a shared parameter is updated once per occurrence
             return {}
         if t is None:
-            t, dtype = rule.t, data.dtype
+            t, dtype, first = rule.t, data.dtype, data
             if dtype != _float32 and dtype != _float64:
                 return {}
-        elif rule.t != t or data.dtype != dtype:
+        elif rule.t != t or data.dtype != dtype or not optimizer._same_device(data, first):
             return {}
         found[id(param)] = param, rule
     return found if len(found) >= 2 else {}
@@ -289,13 +294,10 @@ class _PackedAdam:
         self.params = [param for param, _ in packable.values()]
         self.rules = [rule for _, rule in packable.values()]
         first = self.params[0]._data
-        dtype = first.dtype
         sizes = [p._data.size for p in self.params]
         total = sum(sizes)
-        self.m = numpy.empty(total, dtype)
-        self.v = numpy.empty(total, dtype)
-        self.s = numpy.empty(total, dtype)
-        self.g = numpy.empty(total, dtype)
+        buffers, self.device_id = _packed.buffers(first, total, 4)
+        self.m, self.v, self.s, self.g = buffers
         self.shapes = []
         self.g_views = []
         self.s_views = []
@@ -307,7 +309,7 @@ class _PackedAdam:
             assert state is not None
             for key, buf in (('m', self.m), ('v', self.v)):
                 view = buf[offset:end].reshape(shape)
-                view[...] = state[key]
+                backend.copyto(view, state[key])  # (the state may still be on another device)
                 state[key] = view
             self.shapes.append(shape)
             self.g_views.append(self.g[offset:end].reshape(shape))
@@ -325,6 +327,8 @@ class _PackedAdam:
             return False
         t = self.rules[0].t
         dtype = self.m.dtype
+        cls = self.m.__class__
+        device_id = self.device_id
         for param, p, rule, shape, m, v in zip(params, self.params, self.rules, self.shapes,
                                                 self.m_views, self.v_views):
             if param is not p or param.update_rule is not rule or not rule.enabled or \
@@ -334,6 +338,9 @@ class _PackedAdam:
             if data is None or data.shape != shape or data.dtype != dtype or \
                     state is None or state['m'] is not m or state['v'] is not v:
                 return False
+            if data.__class__ is not cls or (device_id is not None and
+                                             data.device.id != device_id):
+                return False  # the model moved (to_device)
             rhp = rule.hyperparam.__dict__
             hooks = rule._hooks
             if len(rhp) != 2 or rhp['_parent'] is not hp or hooks.pre or hooks.post or \
@@ -349,7 +356,7 @@ class _PackedAdam:
         rule = rules[0]
         beta1, beta2, eps, eta = hp.beta1, hp.beta2, hp.eps, hp.eta
         dtype = self.m.dtype
-        key = (beta1, beta2, eps, dtype)
+        key = (beta1, beta2, eps, dtype, self.m.__class__)
         if key != rule._coefficients_key:
             rule._set_coefficients(key)
         c1, c2, c_eps = rule._coefficients
@@ -362,11 +369,12 @@ class _PackedAdam:
         numpy.sqrt(v, out=s)
         s += c_eps
         numpy.divide(m, s, out=s)
-        s *= optimizer._coefficient(eta * alpha_t, dtype)
+        c = optimizer._coefficient_for(s)
+        s *= c(eta * alpha_t, dtype)
         weight_decay_rate = hp.weight_decay_rate
         decay = None
         if weight_decay_rate != 0:
-            decay = optimizer._coefficient(1 - eta * weight_decay_rate, dtype)
+            decay = c(1 - eta * weight_decay_rate, dtype)
         for param, step in zip(self.params, self.s_views):
             p = param._data
             if decay is not None:

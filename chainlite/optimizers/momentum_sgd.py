@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy
 
+from chainlite import backend
 from chainlite import optimizer
 from chainlite.optimizers import _momentum
 from chainlite.optimizers import _packed
@@ -56,7 +57,7 @@ class MomentumSGDRule(_momentum.MomentumRule):
         state = self._state
         assert state is not None
         v = state['v']
-        c = optimizer._coefficient
+        c = optimizer._coefficient_for(v)
         v *= c(hp.momentum, v.dtype)
         v -= numpy.multiply(grad, c(hp.lr, grad.dtype), out=self.scratch(grad))
         p += v
@@ -91,7 +92,7 @@ def _packable(params: list[variable.Parameter], hp: optimizer.Hyperparameter
     # The small parameters whose update is plain, all of one dtype; empty if fewer than two
     # or if a parameter appears twice (it is updated once per occurrence).
     found: dict[int, tuple[variable.Parameter, MomentumSGDRule]] = {}
-    dtype = None
+    dtype = first = None
     for param in params:
         rule = param.update_rule
         data = param._data
@@ -101,8 +102,8 @@ def _packable(params: list[variable.Parameter], hp: optimizer.Hyperparameter
         if id(param) in found:
             return {}
         if dtype is None:
-            dtype = data.dtype
-        elif data.dtype != dtype:
+            dtype, first = data.dtype, data
+        elif data.dtype != dtype or not optimizer._same_device(data, first):
             return {}
         found[id(param)] = param, rule
     return found if len(found) >= 2 else {}
@@ -119,19 +120,18 @@ class _PackedMomentumSGD:
                  ) -> None:
         self.params = [param for param, _ in packable.values()]
         self.rules = [rule for _, rule in packable.values()]
-        dtype = self.params[0]._data.dtype
         total = sum(p._data.size for p in self.params)
-        self.v = numpy.empty(total, dtype)
-        self.g = numpy.empty(total, dtype)
-        self.v_views = []
-        self.g_views = []
+        buffers, self.device_id = _packed.buffers(self.params[0]._data, total, 2)
+        self.v, self.g = buffers
+        self.v_views: list[numpy.ndarray] = []  # (or GPU arrays)
+        self.g_views: list[numpy.ndarray] = []
         offset = 0
         for param, rule in zip(self.params, self.rules):
             data = param._data
             assert data is not None and rule._state is not None
             end = offset + data.size
             view = self.v[offset:end].reshape(data.shape)
-            view[...] = rule._state['v']
+            backend.copyto(view, rule._state['v'])  # (it may still be on another device)
             rule._state['v'] = view
             self.v_views.append(view)
             self.g_views.append(self.g[offset:end].reshape(data.shape))
@@ -144,6 +144,8 @@ class _PackedMomentumSGD:
         if len(params) != len(self.params):
             return False
         dtype = self.v.dtype
+        cls = self.v.__class__
+        device_id = self.device_id
         for param, p, rule, v in zip(params, self.params, self.rules, self.v_views):
             if param is not p or param.update_rule is not rule or not rule.enabled:
                 return False
@@ -151,6 +153,9 @@ class _PackedMomentumSGD:
             if data is None or node is None or state is None or state.get('v') is not v or \
                     data.dtype != dtype or data.shape != v.shape:
                 return False
+            if data.__class__ is not cls or (device_id is not None and
+                                             data.device.id != device_id):
+                return False  # the model moved (to_device)
             gv = node.grad_var
             rhp = rule.hyperparam.__dict__
             hooks = rule._hooks
@@ -170,7 +175,7 @@ class _PackedMomentumSGD:
             # (copyto's effect without the Python frame of its dispatcher)
             g[...] = param._node.grad_var._data  # type: ignore[union-attr]
         g, v = self.g, self.v
-        c = optimizer._coefficient
+        c = optimizer._coefficient_for(v)
         v *= c(hp.momentum, v.dtype)
         v -= numpy.multiply(g, c(hp.lr, g.dtype), out=g)
         for param, step in zip(self.params, self.v_views):

@@ -53,7 +53,8 @@ class SGDRule(optimizer.UpdateRule):
     def update_core(self, param: variable.Variable) -> None:
         grad, p = param.grad, param.array
         assert grad is not None and p is not None
-        lr = optimizer._coefficient(optimizer._resolved(self.hyperparam).lr, grad.dtype)
+        c = optimizer._coefficient_for(grad)
+        lr = c(optimizer._resolved(self.hyperparam).lr, grad.dtype)
         p -= numpy.multiply(grad, lr, out=self.scratch(grad))
 
 
