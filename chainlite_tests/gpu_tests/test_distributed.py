@@ -1,0 +1,68 @@
+"""chainlite.distributed with GPU arrays: real 2-process ``mpiexec`` jobs in which each rank
+installs the CuPy stand-in and uses its ``intra_rank`` GPU (scripts/check_gpu.py under
+chainlite_tests/distributed_tests).
+
+Every communicator ('naive', 'flat', 'dummy'; 'pure_nccl' and 'non_cuda_aware' on a
+stand-in NCCL) takes GPU arrays and models: the results equal the CPU run's, come back as
+GPU arrays on the rank's device, in place for models, in their dtype. A rank whose GPU work
+fails stops the job.
+"""
+import importlib.util
+import os
+import subprocess
+
+import pytest
+
+pytest.importorskip('cupy', reason='the CuPy stand-in mirrors the installed CuPy')
+
+_DIST = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                     'distributed_tests')
+
+
+def _distributed_helpers():
+    # distributed_tests/conftest.py: how its jobs start (mpiexec with a timeout).
+    spec = importlib.util.spec_from_file_location('_distributed_tests_conftest',
+                                                  os.path.join(_DIST, 'conftest.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_helpers = _distributed_helpers()
+Job, _have_mpi, mpiexec = _helpers.Job, _helpers._have_mpi, _helpers.mpiexec
+
+SCRIPT = os.path.join(_DIST, 'scripts', 'check_gpu.py')
+CHECKS = [
+    'check_array_collectives', 'check_object_collectives', 'check_mean_grad_and_bcast_data',
+    'check_multi_node_optimizer', 'check_batch_normalization', 'check_function_send_recv',
+    'check_scatter_dataset_and_evaluator', 'check_checkpointer', 'check_pure_nccl',
+]
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not _have_mpi(), reason="needs mpi4py and mpiexec "
+                                                         "(pip install -e '.[mpi]')")]
+
+
+@pytest.fixture(scope='module')
+def gpu_job():
+    return Job(mpiexec(2, SCRIPT, timeout=240))
+
+
+@pytest.mark.parametrize('check', CHECKS)
+def test_check(gpu_job, check):
+    gpu_job.expect(check)
+
+
+def test_job_exits_cleanly(gpu_job):
+    assert gpu_job.proc.returncode == 0, gpu_job.proc.stderr[-4000:]
+
+
+def test_a_rank_whose_gpu_work_fails_stops_the_job():
+    try:
+        proc = mpiexec(2, SCRIPT, 'fail', timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail('the job hung after rank 1 failed')
+    assert proc.returncode != 0
+    assert 'Uncaught exception on rank 1' in proc.stderr, proc.stderr[-4000:]
+    assert 'double_it: a CUDA C kernel cannot run' in proc.stderr   # rank 1's own error
+    assert 'rank 1 of 2 exited' in proc.stderr and 'aborting the job' in proc.stderr
