@@ -500,3 +500,15 @@ def test_zoneout_and_dropconnect(gpu_xp, dtype):
              W, mask, order=2)
     _compare(gpu_xp, lambda x, W, b: F.simplified_dropconnect(x, W, b, train=False), x, W, b,
              order=2)
+
+
+@pytest.mark.parametrize('reduce', ['half_squared_sum', 'no'])
+def test_decov_as_chainers_old_style_function(gpu_xp, reduce):
+    from chainlite.functions.loss import decov
+    h = _scores(numpy.float32, 5, 3)
+
+    def f(h):
+        func = decov.DeCov(reduce)
+        return func(h), func.covariance
+    out = _compare(gpu_xp, f, h)
+    assert float(abs(out[1]).diagonal().sum()) == 0

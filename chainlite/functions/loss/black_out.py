@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy
 
+from chainlite import backend
 from chainlite import variable
 from chainlite.functions.connection import embed_id as embed_id_mod
 from chainlite.functions.loss import _composite_check
@@ -75,7 +75,7 @@ def black_out(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray,
     x = variable.as_variable(x)
     samples = variable.as_array(samples)
     t = variable.as_array(t)
-    ids = numpy.concatenate([t[:, None], samples], axis=1)
+    ids = backend.get_array_module(t).concatenate([t[:, None], samples], axis=1)
     emb = embed_id_mod.embed_id(ids, W)  # (N, 1 + S, D)
     y = sum_mod.sum(emb * x[:, None, :], axis=2)
     logz = logsumexp_mod.logsumexp(y, axis=1)

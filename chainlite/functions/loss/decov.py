@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy
 
 from chainlite import backend
 from chainlite import function
@@ -45,14 +44,15 @@ class DeCov(function.Function):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         h, = inputs
+        xp = backend.get_array_module(h)
         n = h.dtype.type(max(len(h), 1))
         self.h_centered = h - h.mean(axis=0, keepdims=True)
         cov = self.h_centered.T @ self.h_centered / n
-        numpy.fill_diagonal(cov, 0)
+        xp.fill_diagonal(cov, 0)
         self.covariance = cov
         if self.reduce == 'no':
             return cov,
-        return numpy.asarray((cov * cov).sum() * h.dtype.type(0.5), h.dtype),
+        return xp.asarray((cov * cov).sum() * h.dtype.type(0.5), h.dtype),
 
     def backward(self, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         h, = inputs
@@ -63,7 +63,7 @@ class DeCov(function.Function):
             # to 0.
             return (2 * g * (self.h_centered @ self.covariance)).astype(h.dtype, copy=False),
         g = g.copy()
-        numpy.fill_diagonal(g, 0)
+        backend.get_array_module(g).fill_diagonal(g, 0)
         return (self.h_centered @ (g + g.T)).astype(h.dtype, copy=False),
 
 
