@@ -1067,8 +1067,10 @@ class Parameter(Variable):
         if dev is None or dev.xp is numpy or dev.xp is None:
             self.array = _generate_array(self.initializer, dims)  # copies get it too
         else:  # a parameter sent to a GPU before it had data: drawn there
-            with dev:
+            with dev:  # (its gradient too: CuPy's *_like allocate on the current GPU)
                 self.array = _generate_array(self.initializer, dims, dev)
+                self._init_grad(self._grad_init)
+            return
         self._init_grad(self._grad_init)
 
     @property
