@@ -371,3 +371,188 @@ def test_lazy_link_initialises_on_gpu(name, dtype, gpu_xp):
         if not REAL_GPU:
             _assert_close(p.array, q.array, dtype, '%s: %s' % (name, path))
             _assert_close(p.grad, q.grad, dtype, '%s: the gradient of %s' % (name, path))
+
+
+# -- the device API of links -------------------------------------------------------------
+
+
+class _Head(chainlite.Chain):
+    # A Chain holding a ChainList holding a lazy Linear.
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.layers = chainlite.ChainList(L.Linear(None, 2))
+
+    def forward(self, x):
+        return self.layers[0](x)
+
+
+def _model():
+    numpy.random.seed(0)
+    return chainlite.Sequential(L.Linear(3, 4), L.BatchNormalization(4), F.relu, _Head())
+
+
+def _devices_of(link):
+    """The device id (-1: the CPU) of every parameter, gradient and persistent array."""
+    ids = set()
+    for _, a in _arrays_held(link):
+        ids.add(a.device.id if cuda.is_gpu_array(a) else -1)
+    return ids
+
+
+def _step(model):
+    # On the model's device, made current (as Chainer's updaters do for a GPU).
+    model.cleargrads()
+    with model.device:
+        x = model.device.send(numpy.linspace(-1, 1, 15, dtype=numpy.float32).reshape(5, 3))
+        F.sum(model(x)).backward()
+
+
+@pytest.mark.parametrize('spec', ['@cupy:0', 0, '0', 'device', 'module'])
+def test_to_device_specifiers(spec, gpu_xp):
+    model = _model()
+    target = {'device': chainlite.get_device('@cupy:0'), 'module': gpu_xp}.get(spec, spec)
+    assert model.to_device(target) is model
+    assert model.xp is gpu_xp and model.device == chainlite.get_device('@cupy:0')
+    assert all(lk.device == model.device for lk in model.links())
+    assert _devices_of(model) == {0}
+    assert not model[3].layers[0].W.is_initialized
+    _step(model)  # the lazy parameter is drawn on the GPU
+    _step(model)
+    assert _devices_of(model) == {0}
+    assert isinstance(model[1].avg_mean, gpu_xp.ndarray)
+
+
+def test_to_gpu_is_deprecated_and_keeps_arrays_already_on_a_gpu(gpu_xp):
+    model = _model()
+    with pytest.warns(DeprecationWarning, match=r"to_gpu is deprecated.*to_device"):
+        assert model.to_gpu() is model
+    assert _devices_of(model) == {0} and str(model.device) == '@cupy:0'
+    with pytest.warns((RuntimeWarning, DeprecationWarning)) as caught:
+        model.to_gpu(1)
+    assert any('already on GPU 0' in str(w.message) for w in caught)
+    assert _devices_of(model) == {0}  # as Chainer: to_gpu does not move between GPUs
+    model.to_device('@cupy:1')
+    assert _devices_of(model) == {1} and str(model.device) == '@cupy:1'
+    with pytest.warns(DeprecationWarning):
+        assert model._device_id == 1
+    with pytest.warns(DeprecationWarning, match='to_cpu is deprecated'):
+        model.to_cpu()
+    assert _devices_of(model) == {-1} and model.xp is numpy
+    with pytest.warns(DeprecationWarning):
+        assert model._device_id is None
+    cpu = _model()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)
+        cpu.to_gpu(gpu_xp.cuda.Device(1))
+    assert _devices_of(cpu) == {1}
+
+
+def test_to_gpu_without_cuda_says_why():
+    with pytest.raises(RuntimeError, match='CUDA is not available'):
+        L.Linear(2, 3).to_gpu()
+
+
+def test_gradients_move_with_the_parameters(gpu_xp):
+    model = _model()
+    _step(model)
+    grads = {path: p.grad.copy() for path, p in model.namedparams()}
+    model.to_device('@cupy:1')
+    for path, p in model.namedparams():
+        assert isinstance(p.grad, gpu_xp.ndarray) and p.grad.device.id == 1
+        numpy.testing.assert_array_equal(p.grad.get(), grads[path])
+    model.to_device('@numpy')
+    for path, p in model.namedparams():
+        numpy.testing.assert_array_equal(p.grad, grads[path])
+
+
+def test_a_child_overriding_to_gpu_has_it_called(gpu_xp):
+    calls = []
+    with pytest.warns(DeprecationWarning, match='Overriding to_gpu'):
+        class Old(L.Linear):
+            def to_gpu(self, device=None):
+                calls.append(device)
+                return super().to_gpu(device)
+    model = chainlite.Sequential(Old(2, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)
+        model.to_device('@cupy:1')
+    assert calls == [1] and _devices_of(model) == {1}
+
+
+def test_copyparams_and_addgrads_across_devices(gpu_xp):
+    cpu = _model()
+    _step(cpu)
+    numpy.random.seed(5)
+    gpu = _model().to_device('@cupy:0')
+    _step(gpu)
+    gpu.copyparams(cpu)
+    assert _devices_of(gpu) == {0}
+    for (path, p), (_, q) in zip(gpu.namedparams(), cpu.namedparams()):
+        numpy.testing.assert_array_equal(p.array.get(), q.array, err_msg=path)
+    numpy.testing.assert_array_equal(gpu[1].avg_var.get(), cpu[1].avg_var)
+    before = {path: p.grad.get() for path, p in gpu.namedparams()}
+    gpu.addgrads(cpu)
+    for (path, p), (_, q) in zip(gpu.namedparams(), cpu.namedparams()):
+        assert isinstance(p.grad, gpu_xp.ndarray), path
+        numpy.testing.assert_allclose(p.grad.get(), before[path] + q.grad, err_msg=path)
+    back = _model()
+    _step(back)
+    back.copyparams(gpu)
+    back.addgrads(gpu)
+    assert _devices_of(back) == {-1}
+    numpy.testing.assert_array_equal(back[0].W.array, cpu[0].W.array)
+
+
+@pytest.mark.parametrize('mode', ['share', 'copy', 'init'])
+def test_copies_stay_on_the_device(mode, gpu_xp):
+    model = _model().to_device('@cupy:1')
+    twin = model.copy(mode)
+    assert twin.device == model.device and _devices_of(twin) <= {1}
+    assert not twin[3].layers[0].W.is_initialized
+    _step(twin)
+    assert isinstance(twin[3].layers[0].W.array, gpu_xp.ndarray) and _devices_of(twin) == {1}
+    if mode == 'share':  # the lazy parameter, drawn by the copy, is the original's too
+        assert model[3].layers[0].W.array is twin[3].layers[0].W.array
+
+
+def test_repeat_count_params_and_astype_on_the_gpu(gpu_xp):
+    layer = L.Linear(3, 3).to_device('@cupy:0')
+    stack = layer.repeat(3)
+    assert stack.device == layer.device and len(stack) == 3
+    assert _devices_of(stack) == {0}
+    assert stack.count_params() == 3 * 12 and layer.count_params() == 12
+    x = gpu_xp.ones((2, 3), numpy.float32)
+    assert isinstance(stack(x).array, gpu_xp.ndarray)
+    model = _model().to_device('@cupy:0')
+    _step(model)
+    model.astype(numpy.float16)
+    assert _devices_of(model) == {0}
+    assert all(p.dtype == numpy.float16 for p in model.params())
+    assert model[1].avg_mean.dtype == numpy.float16
+
+
+def test_serializers_save_from_and_load_into_gpu_links(tmp_path, gpu_xp):
+    from chainlite import serializers
+    model = _model().to_device('@cupy:0')
+    _step(model)
+    serializers.save_npz(str(tmp_path / 'm.npz'), model)
+    fresh = _model().to_device('@cupy:1')  # its lazy parameter is created by the load
+    serializers.load_npz(str(tmp_path / 'm.npz'), fresh)
+    assert _devices_of(fresh) == {1}
+    for (path, p), (_, q) in zip(fresh.namedparams(), model.namedparams()):
+        numpy.testing.assert_array_equal(p.array.get(), q.array.get(), err_msg=path)
+    numpy.testing.assert_array_equal(fresh[1].avg_mean.get(), model[1].avg_mean.get())
+    assert fresh[1].N == model[1].N
+
+
+def test_set_state_sends_the_state_to_the_link_device(gpu_xp):
+    lstm = L.LSTM(3, 4).to_device('@cupy:0')
+    c = chainlite.Variable(numpy.zeros((2, 4), numpy.float32))
+    h = chainlite.Variable(numpy.ones((2, 4), numpy.float32))
+    lstm.set_state(c, h)
+    assert isinstance(lstm.c.array, gpu_xp.ndarray) and isinstance(lstm.h.array, gpu_xp.ndarray)
+    y = lstm(gpu_xp.ones((2, 3), numpy.float32))
+    assert isinstance(y.array, gpu_xp.ndarray)
+    lstm.to_device('@numpy')
+    assert isinstance(lstm.c.array, numpy.ndarray) and isinstance(lstm.h.array, numpy.ndarray)
