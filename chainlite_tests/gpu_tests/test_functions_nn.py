@@ -158,6 +158,25 @@ def test_decorrelated_batch_normalization_nodes_on_gpu(gpu_xp):
     _compare(f, [x, gy], gpu_xp, order=1)
 
 
+def test_batch_normalization_impls_on_gpu(gpu_xp):
+    # Chainer's implementation objects: the cuDNN one computes as the general one on a GPU.
+    from chainlite.functions.normalization import batch_normalization as bn
+    rng = numpy.random.default_rng(18)
+    x, gamma, beta, gy = _u(rng, 4, 3, 2, 2), _u(rng, 3), _u(rng, 3), _u(rng, 4, 3, 2, 2)
+    expander = (None, slice(None), None, None)
+    out = {}
+    for xp, impl in ((numpy, bn.GeneralBatchNormalizationImpl()),
+                     (gpu_xp, bn._CudnnBatchNormalizationImpl(True, None))):
+        mean, var = _on(xp, numpy.zeros(3)), _on(xp, numpy.ones(3))
+        args = [_on(xp, a) for a in (x, gamma, beta, gy)]
+        y, _, _, _, m, v, inv_std, _ = impl.forward(
+            (0, 2, 3), args[1], args[0], None, xp, expander, args[2], 2e-5, 0.9, mean, var)
+        gx, _, ggamma, gbeta = impl.backward((0, 2, 3), args[1], args[3], args[0], None, xp,
+                                             expander, m, inv_std, 2e-5, v, None)
+        out[xp] = [y, mean, var, gx, ggamma, gbeta]
+    _assert_same(out[numpy], out[gpu_xp], gpu_xp, numpy.float64)
+
+
 @pytest.mark.parametrize('axis', [None, 0, (0, 2)])
 def test_batch_and_fixed_batch_normalization_axes_on_gpu(axis, gpu_xp):
     rng = numpy.random.default_rng(4)

@@ -412,9 +412,10 @@ class _IDeepBatchNormalizationImpl(_BatchNormalizationImpl):
         raise AssertionError('unreachable: iDeep is not available')
 
 
-class _CudnnBatchNormalizationImpl(_BatchNormalizationImpl):
-    # Chainer's cuDNN backend; without CUDA both directions raise RuntimeError, as Chainer's
-    # do where cuDNN is absent.
+class _CudnnBatchNormalizationImpl(GeneralBatchNormalizationImpl):
+    # Chainer's cuDNN backend. chainlite computes with CuPy's array operations (the general
+    # implementation) once CUDA is available; without it both directions raise
+    # RuntimeError, as Chainer's do where cuDNN is absent.
 
     def __init__(self, is_for_conv2d, cudnn_mode):
         self.is_for_conv2d = is_for_conv2d
@@ -422,11 +423,15 @@ class _CudnnBatchNormalizationImpl(_BatchNormalizationImpl):
 
     def forward(self, axis, gamma, x, x_layout, xp, expander, beta, eps, decay,
                 running_mean, running_var):
-        cuda._get_cudnn_tensor_layout_x(x_layout)
+        cuda.check_cuda_available()
+        return super().forward(axis, gamma, x, x_layout, xp, expander, beta, eps, decay,
+                               running_mean, running_var)
 
     def backward(self, axis, gamma, gy, x, x_layout, xp, expander, mean, inv_std, eps, var,
                  forward_data):
-        cuda._get_cudnn_tensor_layout_x(x_layout)
+        cuda.check_cuda_available()
+        return super().backward(axis, gamma, gy, x, x_layout, xp, expander, mean, inv_std,
+                                eps, var, forward_data)
 
 
 class _BNMode:

@@ -87,7 +87,7 @@ def sigmoid(x):
 
 
 def dropout(x, ratio):
-    """Scales ``x`` by a fresh random keep-mask (numpy.random) in training mode."""
+    """Scales ``x`` by a fresh random keep-mask (of x's array module) in training mode."""
     if ratio == 0 or not configuration.config.train:
         return x
     xp = backend.get_array_module(x.array)

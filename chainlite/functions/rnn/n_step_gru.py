@@ -141,7 +141,7 @@ def n_step_gru(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
 
     The input of layer ``k > 0`` is the output ``h_t`` of layer ``k - 1``, passed through
     dropout in training mode (``chainlite.config.train``), with masks drawn from
-    ``numpy.random``.
+    ``numpy.random`` (``cupy.random`` for GPU inputs).
 
     Args:
         n_layers: The number of layers ``S``.

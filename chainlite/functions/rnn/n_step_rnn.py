@@ -332,7 +332,7 @@ def n_step_rnn(n_layers: int, dropout_ratio: float, hx: VariableOrArray | None,
     For each layer, ``h_t = f(W_0 x_t + W_1 h_{t-1} + b_0 + b_1)`` with ``f`` tanh or ReLU.
     The input of layer ``k > 0`` is the output ``h_t`` of layer ``k - 1``, passed through
     dropout in training mode (``chainlite.config.train``), with masks drawn from
-    ``numpy.random``.
+    ``numpy.random`` (``cupy.random`` for GPU inputs).
 
     Args:
         n_layers: The number of layers ``S``.
