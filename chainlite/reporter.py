@@ -23,6 +23,7 @@ import numpy
 from chainlite import backend
 from chainlite import configuration
 from chainlite import variable
+from chainlite.backends import cuda
 
 _thread_local = threading.local()
 
@@ -267,6 +268,14 @@ class Summary:
             value = value.array
         if isinstance(weight, variable.Variable):
             weight = weight.array
+        if cuda.is_gpu_array(value):
+            # Accumulated on the value's GPU (made current), without a copy to the host.
+            with backend.get_device_from_array(value):
+                self._accumulate(value, weight)
+            return
+        self._accumulate(value, weight)
+
+    def _accumulate(self, value: Any, weight: Any) -> None:
         self._x += weight * value
         self._x2 += weight * value * value
         self._n += weight
@@ -283,7 +292,8 @@ class Summary:
             ZeroDivisionError: If nothing (or only a total weight of 0) was added.
         """
         self._check_nonempty('compute_mean')
-        return self._x / self._n
+        with backend.get_device_from_array(self._x):
+            return self._x / self._n
 
     def make_statistics(self) -> tuple:
         """The weighted mean and standard deviation of the values added so far.
@@ -295,11 +305,13 @@ class Summary:
             ZeroDivisionError: If nothing (or only a total weight of 0) was added.
         """
         self._check_nonempty('make_statistics')
-        xp = backend.get_array_module(self._x)
-        mean = self._x / self._n
-        # Rounding can make E[x^2] - E[x]^2 slightly negative for (nearly) constant values.
-        var = xp.maximum(self._x2 / self._n - mean * mean, 0)
-        return mean, xp.sqrt(var)
+        with backend.get_device_from_array(self._x) as device:
+            xp = device.xp
+            mean = self._x / self._n
+            # Rounding can make E[x^2] - E[x]^2 slightly negative for (nearly) constant
+            # values.
+            var = xp.maximum(self._x2 / self._n - mean * mean, 0)
+            return mean, xp.sqrt(var)
 
     def serialize(self, serializer: Any) -> None:
         """Saves or loads the running sums (``_x``, ``_x2``, ``_n``) through ``serializer``.

@@ -305,10 +305,22 @@ def test_standard_updater_on_the_second_gpu(gpu_xp):
                                   [float(c.array) for c in cpu_losses], rtol=RTOL)
 
 
-def test_parallel_updater_on_two_gpus_matches_the_cpu(gpu_xp):
+class _DeviceRecorder(L.Classifier):
+    """A classifier that records the current GPU at each forward."""
+
+    def forward(self, *args, **kwargs):
+        if cuda.is_gpu_array(args[0]):
+            self.current.append(cuda.cupy.cuda.get_device_id())
+        return super().forward(*args, **kwargs)
+
+
+@pytest.mark.parametrize('devices', [{'main': '@cupy:0', 'second': '@cupy:1'},
+                                     {'main': 0, 'second': 1}], ids=['specs', 'ids'])
+def test_parallel_updater_on_two_gpus_matches_the_cpu(devices, gpu_xp):
     def run(devices):
         numpy.random.seed(0)
-        model = L.Classifier(_MLP(3, 8, 2))
+        model = _DeviceRecorder(_MLP(3, 8, 2))
+        model.current = []
         opt = optimizers.MomentumSGD(lr=0.1).setup(model)
         numpy.random.seed(1)
         it = iterators.SerialIterator(_examples(16, seed=2), 8)
@@ -318,13 +330,15 @@ def test_parallel_updater_on_two_gpus_matches_the_cpu(gpu_xp):
         return model, updater
 
     cpu, _ = run({'main': -1, 'second': -1})
-    gpu, updater = run({'main': '@cupy:0', 'second': '@cupy:1'})
+    gpu, updater = run(devices)
     _assert_params_equal(cpu, gpu, gpu_xp)
     second = updater._models['second']
     for _, p in second.namedparams():
         _on_gpu(gpu_xp, p.array, device_id=1)
     for (name, p), (_, q) in zip(second.namedparams(), gpu.namedparams()):
         numpy.testing.assert_array_equal(p.array.get(), q.array.get(), err_msg=name)
+    # Each model computed with its own GPU current.
+    assert (gpu.current, second.current) == ([0] * 3, [1] * 3)
 
 
 def test_multiprocess_parallel_updater_says_nccl_is_missing(gpu_xp):
@@ -437,6 +451,18 @@ def test_summary_accumulates_on_the_gpu_without_copies(gpu_xp, syncs):
     numpy.testing.assert_allclose(float(std), float(cpu_std), rtol=1e-6)
     numpy.testing.assert_allclose(float(gpu.compute_mean()), float(cpu.compute_mean()),
                                   rtol=1e-6)
+
+
+def test_summary_of_values_on_the_second_gpu_stays_there(gpu_xp):
+    with chainlite.using_device('@cupy:1'):
+        values = [gpu_xp.asarray(numpy.float32(v)) for v in (1.0, 2.0, 6.0)]
+    summary = reporter.Summary()
+    for v in values:
+        summary.add(v)
+    mean, std = summary.make_statistics()
+    _on_gpu(gpu_xp, summary.compute_mean(), mean, std, device_id=1)
+    assert float(mean) == 3.0
+    numpy.testing.assert_allclose(float(std), numpy.std([1.0, 2.0, 6.0]), rtol=1e-6)
 
 
 def test_dict_summary_with_gpu_scalars_and_weights(gpu_xp):

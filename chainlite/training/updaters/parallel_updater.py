@@ -26,9 +26,12 @@ class ParallelUpdater(standard_updater.StandardUpdater):
     it, and its parameters are copied back to the others. As in Chainer, the gradient is
     the *sum* of the per-model gradients (each of a loss averaged over its share).
 
-    chainlite computes on the CPU, so every device here is a CPU device: the copies run one
-    after the other. The updater is useful to run code written for Chainer's multi-GPU
-    training, and to train with a batch split the way such code splits it.
+    The devices may be GPUs (``{'main': '@cupy:0', 'second': '@cupy:1'}``): each model is
+    copied to its own, computes there with its device made current, and the gradients are
+    summed on the main one. The models run one after the other (CuPy runs each GPU's kernels
+    asynchronously, so GPUs overlap as far as the host keeps them fed). On CPU devices the
+    updater runs code written for Chainer's multi-GPU training, splitting the batch the way
+    such code splits it.
 
     Args:
         iterator: The training iterator, or a dict of them (one named ``'main'``).
@@ -100,6 +103,11 @@ class ParallelUpdater(standard_updater.StandardUpdater):
     def _device_of(self, name: str) -> Any:
         return None if self._devices is None else self._devices[name]
 
+    def _using_device_of(self, name: str) -> Any:
+        # The model's device made current (its GPU's kernels run there); the CPU for none.
+        device = self._device_of(name)
+        return backend.using_device('@numpy' if device is None else device)
+
     def update_core(self) -> None:
         """Computes each model's loss on its share, sums the gradients, updates, copies."""
         optimizer = self.get_optimizer('main')
@@ -117,8 +125,7 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         for name, model in self._models.items():
             loss_func = self.loss_func or model
             in_arrays = inputs[name]
-            with configuration.force_backprop_mode(), backend.using_device(
-                    self._device_of(name) or '@numpy'):
+            with configuration.force_backprop_mode(), self._using_device_of(name):
                 if isinstance(in_arrays, tuple):
                     loss = loss_func(*in_arrays)
                 elif isinstance(in_arrays, dict):
@@ -129,11 +136,13 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         # Parameters initialized lazily during the forward pass start without a gradient.
         for model in self._models.values():
             model.cleargrads()
-        for loss in losses:
-            loss.backward(loss_scale=self.loss_scale)
-        for model in others:
-            main_target.addgrads(model)
-        optimizer.update()
+        for name, loss in zip(self._models, losses):
+            with self._using_device_of(name):
+                loss.backward(loss_scale=self.loss_scale)
+        with self._using_device_of('main'):
+            for model in others:
+                main_target.addgrads(model)
+            optimizer.update()
         for model in others:
             model.copyparams(main_target)
 
