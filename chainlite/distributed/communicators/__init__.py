@@ -30,7 +30,7 @@ def create_communicator(communicator_name: str = 'naive', mpi_comm: Any = None,
     ``'pure_nccl'`` and ``'non_cuda_aware'`` need CuPy with NCCL and a GPU per process, as in
     ChainerMN: without them they raise RuntimeError saying what is missing, before any
     communication. Each process uses its own GPU, usually the one of its ``intra_rank``
-    (``chainlite.cuda.get_device_from_id(comm.intra_rank).use()``).
+    (``chainlite.backends.cuda.get_device_from_id(comm.intra_rank).use()``).
     ``'hierarchical'``, ``'two_dimensional'`` and ``'single_node'`` were removed in ChainerMN
     7 and are unknown names here too.
 
