@@ -427,3 +427,14 @@ def test_large_gpu_products_skip_the_cpu_thread_policy(gpu_xp, monkeypatch):
              order=1)
     _compare(lambda a, b: F.tensordot(a, b, axes=1), [x, W.T], gpu_xp, order=1)
     assert seen and set(seen) == {numpy.ndarray}  # the CPU runs went through it
+
+
+def test_cudnn_rnn_nodes_say_that_the_recurrences_run_through_cupy(gpu_xp):
+    from chainlite.functions.rnn import n_step_rnn
+    with pytest.raises(RuntimeError, match='run on GPU arrays through CuPy'):
+        n_step_rnn.NStepRNNTanh(1, None, [1])
+    with pytest.raises(RuntimeError, match='not used by chainlite'):
+        n_step_rnn.cudnn_rnn_weight_concat(1, None, False, 'lstm', [[gpu_xp.zeros((2, 2))]],
+                                           [[gpu_xp.zeros(2)]])
+    with pytest.raises(ValueError, match='rnn_mode'):
+        n_step_rnn.BaseNStepRNN(1, None, [1], 'uni', 'sideways')

@@ -216,8 +216,8 @@ def n_step_rnn_base(n_layers: Any, dropout_ratio: Any, hx: Any, ws: Any, bs: Any
 class CudnnRNNWeightConcat(function.Function):
     """Chainer's packing of RNN weights into cuDNN's single weight array.
 
-    It needs cuDNN: without CUDA, constructing it raises RuntimeError (Chainer without a
-    GPU cannot construct it either).
+    It needs cuDNN: constructing it raises RuntimeError (without CUDA, as in Chainer without
+    a GPU; with CUDA too, as chainlite does not call cuDNN's RNN).
 
     Args:
         n_layers: The number of layers.
@@ -255,7 +255,9 @@ _RNN_MODES = ('rnn_relu', 'rnn_tanh', 'gru', 'lstm')
 
 
 def _check_cudnn_rnn(rnn_dir, rnn_mode):
-    # cuDNN's RNN needs CUDA; the names are checked first for a clearer message.
+    # cuDNN's RNN needs CUDA; the names are checked first for a clearer message. With CUDA,
+    # chainlite still runs its recurrences through CuPy's array operations, not cuDNN's
+    # packed RNN: these nodes say so rather than fail later.
     if rnn_dir not in _RNN_DIRS:
         raise ValueError('Invalid rnn_dir: "%s". Please select from [%s]'
                          % (rnn_dir, ','.join(_RNN_DIRS)))
@@ -263,14 +265,17 @@ def _check_cudnn_rnn(rnn_dir, rnn_mode):
         raise ValueError('Invalid rnn_mode: "%s". Please select from [%s]'
                          % (rnn_mode, ','.join(_RNN_MODES)))
     cuda.check_cuda_available()
+    raise RuntimeError('cuDNN\'s packed RNN is not used by chainlite: n_step_rnn, '
+                       'n_step_gru, n_step_lstm and their bidirectional forms run on GPU '
+                       'arrays through CuPy')
 
 
 class BaseNStepRNN(function.Function):
     """Chainer's cuDNN n-step RNN, on cuDNN's packed weights.
 
-    It runs on cuDNN only: without CUDA, constructing it raises RuntimeError (Chainer
-    without a GPU cannot construct it either). :func:`n_step_rnn` and its siblings run the
-    same recurrences on the CPU.
+    It runs on cuDNN only: constructing it raises RuntimeError (without CUDA, as in Chainer
+    without a GPU; with CUDA too, as chainlite does not call cuDNN's RNN).
+    :func:`n_step_rnn` and its siblings run the same recurrences on NumPy or CuPy arrays.
 
     Args:
         n_layers: The number of layers.
