@@ -240,10 +240,15 @@ def test_softmax_cross_entropy_of_images_and_soft_targets(gpu_xp, dtype, reduce)
             x, t, reduce=reduce, soft_target_loss=loss), x, soft.astype(dtype), order=2)
 
 
-def test_softmax_cross_entropy_refuses_labels_out_of_range(gpu_xp):
-    e = _raises_alike(gpu_xp, F.softmax_cross_entropy, _scores(numpy.float32, 2, 3),
-                      numpy.array([0, 5], numpy.int32))
-    assert isinstance(e, ValueError)
+def test_softmax_cross_entropy_checks_labels_on_the_gpu_in_debug_mode(gpu_xp):
+    # As Chainer: outside debug mode the GPU reads no label on the host (no check).
+    with chainlite.using_config('debug', True):
+        e = _raises_alike(gpu_xp, F.softmax_cross_entropy, _scores(numpy.float32, 2, 3),
+                          numpy.array([0, 5], numpy.int32))
+    assert isinstance(e, ValueError) and 'x.shape[1] = 3' in str(e)
+    with chainlite.using_config('debug', True):
+        _compare(gpu_xp, F.softmax_cross_entropy, _scores(numpy.float32, 3, 3),
+                 numpy.array([0, -1, 2], numpy.int32), order=2)
 
 
 def test_softmax_cross_entropy_first_order_node(gpu_xp):

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import backend
+from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.array import broadcast
@@ -234,9 +235,16 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
 
         # S: the weight of each softmax's loss (ignored ones 0), None when all are 1.
         S = None
-        count = t.size
+        count: Any = t.size
+        if xp is not numpy and not configuration.config.debug:
+            # On a GPU no label is read on the host, as in Chainer outside debug mode: every
+            # label is masked and counted on the device (labels out of range go unchecked).
+            valid = t != self.ignore_label
+            count = valid.sum()
+            t = xp.where(valid, t, 0)
+            S = valid.astype(cdtype)
         # All in range and ignore_label out of it (the usual -1): nothing is ignored.
-        if t.size and not _labels_in_range(t, n_class, self.ignore_label):
+        elif t.size and not _labels_in_range(t, n_class, self.ignore_label):
             valid = t != self.ignore_label
             tv = t[valid]
             if tv.size and not (tv.min() >= 0 and tv.max() < n_class):
@@ -262,7 +270,10 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             nll *= S
         if self.reduce == 'mean':
             denominator = count if self.normalize else len(x)
-            self._coeff: float | None = 1.0 / max(denominator, 1)
+            if isinstance(denominator, int):
+                self._coeff: Any = 1.0 / max(denominator, 1)
+            else:  # the GPU's count, kept there (in the dtype that a Python float takes)
+                self._coeff = (1.0 / xp.maximum(denominator, 1)).astype(cdtype)
             # (add.reduce: nll.sum() without its Python wrapper)
             return xp.asarray(_sum_all(nll) * self._coeff, x.dtype),
         self._coeff = None
