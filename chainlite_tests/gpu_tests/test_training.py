@@ -271,6 +271,16 @@ def test_standard_updater_trains_on_the_gpu_as_on_the_cpu(opt, gpu_xp):
                 _on_gpu(gpu_xp, value)  # the optimizer's state lives with the parameter
 
 
+def test_standard_updater_moves_a_model_between_gpus(gpu_xp):
+    _, model = _twin_models(3, 4, 2)
+    model.to_device('@cupy:1')
+    opt = optimizers.SGD().setup(model)
+    training.updaters.StandardUpdater(iterators.SerialIterator(_examples(), 2), opt,
+                                      device='@cupy:0')
+    for _, p in model.namedparams():
+        _on_gpu(gpu_xp, p.array, device_id=0)
+
+
 def test_standard_updater_input_device_and_old_style_converter(gpu_xp):
     cpu, gpu = _twin_models()
     gpu.to_device('@cupy:0')
