@@ -25,8 +25,12 @@ class Copy(function_node.FunctionNode):
         x, = inputs
         self._in_device = backend.get_device_from_array(x)
         y = self.out_device.send(x)
-        # send() hands back x itself when it is already there: copy, as the name promises.
-        return (y.copy() if y is x else y),
+        if y is x:
+            # send() hands back x itself when it is already there: copy, as the name
+            # promises, on that device (CuPy's copy() allocates on the current one).
+            with self.out_device:
+                y = x.copy()
+        return y,
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -37,15 +41,16 @@ class Copy(function_node.FunctionNode):
 def copy(x: VariableOrArray, dst: DeviceSpec) -> Variable:
     """Copies ``x`` onto the device ``dst``; the gradient is copied back to ``x``'s device.
 
-    Only the CPU exists today, so the result is a new array with ``x``'s values (never a
-    view), on the CPU.
+    Host to host, host to GPU, GPU to host and GPU to GPU (CuPy). The result is always a new
+    array with ``x``'s values, never a view, even where ``x`` is already on ``dst``.
 
     Args:
-        x: A Variable or array.
-        dst: A device specifier: ``-1``, ``'@numpy'``, or a
-            :class:`~chainlite.backend.CpuDevice` (see :func:`chainlite.get_device`);
-            ``cuda.DummyDevice`` too, as in Chainer. A GPU specifier (``0``, ``'@cupy:0'``)
-            raises RuntimeError: CUDA is not available.
+        x: A Variable or array (NumPy or CuPy).
+        dst: A device specifier (see :func:`chainlite.get_device`): ``-1``, ``'@numpy'`` or a
+            :class:`~chainlite.backend.CpuDevice` for the CPU; ``N >= 0``, ``'@cupy:N'`` or
+            a :class:`~chainlite.backend.GpuDevice` for GPU ``N``; ``cuda.DummyDevice``
+            (the CPU), as in Chainer. A GPU specifier where no GPU can be used raises
+            RuntimeError saying what is missing.
 
     Returns:
         A Variable holding a copy of ``x``'s array on ``dst``.
