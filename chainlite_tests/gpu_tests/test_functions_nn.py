@@ -308,6 +308,11 @@ def test_other_connections_on_gpu(gpu_xp):
     _compare(lambda W: F.embed_id(backend_of(W).asarray(numpy.array([[0, -1], [2, 1]],
                                                                     numpy.int32)),
                                   W, ignore_label=-1), [_u(rng, 3, 2)], gpu_xp)
+    # Many ids and rows: W's gradient sums each id's rows after sorting (not the one-hot
+    # product of the small case).
+    ids = rng.integers(-1, 300, (40, 5)).astype(numpy.int32)
+    _compare(lambda W: F.embed_id(backend_of(W).asarray(ids), W, ignore_label=-1),
+             [_u(rng, 300, 4)], gpu_xp)
     e1, e2 = _u(rng, 2, 2), _u(rng, 2, 3)
     _compare(F.bilinear, [e1, e2, _u(rng, 2, 3, 2), _u(rng, 2, 2), _u(rng, 3, 2), _u(rng, 2)],
              gpu_xp)

@@ -103,7 +103,7 @@ def _embed_grad(x, gy, w_shape, ignore_label):
         # Rows with one id are summed together: sort by id, then one reduceat.
         order = xp.argsort(ids, kind='stable')
         ids = ids[order]
-        starts = xp.flatnonzero(xp.concatenate(([True], ids[1:] != ids[:-1])))
+        starts = xp.flatnonzero(xp.concatenate((xp.ones(1, bool), ids[1:] != ids[:-1])))
         gW[ids[starts]] = xp.add.reduceat(rows[order], starts, axis=0)
     return gW
 
