@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import collections
+import copy
 import functools
 import numbers
 import os
@@ -15,6 +16,7 @@ from chainlite import configuration
 from chainlite import function_hook
 from chainlite import link_hook
 from chainlite import variable
+from chainlite.backends import cuda
 from chainlite.onnx import _deps
 from chainlite.onnx import _scaled_run
 from chainlite.onnx import context as context_module
@@ -642,7 +644,10 @@ def export(model: Any, args: Any,
             tuple or dict of Variables.
         args: The example inputs: a numpy.ndarray or Variable, or a list, tuple or dict of
             them. The graph's inputs have their shapes unless ``input_shapes`` says
-            otherwise.
+            otherwise. A model whose parameters are on a GPU, and GPU inputs, are exported
+            from host copies (each parameter copied to the host once; the forward runs on
+            NumPy, so the initializers are host arrays, as onnx_chainer writes them); the
+            model itself stays on its GPU, unchanged.
         filename: A path or a writable binary file to save the model to (None: don't save).
         export_params: Store the parameters in the model. If False, they become graph
             inputs instead.
@@ -693,8 +698,61 @@ def export(model: Any, args: Any,
             filename, (str, bytes)) and not hasattr(filename, '__fspath__'):
         raise ValueError('export: filename must be a path or a writable file, got %s'
                          % type(filename).__name__)
+    model, args = _on_host(model, args)
     return _export_impl(model, args, filename, export_params, graph_name, save_text,
                         opset_version, input_names, output_names, train, return_named_inout,
                         external_converters, external_opset_imports, input_shapes)
+
+
+def _on_host(model: Any, args: Any) -> tuple[Any, Any]:
+    """The model and example inputs to export, on the host.
+
+    A model whose parameters are on a GPU is exported from a copy on the host: each
+    parameter is copied to the host once (the GPU holds no second copy), the rest of the
+    link (persistent arrays such as batch normalization's running statistics) is sent there,
+    and the model itself is left as it is. GPU inputs are copied to the host. The forward
+    then runs define-by-run on NumPy, so the initializers are host arrays, as onnx_chainer
+    writes them, and the graph is the one the model builds on the GPU (for code that does
+    not branch on the device). Without GPU arrays both come back unchanged.
+
+    Args:
+        model: The model (a Link, or a callable that holds no GPU arrays of its own).
+        args: The example inputs: arrays or Variables, possibly in lists, tuples or dicts.
+
+    Returns:
+        ``(model, args)`` ready for the export.
+
+    """
+    params = list(model.params()) if hasattr(model, 'params') else []
+    gpu_params = [p for p in params if cuda.is_gpu_array(p.array)]
+    if gpu_params:
+        memo: dict = {}
+        for p in gpu_params:
+            for array in (p.array, p.grad):
+                if array is not None:
+                    memo[id(array)] = cuda.to_cpu(array)  # copied straight to the host
+        model = copy.deepcopy(model, memo)
+        model.to_device('@numpy')
+    if gpu_params or _holds_gpu_array(args):
+        args = _args_on_host(args)
+    return model, args
+
+
+def _holds_gpu_array(args: Any) -> bool:
+    if isinstance(args, (list, tuple)):
+        return any(_holds_gpu_array(a) for a in args)
+    if isinstance(args, dict):
+        return any(_holds_gpu_array(a) for a in args.values())
+    return cuda.is_gpu_array(args.array if isinstance(args, variable.Variable) else args)
+
+
+def _args_on_host(args: Any) -> Any:
+    if isinstance(args, (list, tuple)):
+        return type(args)(_args_on_host(a) for a in args)
+    if isinstance(args, dict):
+        return {k: _args_on_host(a) for k, a in args.items()}
+    if isinstance(args, variable.Variable) and cuda.is_gpu_array(args.array):
+        return variable.Variable(cuda.to_cpu(args.array), requires_grad=args.requires_grad)
+    return cuda.to_cpu(args) if cuda.is_gpu_array(args) else args
 
 

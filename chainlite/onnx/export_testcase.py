@@ -10,6 +10,7 @@ import numpy
 from chainlite.onnx import onnx_helper
 # The module chainlite.onnx.export is shadowed by its function in the package namespace.
 from chainlite.onnx.export import export as _export
+from chainlite.onnx.export import _on_host
 
 
 def export_testcase(model: Any, args: Any, out_dir: str, output_grad: bool = False,
@@ -36,6 +37,8 @@ def export_testcase(model: Any, args: Any, out_dir: str, output_grad: bool = Fal
         ['input_0.pb', 'output_0.pb']
     """
     os.makedirs(out_dir, exist_ok=True)
+    # A model on a GPU: its host copy is exported, run and differentiated.
+    model, args = _on_host(model, args)
     if hasattr(model, 'cleargrads'):
         model.cleargrads()
     kwargs.pop('return_named_inout', None)

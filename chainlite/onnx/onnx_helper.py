@@ -11,6 +11,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 import numpy
 
+from chainlite.backends import cuda
 from chainlite.onnx import _deps
 from chainlite.serializers import _atomic
 
@@ -148,8 +149,10 @@ def write_tensor_pb(filename: str, name: str, value: numpy.ndarray) -> None:
     Args:
         filename: The file to write (replaced atomically).
         name: The tensor name (an input or output of the model).
-        value: The array.
+        value: The array (a GPU array is copied to the host, as onnx_chainer does).
     """
+    if cuda.is_gpu_array(value):
+        value = cuda.to_cpu(value)
     tensor = _deps.onnx().numpy_helper.from_array(numpy.asarray(value), name)
     write_bytes(filename, tensor.SerializeToString())
 
