@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Optional, cast
 
 import numpy
 
+from chainlite import backend
 from chainlite import configuration
 from chainlite import link_hook
 from chainlite import variable
@@ -20,7 +21,7 @@ def l2normalize(xp: Any, v: Any, eps: float) -> Any:
     """Divides a vector by its L2 norm (plus ``eps``).
 
     Args:
-        xp: The array module of ``v`` (``numpy``).
+        xp: The array module of ``v`` (``numpy``, or ``cupy`` on a GPU).
         v: A vector.
         eps: Added to the norm, so a zero vector stays finite.
 
@@ -61,7 +62,7 @@ def update_approximate_vectors(weight_matrix: Any, u: Any, n_power_iteration: in
         raise ValueError('update_approximate_vectors: n_power_iteration must be at least 1, '
                          'got %r' % (n_power_iteration,))
     w = getattr(weight_matrix, 'array', weight_matrix)
-    xp = numpy
+    xp = backend.get_array_module(w)
     for _ in range(n_power_iteration):
         v = l2normalize(xp, u @ w, eps)
         u = l2normalize(xp, w @ v, eps)
@@ -202,13 +203,18 @@ class SpectralNormalization(link_hook.LinkHook):
         if W.shape[self.axis] == 0:
             raise ValueError('SpectralNormalization: expected %s.shape[%d] > 0, got shape %s'
                              % (self.weight_name, self.axis, W.shape))
-        u = numpy.random.normal(size=(W.shape[self.axis],)).astype(W.dtype)
+        xp = backend.get_array_module(W.array)  # (u and gamma on the weight's device)
+        u = xp.random.normal(size=(W.shape[self.axis],)).astype(W.dtype)
         setattr(link, self.vector_name, u)
         link.register_persistent(self.vector_name)
         if self.use_gamma:
-            s = numpy.linalg.svd(self.reshape_W(W.array), compute_uv=False)
+            Wm = self.reshape_W(W.array)
+            if Wm.dtype == numpy.float16:  # (no float16 in LAPACK nor cuSOLVER)
+                Wm = Wm.astype(numpy.float32)
+            s = xp.linalg.svd(Wm, compute_uv=False)
             with link.init_scope():
-                link.gamma = variable.Parameter(numpy.asarray(s[0], W.dtype))
+                link.gamma = variable.Parameter(xp.asarray(s[0], W.dtype))
+            link.gamma.to_device(link.device)
         self._initialized = True
 
     def normalize_weight(self, link: Link) -> variable.Variable:

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Optional, TextIO
+from typing import Any, Optional, TextIO
 
+from chainlite import backend
 from chainlite import link_hook
 from chainlite.function_hooks.timer import summarize
 from chainlite.function_hooks.timer import write_time_table
@@ -38,11 +39,13 @@ class TimerHook(link_hook.LinkHook):
         self._total_time = 0.0
 
     def forward_preprocess(self, args: link_hook.ForwardPreprocessCallbackArgs) -> None:
-        """Starts the clock."""
+        """Starts the clock (after the link's GPU, if it is on one, has finished its work)."""
+        _synchronize(args.link)
         self._running.append(time.perf_counter())
 
     def forward_postprocess(self, args: link_hook.ForwardPostprocessCallbackArgs) -> None:
-        """Stops the clock and records the forward's time."""
+        """Stops the clock, once the forward's GPU kernels have run, and records its time."""
+        _synchronize(args.link)
         elapsed = time.perf_counter() - self._running.pop()
         self.call_history.append((type(args.link).__name__, elapsed))
         if not self._running:
@@ -70,3 +73,10 @@ class TimerHook(link_hook.LinkHook):
             file: Where to print (``sys.stdout`` by default).
         """
         write_time_table(self.summary(), 'LinkName', unit, sys.stdout if file is None else file)
+
+
+def _synchronize(link: Any) -> None:
+    # GPU kernels run asynchronously: the wall clock measures them only once they are done.
+    device = link.device
+    if isinstance(device, backend.GpuDevice):
+        device.device.synchronize()

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-import numpy
-
+from chainlite import backend
 from chainlite import link_hook
 from chainlite.functions.normalization import group_normalization
 from chainlite.link_hooks import _weight_hook
@@ -71,8 +70,9 @@ class WeightStandardization(link_hook.LinkHook):
             _weight_hook.initialize_lazily(self, link, cb_args.args)
             self._initialized = True
         W = getattr(link, self.weight_name)
-        gamma = numpy.ones((W.shape[1],), W.dtype)
-        beta = numpy.zeros((W.shape[1],), W.dtype)
+        xp = backend.get_array_module(W.array)
+        gamma = xp.ones((W.shape[1],), W.dtype)
+        beta = xp.zeros((W.shape[1],), W.dtype)
         self.original_weight = W
         setattr(link, self.weight_name,
                 group_normalization.group_normalization(W, 1, gamma, beta, eps=self.eps))
