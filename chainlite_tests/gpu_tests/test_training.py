@@ -612,6 +612,24 @@ def test_snapshot_of_a_gpu_trainer_resumes_into_a_gpu_model(gpu_xp, tmp_path):
         numpy.testing.assert_array_equal(p.array, q.array.get(), err_msg=name)
 
 
+def test_background_snapshot_and_autoload_of_a_gpu_trainer(gpu_xp, tmp_path):
+    full, half = _twin_models()
+    trainer, _ = _trainer(full, '@cupy:0', tmp_path / 'full', stop=(30, 'iteration'))
+    trainer.run()
+    out = tmp_path / 'half'
+    for stop in (15, 30):
+        numpy.random.seed(stop)
+        model = half if stop == 15 else L.Classifier(_MLP())
+        trainer, _ = _trainer(model, '@cupy:0', out, stop=(stop, 'iteration'))
+        trainer.extend(extensions.snapshot(filename='snap_{.updater.iteration}',
+                                           writer=extensions.snapshot_writers.ThreadWriter(),
+                                           autoload=True), trigger=(15, 'iteration'))
+        trainer.run()
+        assert trainer.updater.iteration == stop
+    assert sorted(os.listdir(out)) == ['snap_15', 'snap_30']
+    _assert_params_equal(full, model, gpu_xp, rtol=1e-6)
+
+
 @pytest.mark.parametrize('shift', ['ExponentialShift', 'StepShift', 'LinearShift'])
 def test_shifts_drive_a_gpu_optimizer(shift, gpu_xp, tmp_path):
     make = {'ExponentialShift': lambda: extensions.ExponentialShift('lr', 0.5),
