@@ -240,6 +240,10 @@ def test_pooling_indices_unpooling_and_upsampling_on_gpu(gpu_xp):
         return F.upsampling_2d(y, indexes, 2, outsize=(4, 6))
 
     _compare(up, [x], gpu_xp)
+    # Indexes given as a list go to x's device.
+    listed = out[numpy].tolist()
+    _compare(lambda y: F.upsampling_2d(y, listed, 2, outsize=(4, 6)),
+             [_u(rng, *out[numpy].shape)], gpu_xp)
     _compare(lambda x: F.unpooling_2d(x, 2, cover_all=False), [x], gpu_xp)
     _compare(lambda x: F.unpooling_2d(x, 3, 2, 1, outsize=(7, 11)), [x], gpu_xp)
     _compare(lambda x: F.spatial_pyramid_pooling_2d(x, 3, 'max'), [x], gpu_xp)

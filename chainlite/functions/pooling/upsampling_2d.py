@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.array import _im2col
@@ -124,7 +125,8 @@ def upsampling_2d(x: VariableOrArray, indexes: numpy.ndarray, ksize: ShapeSpec,
                  [0., 0., 8., 0.]]]])
     """
     indexes = variable.as_array(indexes)
-    indexes = numpy.asarray(indexes) if isinstance(indexes, (list, tuple)) else indexes
+    if isinstance(indexes, (list, tuple)):
+        indexes = backend.get_array_module(x).asarray(indexes)  # on x's device
     node = Upsampling2D(indexes, ksize, stride, pad, outsize, cover_all)
     if indexes.dtype.kind not in 'iu':
         raise type_check.InvalidType(
