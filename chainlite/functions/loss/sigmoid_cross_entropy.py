@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import backend
+from chainlite import configuration
 from chainlite import function_node
 from chainlite.functions import _accumulate
 from chainlite.functions import _vjp
@@ -32,7 +33,10 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0, 1))
         x, t = inputs
-        if t.size and not ((t >= -1) & (t <= 1)).all():
+        xp = backend.get_array_module(x)
+        # A GPU's labels are read on the host only in debug mode (as Chainer checks them).
+        if (xp is numpy or configuration.config.debug) and t.size and \
+                not ((t >= -1) & (t <= 1)).all():
             raise ValueError('sigmoid_cross_entropy: each label t must be 0, 1 or -1 (ignored)')
         valid = t != -1
         # log(1 + exp(x)) - x * t, without overflow for large |x|.
@@ -41,9 +45,13 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         if self.reduce == 'no':
             self.coeff = None
             return loss.astype(x.dtype, copy=False),
-        count = valid.sum() if self.normalize else len(x)
-        self.coeff = 1.0 / max(int(count), 1)
-        xp = backend.get_array_module(x)
+        if self.normalize and xp is not numpy:
+            # The GPU's count stays there, in the dtype the loss is summed in.
+            self.coeff = (1.0 / xp.maximum(valid.sum(), 1)).astype(
+                numpy.float32 if x.dtype == numpy.float16 else x.dtype)
+        else:
+            count = valid.sum() if self.normalize else len(x)
+            self.coeff = 1.0 / max(int(count), 1)
         return xp.asarray(_accumulate.wide_sum(loss) * self.coeff, x.dtype),
 
     def backward(self, indexes: tuple[int, ...],
@@ -55,7 +63,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         valid = (t != -1).astype(dtype)
         target = (t * (t != -1)).astype(dtype)
         if self.coeff is not None:
-            valid *= dtype.type(self.coeff)
+            valid *= dtype.type(self.coeff) if self.coeff.__class__ is float else self.coeff
         # sigmoid(x) = (1 + tanh(x / 2)) / 2, differentiable to any order.
         sig = tanh.tanh(x * 0.5) * 0.5 + 0.5
         return gy * ((sig - target) * valid), None
