@@ -149,7 +149,9 @@ class _DoubleBufferingOptimizer(_MultiNodeOptimizer):
         params = _packing.grad_params(target, self.zero_fill)
         self.communicator._sync_grads(target, params, _UPDATE, n, describe)
         grads = [p.grad for p in params]
-        dtype = self.communicator._transfer_dtype(grads[0].dtype) if grads else numpy.float32
+        # MPI sums no float16 (pure_nccl may transfer in it): such buffers go in float32.
+        dtype = _packing.wire_dtype(self.communicator._transfer_dtype(grads[0].dtype)) \
+            if grads else numpy.float32
         buffers = self._buffers[0]
         buf = buffers.get(dtype, sum(g.size for g in grads))
         # Gradients on a GPU are packed there and averaged in host memory.

@@ -237,6 +237,51 @@ def check_multi_node_optimizer(comm):
     _on_device(model.predictor.l1.W.array, dev, np.float32)
 
 
+def _trainer_log(comm, device, out):
+    from chainlite import training
+    from chainlite.training import extensions
+    rng = np.random.RandomState(0)
+    data = C.datasets.TupleDataset(rng.standard_normal((40, 3)).astype(np.float32),
+                                   rng.randint(0, 2, 40).astype(np.int32))
+    model = _Model()
+    for _, p in sorted(model.namedparams()):
+        p.array[...] = rng.standard_normal(p.shape).astype(np.float32)
+    model = L.Classifier(model)
+    if device is not None:
+        model.to_device(device)
+    opt = D.create_multi_node_optimizer(C.optimizers.SGD(), comm)
+    opt.setup(model)
+    train = D.scatter_dataset(data[:32] if comm.rank == 0 else None, comm)
+    test = D.scatter_dataset(data[32:] if comm.rank == 0 else None, comm)
+    updater = training.updaters.StandardUpdater(
+        C.iterators.SerialIterator(train, 4, shuffle=False), opt, device=device)
+    trainer = training.Trainer(updater, (2, 'epoch'), out=out)
+    trainer.extend(D.create_multi_node_evaluator(extensions.Evaluator(
+        C.iterators.SerialIterator(test, 4, repeat=False, shuffle=False), model,
+        device=device), comm))
+    trainer.extend(extensions.LogReport())
+    trainer.run()
+    return model, trainer.get_extension('LogReport').log
+
+
+def check_trainer_and_evaluator(comm):
+    # The whole loop: StandardUpdater and Evaluator with device=, chainlite's SGD.
+    import tempfile
+    dev = comm.intra_rank
+    out = tempfile.mkdtemp()
+    cpu, cpu_log = _trainer_log(comm, None, out)
+    gpu, gpu_log = _trainer_log(comm, '@cupy:%d' % dev, out)
+    _compare_models_close(gpu, cpu, 'array', dev, 1e-6)
+    assert len(gpu_log) == len(cpu_log) == 2
+    for g, c in zip(gpu_log, cpu_log):
+        for key in ('main/loss', 'validation/main/loss', 'validation/main/accuracy'):
+            assert_allclose(float(g[key]), float(c[key]), rtol=1e-6)
+    # Every rank reports the same validation numbers.
+    both = comm.gather_obj(float(gpu_log[-1]['validation/main/loss']))
+    if comm.rank == 0:
+        assert both[0] == both[1], both
+
+
 def check_batch_normalization(comm):
     dev = comm.intra_rank
     rng = np.random.RandomState(7 + comm.rank)
@@ -382,6 +427,15 @@ def check_pure_nccl(comm):
         flat.multi_node_mean_grad(cpu)
         assert [c[0] for c in fake.CALLS] == ['reduce', 'bcast'], fake.CALLS
         _compare_models(gpu, cpu, 'grad', dev)
+        # Double buffering stages float16 travel through host memory in float32.
+        model = L.Classifier(_Model()).to_device('@cupy:%d' % dev)
+        opt = D.create_multi_node_optimizer(_SGD(), half, double_buffering=True)
+        opt.setup(model)
+        for _ in range(2):
+            opt.update(model, cp.asarray(np.ones((2, 3), np.float32)),
+                       cp.asarray(np.array([0, 1], np.int32)))
+        opt.wait()
+        _on_device(model.predictor.l1.W.grad, dev, np.float32)
         nccl.finalize()
         assert fake.CALLS[-1] == ('destroy',)
     finally:
@@ -425,7 +479,7 @@ def main():
         _harness.run(comm, [
             check_array_collectives, check_object_collectives,
             check_mean_grad_and_bcast_data, check_multi_node_optimizer,
-            check_batch_normalization, check_function_send_recv,
+            check_trainer_and_evaluator, check_batch_normalization, check_function_send_recv,
             check_scatter_dataset_and_evaluator, check_checkpointer, check_pure_nccl,
         ])
 
