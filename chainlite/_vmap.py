@@ -8,6 +8,7 @@ import numpy
 from chainlite import _vmap_rules
 from chainlite import functions
 from chainlite import variable
+from chainlite.backends import cuda
 
 _Variable = variable.Variable
 Axes = Union[None, int, Sequence[Any]]
@@ -97,8 +98,13 @@ def _check_out_axis(axis: Any, ndim: int) -> int:
     return axis % (ndim + 1)
 
 
+def _asarray(a: Any) -> Any:
+    # numpy.asarray that leaves a GPU array on its device.
+    return a if cuda.is_gpu_array(a) else numpy.asarray(a)
+
+
 def _data(y: Any) -> Any:
-    return y.array if isinstance(y, _Variable) else numpy.asarray(y)
+    return y.array if isinstance(y, _Variable) else _asarray(y)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -121,7 +127,7 @@ def _stack(rows: list, axis: Any, k: int) -> Any:
     axis = _check_out_axis(axis, numpy.ndim(_data(rows[0])))
     if any(isinstance(r, _Variable) for r in rows):
         return functions.stack(rows, axis)
-    return numpy.stack([numpy.asarray(r) for r in rows], axis)
+    return numpy.stack([_asarray(r) for r in rows], axis)
 
 
 def _concat(parts: list) -> Any:
@@ -129,7 +135,7 @@ def _concat(parts: list) -> Any:
         return parts[0]
     if any(isinstance(p, _Variable) for p in parts):
         return functions.concat(parts, 0)
-    return numpy.concatenate([numpy.asarray(p) for p in parts], 0)
+    return numpy.concatenate([_asarray(p) for p in parts], 0)
 
 
 def _place(y: Any, axis: Any, k: int) -> Any:

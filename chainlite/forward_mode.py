@@ -37,18 +37,27 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import backprop
 from chainlite import configuration
 from chainlite import functions
 from chainlite import variable
+from chainlite.backends import cuda
 
 _Variable = variable.Variable
+
+
+def _asarray(a: Any, dtype: Any = None) -> Any:
+    # numpy.asarray that leaves a GPU array on its device (GPU primals give GPU results).
+    if cuda.is_gpu_array(a):
+        return a if dtype is None else a.astype(dtype, copy=False)
+    return numpy.asarray(a, dtype)
 
 
 def _is_float(p: Any) -> bool:
     if isinstance(p, _Variable):
         return p.dtype.kind == 'f'
-    if isinstance(p, (numpy.ndarray, numpy.floating)):
+    if isinstance(p, (numpy.ndarray, numpy.floating)) or cuda.is_gpu_array(p):
         return p.dtype.kind == 'f'
     return isinstance(p, float)
 
@@ -64,7 +73,7 @@ def _finish(v: Any, nested: bool) -> Any:
     """Turns a result into an array, or keeps it a Variable when ``nested``."""
     if isinstance(v, _Variable):
         # asarray: the core's gradient sums can leave a 0-d result as a NumPy scalar.
-        return v if nested else numpy.asarray(v.array)
+        return v if nested else _asarray(v.array)
     return v
 
 
@@ -76,7 +85,7 @@ def _as_primals(primals: Any, caller: str) -> tuple:
     """
     if isinstance(primals, (tuple, list)):
         return tuple(primals), False
-    if isinstance(primals, (_Variable, numpy.ndarray)):
+    if isinstance(primals, (_Variable, numpy.ndarray)) or cuda.is_gpu_array(primals):
         return (primals,), True
     raise TypeError('%s: primals must be a tuple or list of the arguments of f, or a single '
                     'array or Variable, got %s' % (caller, type(primals).__name__))
@@ -110,7 +119,7 @@ class _Linearization:
                     x = functions.identity(p) if self.nested and p.requires_grad \
                         else _Variable(p.array)
                 else:
-                    x = _Variable(numpy.asarray(p))
+                    x = _Variable(_asarray(p))
                 args.append(x)
                 self.xs.append(x)
                 self.x_index.append(i)
@@ -137,7 +146,7 @@ class _Linearization:
                 raise ValueError('tangent of shape %s for a primal of shape %s'
                                  % (v.shape, x.shape))
             return v if v.dtype == x.dtype else functions.cast(v, x.dtype)
-        v = numpy.asarray(v, dtype=x.dtype)
+        v = _asarray(v, dtype=x.dtype)
         if v.shape != x.shape:
             raise ValueError('tangent of shape %s for a primal of shape %s'
                              % (v.shape, x.shape))
@@ -183,7 +192,7 @@ class _Linearization:
                         t = _Variable(t, requires_grad=False)
                 res.append(_finish(t, self.nested))
             elif _is_float(y):
-                res.append(numpy.zeros_like(numpy.asarray(y)))  # a float constant output
+                res.append(numpy.zeros_like(_asarray(y)))  # a float constant output
             else:
                 res.append(None)
         return self.pack(res)
@@ -205,7 +214,7 @@ class _Linearization:
                 raise ValueError('cotangent of shape %s for an output of shape %s'
                                  % (u.shape, y.shape))
             if not isinstance(u, _Variable):
-                u = numpy.asarray(u, dtype=y.dtype)
+                u = _asarray(u, dtype=y.dtype)
             ys.append(y)
             seeds.append(u)
         gxs: list[Any] = [None] * len(self.xs)
@@ -312,11 +321,12 @@ def _local_jvp(f: Any, tin: tuple) -> tuple:
     # The transpose trick on one function, through its own backward (which reads what the
     # function retained): J_f v = d/du <J_f^T u, v>.
     indexes = tuple(i for i, t in enumerate(tin) if t is not None)
+    xp = backend.get_array_module(*tin)
     with configuration.using_config('enable_backprop', True):
         us = []
         for r in f.outputs:
             n = r()
-            us.append(None if n is None else _Variable(numpy.zeros(n.shape, n.dtype)))
+            us.append(None if n is None else _Variable(xp.zeros(n.shape, n.dtype)))
         gxs = f.backward(indexes, tuple(us))
         if len(gxs) != len(indexes):
             gxs = tuple(gxs[i] for i in indexes)
@@ -334,4 +344,4 @@ def _local_jvp(f: Any, tin: tuple) -> tuple:
 
 
 def _array_or_zeros(g: Any, u: _Variable) -> numpy.ndarray:
-    return numpy.zeros_like(u.array) if g is None else numpy.asarray(g.array)
+    return numpy.zeros_like(u.array) if g is None else _asarray(g.array)

@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence, Union
 
 import numpy
 
+from chainlite import backend
 from chainlite import forward_mode
 from chainlite import functions
 from chainlite import variable
@@ -169,7 +170,7 @@ def grad(f: Callable, argnums: Argnums = 0, has_aux: bool = False) -> Callable:
 def _stack(rows: list, shape: tuple, like: Any, nested: bool) -> Any:
     # rows: one result per output element, each shaped like the argument (like).
     if not rows:
-        z = numpy.zeros(shape, dtype=like.dtype)
+        z = backend.get_array_module(like.array).zeros(shape, dtype=like.dtype)
         return _Variable(z, requires_grad=False) if nested else z
     if nested:
         return functions.reshape(functions.stack(rows), shape)
@@ -207,8 +208,9 @@ def jacrev(f: Callable, argnums: Argnums = 0) -> Callable:
         for k, y in enumerate(outs):
             cols: list[list[Any]] = [[] for _ in nums]
             if k in lin.y_index:
+                xp = backend.get_array_module(y.array)  # the unit cotangents on y's device
                 for e in range(y.size):
-                    u = numpy.zeros(y.size, dtype=y.dtype)
+                    u = xp.zeros(y.size, dtype=y.dtype)
                     u[e] = 1
                     cots: list[Any] = [None] * len(outs)
                     cots[k] = u.reshape(y.shape)
@@ -254,8 +256,9 @@ def jacfwd(f: Callable, argnums: Argnums = 0) -> Callable:
         columns = []
         for j, x in enumerate(lin.xs):
             per_out: list[list[Any]] = [[] for _ in outs]
+            xp = backend.get_array_module(x.array)  # the unit tangents on x's device
             for e in range(x.size):
-                v = numpy.zeros(x.size, dtype=x.dtype)
+                v = xp.zeros(x.size, dtype=x.dtype)
                 v[e] = 1
                 tangents: list[Any] = [None] * len(nums)
                 tangents[j] = v.reshape(x.shape)
