@@ -98,6 +98,19 @@ def _check(xs, t, input_length, label_length):
                            (xs, t, input_length, label_length), condition)
 
 
+def _check_values(t, input_length, label_length, n_time, n_vocab):
+    n_label = t.shape[1]
+    if (input_length < 0).any() or (input_length > n_time).any():
+        raise ValueError('connectionist_temporal_classification: input_length must be in '
+                         '[0, %d], got %s' % (n_time, input_length))
+    if (label_length < 0).any() or (label_length > n_label).any():
+        raise ValueError('connectionist_temporal_classification: label_length must be in '
+                         '[0, %d], got %s' % (n_label, label_length))
+    if ((t < 0) | (t >= n_vocab)).any():
+        raise ValueError('connectionist_temporal_classification: labels must be in [0, %d), '
+                         'got %s' % (n_vocab, t))
+
+
 class ConnectionistTemporalClassification(function.Function):
     """CTC loss as Chainer's old-style function, applied to ``(input_length, label_length,
     t, x)`` with ``x`` the steps stacked into ``(T, B, V)``.
@@ -223,15 +236,10 @@ def connectionist_temporal_classification(
     label_length = variable.as_array(label_length)
     _check(xs, t, input_length, label_length)
     n_label = t.shape[1]
-    if (input_length < 0).any() or (input_length > n_time).any():
-        raise ValueError('connectionist_temporal_classification: input_length must be in '
-                         '[0, %d], got %s' % (n_time, input_length))
-    if (label_length < 0).any() or (label_length > n_label).any():
-        raise ValueError('connectionist_temporal_classification: label_length must be in '
-                         '[0, %d], got %s' % (n_label, label_length))
-    if ((t < 0) | (t >= n_vocab)).any():
-        raise ValueError('connectionist_temporal_classification: labels must be in [0, %d), '
-                         'got %s' % (n_vocab, t))
+    # A GPU's lengths and labels are read on the host only in debug mode (Chainer checks
+    # none of them there).
+    if xp is numpy or configuration.config.debug:
+        _check_values(t, input_length, label_length, n_time, n_vocab)
 
     dtype = xs.dtype
     if dtype == numpy.float16:
@@ -252,9 +260,12 @@ def connectionist_temporal_classification(
     skip[:, 2:] = path[:, 2:] != path[:, :-2]
     skip_bias = xp.where(skip, wtype(0), zero)
     pad = xp.full((n_batch, 2), zero)
-    # Steps before the shortest input need no masking: one read of the lengths, not one per
-    # step (on a GPU each read waits for the device).
-    n_full = int(input_length.min()) if n_batch else n_time
+    # Steps before the shortest input need no masking: one read of the lengths on the CPU;
+    # a GPU masks every step rather than wait for that read (the same values).
+    if not n_batch:
+        n_full = n_time
+    else:
+        n_full = int(input_length.min()) if xp is numpy else 0
 
     alpha = lp[0] + init_bias
     for i in range(1, n_time):

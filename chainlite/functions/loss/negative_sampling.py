@@ -257,7 +257,9 @@ def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray
         x = cast_mod.cast(x, numpy.float32)
         W = cast_mod.cast(W, numpy.float32)
     ignore = t_array == -1
-    any_ignored = bool(ignore.any())  # one read of the labels (a wait on a GPU)
+    # The CPU skips the masks when no row is ignored; a GPU masks always rather than wait
+    # for the labels to be read on the host.
+    any_ignored = xp is not numpy or bool(ignore.any())
     if any_ignored:
         # An ignored row's samples point at row 0 (any valid row); its loss is masked below.
         ids = samples.copy()
