@@ -447,3 +447,13 @@ def test_cudnn_rnn_nodes_say_that_the_recurrences_run_through_cupy(gpu_xp):
                                            [[gpu_xp.zeros(2)]])
     with pytest.raises(ValueError, match='rnn_mode'):
         n_step_rnn.BaseNStepRNN(1, None, [1], 'uni', 'sideways')
+
+
+def test_cudnn_pooling_entry_points_say_that_pooling_runs_through_cupy(gpu_xp):
+    from chainlite.functions.pooling import pooling_2d, pooling_nd
+    node = pooling_2d.Pooling2D(2)
+    x = gpu_xp.zeros((1, 1, 2, 2))
+    for call in (lambda: node.forward_gpu((x,)), lambda: node.backward_gpu((x,), (x,)),
+                 lambda: pooling_nd._PoolingND(2, 2).forward_cudnn(x)):
+        with pytest.raises(RuntimeError, match='through CuPy'):
+            call()

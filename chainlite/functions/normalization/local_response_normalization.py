@@ -78,8 +78,8 @@ class LocalResponseNormalization(function_node.FunctionNode):
 
 
 def _cu_conv_sum(y: Any, x: Any, n: int) -> None:
-    # Chainer's CUDA kernel for the channel-window sum (into y); cuda.elementwise raises
-    # RuntimeError here, as in Chainer without CuPy.
+    # Chainer's CUDA kernel for the channel-window sum (into y); it needs CuPy on a GPU
+    # (cuda.elementwise raises RuntimeError without, as in Chainer).
     rdim = x.size // (x.shape[0] * x.shape[1])
     cuda.elementwise(
         'raw T x, int32 rdim, int32 N, int32 n_', 'raw T y',

@@ -4,8 +4,9 @@ In Chainer, :class:`Pooling2D` holds the window parameters of a 2-d pooling node
 through cuDNN on the GPU; its subclasses write the CPU computation. chainlite's own pooling
 nodes are N-dimensional (:mod:`~chainlite.functions.pooling.max_pooling_nd`,
 :mod:`~chainlite.functions.pooling.average_pooling_nd`); this class serves code that
-subclasses Chainer's. Without CUDA its GPU path raises ``RuntimeError``, as Chainer's does
-where cuDNN is absent.
+subclasses Chainer's. Its cuDNN path raises ``RuntimeError``: without CUDA, as Chainer's
+does where cuDNN is absent, and with CUDA too (chainlite pools CuPy arrays with its own
+array operations, not cuDNN).
 """
 from __future__ import annotations
 
@@ -18,6 +19,13 @@ from chainlite.utils import type_check
 
 # Chainer's helper of this module: an int or a pair as a pair.
 _pair = _pooling.pair
+
+
+def _no_cudnn() -> None:
+    # RuntimeError without CUDA (as Chainer's), and with it: chainlite pools without cuDNN.
+    cuda.check_cuda_available()
+    raise RuntimeError('cuDNN pooling is not used by chainlite: its pooling functions run '
+                       'on GPU arrays through CuPy')
 
 
 class Pooling2D(function_node.FunctionNode):
@@ -57,15 +65,13 @@ class Pooling2D(function_node.FunctionNode):
         type_check.expect(x.dtype.kind == 'f', x.ndim == 4)
 
     def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        """Pools with cuDNN in Chainer; raises RuntimeError here (no CUDA)."""
-        cuda.check_cuda_available()
-        raise AssertionError('unreachable: check_cuda_available raises without CUDA')
+        """Pools with cuDNN in Chainer; raises RuntimeError here (see the module)."""
+        _no_cudnn()
 
     def backward_gpu(self, x: tuple[Any, ...], gy: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The cuDNN gradient in Chainer; raises RuntimeError here (no CUDA)."""
-        cuda.check_cuda_available()
-        raise AssertionError('unreachable: check_cuda_available raises without CUDA')
+        """The cuDNN gradient in Chainer; raises RuntimeError here (see the module)."""
+        _no_cudnn()
 
     def _get_pool_mode(self) -> Any:
-        # cuDNN's pooling mode, which each subclass names; there is no cuDNN here.
-        cuda.check_cuda_available()
+        # cuDNN's pooling mode, which each subclass names; chainlite does not use cuDNN.
+        _no_cudnn()

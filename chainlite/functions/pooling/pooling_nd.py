@@ -3,15 +3,16 @@
 
 In Chainer, :class:`_PoolingND` holds the parameters of an N-d pooling node and hands the
 GPU computation to :class:`_CudnnPoolingNDImpl`. chainlite's pooling nodes keep their own
-parameters and pool with NumPy; these classes serve code that builds on Chainer's. Without
-CUDA the cuDNN path raises ``RuntimeError``, as Chainer's does where cuDNN is absent.
+parameters and pool NumPy or CuPy arrays with array operations; these classes serve code
+that builds on Chainer's. The cuDNN path raises ``RuntimeError``: without CUDA, as Chainer's
+does where cuDNN is absent, and with CUDA too (chainlite does not call cuDNN's pooling).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from chainlite import function_node
-from chainlite.backends import cuda
+from chainlite.functions.pooling import pooling_2d
 from chainlite.utils import conv_nd
 from chainlite.utils import type_check
 
@@ -40,8 +41,8 @@ class _PoolingND(function_node.FunctionNode):
         return self._cudnn_pool is not None
 
     def get_cudnn_pool_mode(self):
-        # cuDNN's pooling mode, which each subclass names; there is no cuDNN here.
-        cuda.check_cuda_available()
+        # cuDNN's pooling mode, which each subclass names; chainlite does not use cuDNN.
+        pooling_2d._no_cudnn()
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
@@ -65,7 +66,7 @@ class _CudnnPoolingNDImpl:
         self.func = func
 
     def forward(self, x: Any) -> Any:
-        cuda.check_cuda_available()
+        pooling_2d._no_cudnn()
 
     def backward(self, gy: Any) -> Any:
-        cuda.check_cuda_available()
+        pooling_2d._no_cudnn()
