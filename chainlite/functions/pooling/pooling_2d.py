@@ -10,7 +10,7 @@ array operations, not cuDNN).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from chainlite import function_node
 from chainlite.backends import cuda
@@ -21,7 +21,7 @@ from chainlite.utils import type_check
 _pair = _pooling.pair
 
 
-def _no_cudnn() -> None:
+def _no_cudnn() -> NoReturn:
     # RuntimeError without CUDA (as Chainer's), and with it: chainlite pools without cuDNN.
     cuda.check_cuda_available()
     raise RuntimeError('cuDNN pooling is not used by chainlite: its pooling functions run '
