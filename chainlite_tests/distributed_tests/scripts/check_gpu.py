@@ -4,7 +4,13 @@ Run by chainlite_tests/gpu_tests/test_distributed.py. Each rank installs the sta
 uses its ``intra_rank`` GPU, as ChainerMN scripts do; every check runs the same code on
 NumPy and on GPU arrays and requires the same results (bit for bit: the stand-in computes
 with NumPy), GPU arrays back, on the expected device, of the same dtype.
+
+With ``CHAINLITE_TEST_GPU=1`` the ranks use real CuPy instead (GPU ``intra_rank`` modulo the
+number of GPUs); results that involve arithmetic beyond communication (training, batch
+normalization) are then compared to a tolerance, and the NCCL check uses CuPy's NCCL where
+there is a GPU per rank (the stand-in NCCL addresses host memory only).
 """
+import contextlib
 import os
 import sys
 
@@ -21,7 +27,14 @@ from chainlite.backends import cuda
 from chainlite.testing import cupy_stand_in
 
 DTYPES = (np.float16, np.float32, np.float64, np.int32)
-cp = None   # the stand-in, once installed
+cp = None   # the stand-in, once installed (or real CuPy)
+REAL = os.environ.get('CHAINLITE_TEST_GPU') == '1'
+TOL = 1e-5 if REAL else 0   # beyond communication: GPU arithmetic differs from the CPU's
+
+
+def _device_id(comm):
+    # The GPU of this rank: its intra rank, as ChainerMN scripts choose.
+    return comm.intra_rank % cp.cuda.runtime.getDeviceCount()
 
 
 def _gpu(a):
@@ -81,7 +94,7 @@ def _compare(gpu, cpu, device_id):
 
 
 def check_array_collectives(comm):
-    dev = comm.intra_rank
+    dev = _device_id(comm)
     for name in ('naive', 'flat', 'dummy'):
         sub = D.create_communicator(name)
         _compare(_array_calls(sub, cp), _array_calls(sub, np), dev)
@@ -144,7 +157,7 @@ def _compare_models(gpu_model, cpu_model, attr, device_id):
 
 
 def check_mean_grad_and_bcast_data(comm):
-    dev = comm.intra_rank
+    dev = _device_id(comm)
     device = '@cupy:%d' % dev
     for name in ('naive', 'flat', 'dummy'):
         sub = D.create_communicator(name)
@@ -219,12 +232,12 @@ def _train(comm, device, double_buffering=False, steps=4):
 
 
 def check_multi_node_optimizer(comm):
-    dev = comm.intra_rank
+    dev = _device_id(comm)
     for double_buffering in (False, True):
         cpu, cpu_losses = _train(comm, None, double_buffering)
         gpu, gpu_losses = _train(comm, '@cupy:%d' % dev, double_buffering)
-        _compare_models(gpu, cpu, 'array', dev)
-        assert gpu_losses == cpu_losses
+        _compare_models_close(gpu, cpu, 'array', dev, TOL)
+        assert_allclose(gpu_losses, cpu_losses, rtol=TOL)
         # Every rank holds the same model.
         w = comm.allgather(gpu.predictor.l1.W.array)
         assert_array_equal(_host(w[0]), _host(w[1]))
@@ -267,15 +280,15 @@ def _trainer_log(comm, device, out):
 def check_trainer_and_evaluator(comm):
     # The whole loop: StandardUpdater and Evaluator with device=, chainlite's SGD.
     import tempfile
-    dev = comm.intra_rank
+    dev = _device_id(comm)
     out = tempfile.mkdtemp()
     cpu, cpu_log = _trainer_log(comm, None, out)
     gpu, gpu_log = _trainer_log(comm, '@cupy:%d' % dev, out)
-    _compare_models_close(gpu, cpu, 'array', dev, 1e-6)
+    _compare_models_close(gpu, cpu, 'array', dev, max(TOL, 1e-6))
     assert len(gpu_log) == len(cpu_log) == 2
     for g, c in zip(gpu_log, cpu_log):
         for key in ('main/loss', 'validation/main/loss', 'validation/main/accuracy'):
-            assert_allclose(float(g[key]), float(c[key]), rtol=1e-6)
+            assert_allclose(float(g[key]), float(c[key]), rtol=max(TOL, 1e-6))
     # Every rank reports the same validation numbers.
     both = comm.gather_obj(float(gpu_log[-1]['validation/main/loss']))
     if comm.rank == 0:
@@ -283,7 +296,7 @@ def check_trainer_and_evaluator(comm):
 
 
 def check_batch_normalization(comm):
-    dev = comm.intra_rank
+    dev = _device_id(comm)
     rng = np.random.RandomState(7 + comm.rank)
     x = rng.standard_normal((4, 3, 2)).astype(np.float32)
     gy = rng.standard_normal((4, 3, 2)).astype(np.float32)
@@ -301,7 +314,7 @@ def check_batch_normalization(comm):
                           bn.avg_var)
     for g, c in zip(results['gpu'], results['cpu']):
         _on_device(g, dev, c.dtype)
-        assert_allclose(_host(g), c, rtol=1e-6, atol=1e-6)
+        assert_allclose(_host(g), c, rtol=max(TOL, 1e-6), atol=max(TOL, 1e-6))
     # allreduce_persistent averages the running statistics in place, on the GPU.
     bn = D.links.MultiNodeBatchNormalization(3, comm).to_device('@cupy:%d' % dev)
     bn.avg_mean[...] = cp.asarray(np.full(3, comm.rank, np.float32))
@@ -313,7 +326,7 @@ def check_batch_normalization(comm):
 
 
 def check_function_send_recv(comm):
-    dev = comm.intra_rank
+    dev = _device_id(comm)
     xs = {}
     for where in ('cpu', 'gpu'):
         x = np.arange(6, dtype=np.float32).reshape(2, 3) + comm.rank
@@ -332,7 +345,7 @@ def check_function_send_recv(comm):
 
 
 def check_scatter_dataset_and_evaluator(comm):
-    dev = comm.intra_rank
+    dev = _device_id(comm)
     data = _gpu(np.arange(10, dtype=np.float32)) if comm.rank == 0 else None
     mine = D.scatter_dataset(data, comm, shuffle=False)
     got = np.array([float(mine[i]) for i in range(len(mine))])
@@ -350,7 +363,7 @@ def check_scatter_dataset_and_evaluator(comm):
 
 def check_checkpointer(comm):
     import tempfile
-    dev = comm.intra_rank
+    dev = _device_id(comm)
     path = comm.bcast_obj(tempfile.mkdtemp() if comm.rank == 0 else None)
     model = _with_grads(comm, (np.float32,), '@cupy:%d' % dev)
     opt = D.create_multi_node_optimizer(_SGD(), comm)
@@ -380,73 +393,114 @@ def _install_fake_nccl():
 
 
 def check_pure_nccl(comm):
-    dev = comm.intra_rank
+    from chainlite.distributed import nccl as nccl_module
+    dev = _device_id(comm)
+    if REAL:
+        if not nccl_module._available:
+            _expect_no_nccl()
+            return
+        if cp.cuda.runtime.getDeviceCount() < comm.size:
+            return   # NCCL refuses two ranks on one GPU
+        _check_nccl_communicators(comm, dev, None)
+        return
     real = cp.cuda.nccl
-    fake = _install_fake_nccl()
     try:
-        nccl = D.create_communicator('pure_nccl')
-        flat = D.create_communicator('flat')
-        # float32 gradients: one NCCL all-reduce of the packed buffer; flat's result.
-        cpu, gpu = _with_grads(comm, (np.float32,), None), _with_grads(
-            comm, (np.float32,), '@cupy:%d' % dev)
-        del fake.CALLS[:]
-        flat.multi_node_mean_grad(cpu)
-        nccl.multi_node_mean_grad(gpu)
-        n = sum(p.size for p in gpu.params())
-        assert fake.CALLS == [('allReduce', n, fake.NCCL_FLOAT32)], fake.CALLS
-        _compare_models(gpu, cpu, 'grad', dev)
-        # float16 travel (allreduce_grad_dtype): float16 sums, float32 gradients kept.
-        half = D.create_communicator('pure_nccl', allreduce_grad_dtype=np.float16)
-        gpu = _with_grads(comm, (np.float32,), '@cupy:%d' % dev)
-        del fake.CALLS[:]
-        half.multi_node_mean_grad(gpu)
-        assert fake.CALLS[-1] == ('allReduce', n, fake.NCCL_FLOAT16), fake.CALLS
-        _compare_models_close(gpu, cpu, 'grad', dev, 2e-3)
-        # bcast_data through NCCL, each dtype its own.
-        gpu = _with_grads(comm, (np.float64, np.float32), '@cupy:%d' % dev)
-        cpu = _with_grads(comm, (np.float64, np.float32), None)
-        del fake.CALLS[:]
-        nccl.bcast_data(gpu)
-        flat.bcast_data(cpu)
-        assert [c[0] for c in fake.CALLS] == ['bcast', 'bcast'], fake.CALLS
-        _compare_models(gpu, cpu, 'array', dev)
-        # allreduce and multi-node batch normalization ('auto' picks NCCL).
-        x = np.arange(4, dtype=np.float16) + comm.rank
-        _same(nccl.allreduce(_gpu(x)), flat.allreduce(x), dev)
-        bn = D.links.MultiNodeBatchNormalization(3, nccl).to_device('@cupy:%d' % dev)
-        assert bn._communication_backend == 'nccl'
-        xb = np.random.RandomState(comm.rank).standard_normal((4, 3)).astype(np.float32)
-        bn_cpu = D.links.MultiNodeBatchNormalization(3, flat)
-        assert_allclose(_host(bn(_gpu(xb)).array), bn_cpu(xb).array, rtol=1e-6, atol=1e-6)
-        # non_cuda_aware: NCCL reduce and bcast within the machine, MPI between.
-        nca = D.create_communicator('non_cuda_aware')
-        cpu, gpu = _with_grads(comm, (np.float32,), None), _with_grads(
-            comm, (np.float32,), '@cupy:%d' % dev)
-        del fake.CALLS[:]
-        nca.multi_node_mean_grad(gpu)
-        flat.multi_node_mean_grad(cpu)
-        assert [c[0] for c in fake.CALLS] == ['reduce', 'bcast'], fake.CALLS
-        _compare_models(gpu, cpu, 'grad', dev)
-        # Double buffering stages float16 travel through host memory in float32.
-        model = L.Classifier(_Model()).to_device('@cupy:%d' % dev)
-        opt = D.create_multi_node_optimizer(_SGD(), half, double_buffering=True)
-        opt.setup(model)
-        for _ in range(2):
-            opt.update(model, cp.asarray(np.ones((2, 3), np.float32)),
-                       cp.asarray(np.array([0, 1], np.int32)))
-        opt.wait()
-        _on_device(model.predictor.l1.W.grad, dev, np.float32)
-        nccl.finalize()
-        assert fake.CALLS[-1] == ('destroy',)
+        _check_nccl_communicators(comm, dev, _install_fake_nccl())
     finally:
         cp.cuda.nccl = real
-    # Without NCCL in CuPy: a clear error on every rank, no hang.
+    # Without NCCL in CuPy (the stand-in's): a clear error on every rank, no hang.
+    _expect_no_nccl()
+
+
+def _expect_no_nccl():
     try:
         D.create_communicator('pure_nccl')
     except RuntimeError as e:
         assert 'has no NCCL' in str(e), str(e)
     else:
         raise AssertionError('no RuntimeError')
+
+
+class _NoLog:
+    # Where real NCCL runs, its calls are not logged.
+    CALLS = None
+
+
+def _expect_calls(fake, expected):
+    if fake.CALLS is not None:
+        assert fake.CALLS == expected, fake.CALLS
+
+
+def _clear(fake):
+    if fake.CALLS is not None:
+        del fake.CALLS[:]
+
+
+def _check_nccl_communicators(comm, dev, fake):
+    fake = fake or _NoLog()
+
+    def nccl_id(name):
+        return getattr(fake if fake.CALLS is not None else cp.cuda.nccl, name)
+
+    nccl = D.create_communicator('pure_nccl')
+    flat = D.create_communicator('flat')
+    # float32 gradients: one NCCL all-reduce of the packed buffer; flat's result.
+    cpu, gpu = _with_grads(comm, (np.float32,), None), _with_grads(
+        comm, (np.float32,), '@cupy:%d' % dev)
+    _clear(fake)
+    flat.multi_node_mean_grad(cpu)
+    nccl.multi_node_mean_grad(gpu)
+    n = sum(p.size for p in gpu.params())
+    _expect_calls(fake, [('allReduce', n, nccl_id('NCCL_FLOAT32'))])
+    _compare_models(gpu, cpu, 'grad', dev)
+    # float16 travel (allreduce_grad_dtype): float16 sums, float32 gradients kept.
+    half = D.create_communicator('pure_nccl', allreduce_grad_dtype=np.float16)
+    gpu = _with_grads(comm, (np.float32,), '@cupy:%d' % dev)
+    _clear(fake)
+    half.multi_node_mean_grad(gpu)
+    _expect_calls(fake, [('allReduce', n, nccl_id('NCCL_FLOAT16'))])
+    _compare_models_close(gpu, cpu, 'grad', dev, 2e-3)
+    # bcast_data through NCCL, each dtype its own.
+    gpu = _with_grads(comm, (np.float64, np.float32), '@cupy:%d' % dev)
+    cpu = _with_grads(comm, (np.float64, np.float32), None)
+    _clear(fake)
+    nccl.bcast_data(gpu)
+    flat.bcast_data(cpu)
+    # Sorted by name, W and b alternate float64 and float32: l1/W and l2/W are float64.
+    _expect_calls(fake, [('bcast', 4 * 3 + 2 * 4, nccl_id('NCCL_FLOAT64')),
+                         ('bcast', 4 + 2, nccl_id('NCCL_FLOAT32'))])
+    _compare_models(gpu, cpu, 'array', dev)
+    # allreduce and multi-node batch normalization ('auto' picks NCCL).
+    x = np.arange(4, dtype=np.float16) + comm.rank
+    _same(nccl.allreduce(_gpu(x)), flat.allreduce(x), dev)
+    bn = D.links.MultiNodeBatchNormalization(3, nccl).to_device('@cupy:%d' % dev)
+    assert bn._communication_backend == 'nccl'
+    xb = np.random.RandomState(comm.rank).standard_normal((4, 3)).astype(np.float32)
+    bn_cpu = D.links.MultiNodeBatchNormalization(3, flat)
+    assert_allclose(_host(bn(_gpu(xb)).array), bn_cpu(xb).array, rtol=max(TOL, 1e-6),
+                    atol=max(TOL, 1e-6))
+    # non_cuda_aware: NCCL reduce and bcast within the machine, MPI between.
+    nca = D.create_communicator('non_cuda_aware')
+    cpu, gpu = _with_grads(comm, (np.float32,), None), _with_grads(
+        comm, (np.float32,), '@cupy:%d' % dev)
+    _clear(fake)
+    nca.multi_node_mean_grad(gpu)
+    flat.multi_node_mean_grad(cpu)
+    _expect_calls(fake, [('reduce', n, nccl_id('NCCL_FLOAT32')),
+                         ('bcast', n, nccl_id('NCCL_FLOAT32'))])
+    _compare_models(gpu, cpu, 'grad', dev)
+    # Double buffering stages float16 travel through host memory in float32.
+    model = L.Classifier(_Model()).to_device('@cupy:%d' % dev)
+    opt = D.create_multi_node_optimizer(_SGD(), half, double_buffering=True)
+    opt.setup(model)
+    for _ in range(2):
+        opt.update(model, cp.asarray(np.ones((2, 3), np.float32)),
+                   cp.asarray(np.array([0, 1], np.int32)))
+    opt.wait()
+    _on_device(model.predictor.l1.W.grad, dev, np.float32)
+    nccl.finalize()
+    if fake.CALLS is not None:
+        assert fake.CALLS[-1] == ('destroy',)
 
 
 def _compare_models_close(gpu_model, cpu_model, attr, device_id, tol):
@@ -456,23 +510,29 @@ def _compare_models_close(gpu_model, cpu_model, attr, device_id, tol):
 
 
 def fail_on_rank_1(comm):
-    # Rank 1's GPU work fails (a CUDA kernel, which the stand-in cannot run) while rank 0
-    # averages its GPU gradients: the job must stop, not wait for rank 1 forever.
-    model = _with_grads(comm, (np.float32,), '@cupy:%d' % comm.intra_rank)
+    # Rank 1's GPU work fails (it asks for a GPU that is not there) while rank 0 averages
+    # its GPU gradients: the job must stop, not wait for rank 1 forever.
+    model = _with_grads(comm, (np.float32,), '@cupy:%d' % _device_id(comm))
     if comm.rank == 1:
-        double = cuda.elementwise('T x', 'T y', 'y = 2 * x', 'double_it')
-        double(model.l1.W.array)
+        with cp.cuda.Device(999):
+            model.l1.W.array *= 2
     comm.multi_node_mean_grad(model)
 
 
 def main():
     global cp
-    with cupy_stand_in.installed() as module:
+    if REAL:
+        cuda._load()
+        assert cuda.available, cuda._reason
+        context = contextlib.nullcontext(cuda.cupy)
+    else:
+        context = cupy_stand_in.installed()
+    with context as module:
         cp = module
         comm = D.create_communicator('naive')
         assert comm.size == 2, 'run with mpiexec -n 2'
         # Each process uses the GPU of its intra rank, as ChainerMN scripts do.
-        cuda.get_device_from_id(comm.intra_rank).use()
+        cuda.get_device_from_id(_device_id(comm)).use()
         if sys.argv[1:] == ['fail']:
             fail_on_rank_1(comm)
             return
