@@ -14,8 +14,8 @@ def get_device(device_id: Optional[int] = None, use_chainerx: bool = False) -> A
         use_chainerx: Ask for a ChainerX device (``'native:0'`` or ``'cuda:N'``).
 
     Returns:
-        A device; chainlite has only the CPU (``'@numpy'``), so a GPU or a ChainerX device
-        raises the error of :func:`chainlite.get_device`.
+        A device: the CPU (``'@numpy'``) or a GPU (``'@cupy:N'``, which needs CuPy and a
+        GPU); a ChainerX device raises the error of :func:`chainlite.get_device`.
 
     Example:
         >>> from chainlite.distributed.testing import get_device
