@@ -1,8 +1,8 @@
 """The interface every communicator implements (ChainerMN's ``CommunicatorBase``).
 
 Methods are named after the MPI calls they stand for: ``bcast`` after ``MPI_Bcast`` and so
-on. Those without a suffix move NumPy arrays; those ending in ``_obj`` move any picklable
-Python object. ``bcast_data`` and ``multi_node_mean_grad`` act on a model's parameters.
+on. Those without a suffix move NumPy or CuPy arrays; those ending in ``_obj`` move any
+picklable Python object. ``bcast_data`` and ``multi_node_mean_grad`` act on a model's parameters.
 """
 from __future__ import annotations
 
