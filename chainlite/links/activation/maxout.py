@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import initializer as initializer_module
 from chainlite import link
+from chainlite.backends import cuda
 from chainlite import variable
 from chainlite.functions.activation import maxout
 from chainlite.links.connection import linear
@@ -74,7 +75,7 @@ def _flat_initializer(argname: str, spec: Any, shape: tuple) -> Any:
     # fans are those of the Linear weight.
     if spec is None or numpy.isscalar(spec) or isinstance(spec, initializer_module.Initializer):
         return spec
-    if isinstance(spec, numpy.ndarray):
+    if isinstance(spec, numpy.ndarray) or cuda.is_gpu_array(spec):
         if spec.ndim != len(shape):
             raise ValueError('Maxout: %s must have %d dimensions %s, got shape %s'
                              % (argname, len(shape), shape, spec.shape))

@@ -15,6 +15,7 @@ from chainlite.functions.loss import hierarchical_softmax as hsm_function
 from chainlite.functions.loss.hierarchical_softmax import BinaryHierarchicalSoftmaxFunction
 
 if TYPE_CHECKING:
+    from chainlite.device_resident import DeviceResidentsVisitor
     from chainlite.types import DTypeSpec, VariableOrArray
 
 __all__ = ['BinaryHierarchicalSoftmax', 'BinaryHierarchicalSoftmaxFunction']
@@ -111,6 +112,15 @@ class BinaryHierarchicalSoftmax(link.Link):
         with self.init_scope():
             self.W = variable.Parameter(initializers.Uniform(1, dtype=dtype),
                                         (self._func.parser_size, in_size))
+
+    def device_resident_accept(self, visitor: DeviceResidentsVisitor) -> None:
+        """Visits ``W`` and the tree's arrays (so ``to_device`` moves both, as in Chainer).
+
+        Args:
+            visitor: A :class:`~chainlite.device_resident.DeviceResidentsVisitor`.
+        """
+        super().device_resident_accept(visitor)
+        self._func.device_resident_accept(visitor)
 
     @staticmethod
     def create_huffman_tree(word_counts: dict) -> Any:

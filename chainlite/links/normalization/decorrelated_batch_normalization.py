@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 import numpy
 
+from chainlite import backend
 from chainlite import configuration
 from chainlite import link
 from chainlite import serializer as serializer_mod
@@ -98,7 +99,7 @@ class _PatchedDeserializer(serializer_mod.Deserializer):
         array = self.patches[key](self.base(key, None))
         if value is None:
             return array
-        numpy.copyto(value, array)
+        backend.copyto(value, array)
         return value
 
 
@@ -171,8 +172,8 @@ class DecorrelatedBatchNormalization(link.Link):
         for name, ndim in (('avg_mean', 2), ('avg_projection', 3)):
             stored = serializer(name, None)
             if stored is not None:
-                numpy.copyto(getattr(self, name),
-                             _old_layout(name, numpy.asarray(stored), ndim, self.groups))
+                backend.copyto(getattr(self, name),  # (on the layer's device)
+                               _old_layout(name, numpy.asarray(stored), ndim, self.groups))
         self.N = serializer('N', self.N)
 
     def forward(self, x: VariableOrArray, finetune: bool = False) -> variable.Variable:

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy
 
+from chainlite import backend
 from chainlite import link
 from chainlite import variable
 from chainlite.functions.array import permutate
@@ -173,14 +174,17 @@ class NStepRNNBase(link.ChainList):
         identity = bool((order == numpy.arange(len(xs))).all())
         if not identity:
             xs = [xs[i] for i in order]
-            states = [None if s is None else permutate.permutate(s, order, axis=1)
+            states = [None if s is None else
+                      permutate.permutate(s, backend.get_device_from_array(s).send(order),
+                                          axis=1)
                       for s in states]
         result = self.rnn(self.n_layers, self.dropout, *states, self.ws, self.bs,
                           transpose_sequence.transpose_sequence(xs))
         states = list(result[:-1])
         ys = list(transpose_sequence.transpose_sequence(result[-1]))
         if not identity:
-            states = [permutate.permutate(s, order, axis=1, inv=True) for s in states]
+            states = [permutate.permutate(s, backend.get_device_from_array(s).send(order),
+                                          axis=1, inv=True) for s in states]
             restored: list[Any] = [None] * len(ys)
             for y, i in zip(ys, order):
                 restored[i] = y
