@@ -54,12 +54,20 @@ def _twice(link, *xs):
 
 _HUFFMAN = {0: 5, 1: 3, 2: 2, 3: 1}
 
+
+def _MASK(rng):
+    # A key padding mask that leaves every query some key.
+    return numpy.array([[False, False, True, False, True], [False, True, False, False, False]])
+
 # name -> (constructor, input makers[, call(link, *inputs)]); the name before ':' is the
 # class. Inputs are built in float64 and cast to the case's dtype (int32 labels stay).
 CASES = {
     'BatchNormalization': (lambda: L.BatchNormalization(3), [f(5, 3)]),
     'BatchNormalization:test': (lambda: L.BatchNormalization(3), [f(5, 3)],
                                 lambda link, x: _in_test_mode(link, x)),
+    'BatchNormalization:finetune': (lambda: L.BatchNormalization(3), [f(5, 3)],
+                                    lambda link, x: (link(x, finetune=True),
+                                                     link(x * 2, finetune=True))),
     'BatchRenormalization': (lambda: L.BatchRenormalization(3, rmax=2, dmax=1), [f(5, 3)]),
     'Bias': (lambda: L.Bias(axis=1, shape=(3,)), [f(2, 3, 4)]),
     'Bilinear': (lambda: L.Bilinear(3, 2, 4), [f(2, 3), f(2, 2)]),
@@ -86,6 +94,9 @@ CASES = {
     'DeconvolutionND': (lambda: L.DeconvolutionND(2, 2, 3, 2, groups=1), [f(1, 2, 3, 3)]),
     'DecorrelatedBatchNormalization': (
         lambda: L.DecorrelatedBatchNormalization(4, groups=2), [f(6, 4)]),
+    'DecorrelatedBatchNormalization:test': (
+        lambda: L.DecorrelatedBatchNormalization(4, groups=2), [f(6, 4)], lambda link, x: (
+            link(x), _in_test_mode(link, x))),
     'DeformableConvolution2D': (lambda: L.DeformableConvolution2D(2, 3, 3, pad=1),
                                 [f(1, 2, 4, 4)]),
     'DepthwiseConvolution2D': (lambda: L.DepthwiseConvolution2D(2, 2, 3), [f(1, 2, 4, 4)]),
@@ -101,6 +112,8 @@ CASES = {
     'InceptionBN': (lambda: L.InceptionBN(2, 2, 2, 3, 2, 3, 'max', proj_pool=2),
                     [f(2, 2, 5, 5)]),
     'LSTM': (lambda: L.LSTM(3, 4), [f(2, 3)], _twice),
+    'LSTM:smaller-batch': (lambda: L.LSTM(3, 4), [f(3, 3)],
+                           lambda link, x: (link(x), link(x[:2]), link(x))),
     'LayerNormalization': (lambda: L.LayerNormalization(3), [f(2, 3)]),
     'Linear': (lambda: L.Linear(3, 4), [f(2, 3)]),
     'LocalConvolution2D': (lambda: L.LocalConvolution2D(2, 3, in_size=4, ksize=3),
@@ -109,6 +122,12 @@ CASES = {
     'Maxout': (lambda: L.Maxout(3, 4, 2), [f(2, 3)]),
     'MultiHeadAttention': (lambda: L.MultiHeadAttention(4, 2), [f(2, 3, 4), f(2, 5, 4)],
                            lambda link, q, kv: link(q, kv, kv)),
+    'MultiHeadAttention:masks': (
+        lambda: L.MultiHeadAttention(4, 2), [f(2, 3, 4), f(2, 5, 4), _MASK, f(3, 5)],
+        lambda link, q, kv, padding, mask: link(q, kv, kv, key_padding_mask=padding,
+                                                attn_mask=mask, need_weights=True)),
+    'NStepBiGRU:unsorted': (lambda: L.NStepBiGRU(1, 3, 4, 0.0),
+                            [f(2, 3, 4), seq(f(1, 3), f(3, 3), f(2, 3))]),
     'NStepBiGRU': (lambda: L.NStepBiGRU(2, 3, 4, 0.0), [none, seq(f(3, 3), f(2, 3))]),
     'NStepBiLSTM': (lambda: L.NStepBiLSTM(2, 3, 4, 0.0),
                     [none, none, seq(f(3, 3), f(2, 3))]),
@@ -119,6 +138,8 @@ CASES = {
     'NStepGRU': (lambda: L.NStepGRU(1, 3, 4, 0.0), [f(1, 2, 4), seq(f(3, 3), f(2, 3))]),
     'NStepLSTM': (lambda: L.NStepLSTM(2, 3, 4, 0.0),
                   [f(2, 2, 4), f(2, 2, 4), seq(f(3, 3), f(2, 3))]),
+    'NStepLSTM:unsorted': (lambda: L.NStepLSTM(2, 3, 4, 0.0),
+                           [f(2, 3, 4), f(2, 3, 4), seq(f(2, 3), f(3, 3), f(1, 3))]),
     'NStepRNNReLU': (lambda: L.NStepRNNReLU(2, 3, 4, 0.0), [none, seq(f(3, 3), f(2, 3))]),
     'NStepRNNTanh': (lambda: L.NStepRNNTanh(1, 3, 4, 0.0), [none, seq(f(3, 3), f(2, 3))]),
     'NaryTreeLSTM': (lambda: L.NaryTreeLSTM(3, 4, n_ary=2),
