@@ -457,3 +457,14 @@ def test_cudnn_pooling_entry_points_say_that_pooling_runs_through_cupy(gpu_xp):
                  lambda: pooling_nd._PoolingND(2, 2).forward_cudnn(x)):
         with pytest.raises(RuntimeError, match='through CuPy'):
             call()
+
+
+def test_embed_id_checks_gpu_ids_in_debug_mode(gpu_xp):
+    # As Chainer: a GPU's ids are read on the host (range check) only in debug mode.
+    W = gpu_xp.asarray(numpy.ones((3, 2)))
+    bad = gpu_xp.asarray(numpy.array([0, 3], numpy.int32))
+    with chainlite.using_config('debug', True):
+        with pytest.raises(ValueError, match='every id must satisfy'):
+            F.embed_id(bad, W)
+    y = F.embed_id(gpu_xp.asarray(numpy.array([2, -1], numpy.int32)), W, ignore_label=-1)
+    numpy.testing.assert_array_equal(cuda.to_cpu(y.array), [[1, 1], [0, 0]])

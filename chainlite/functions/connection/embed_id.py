@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import backend
+from chainlite import configuration
 from chainlite import function_node
 from chainlite.functions.math import matmul
 from chainlite.utils import type_check
@@ -29,6 +30,8 @@ class EmbedIDFunction(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
         x, W = inputs
+        if x.__class__ is not numpy.ndarray and not configuration.config.debug:
+            return _gpu_embed(x, W, self.ignore_label),
         ignored = _check_ids(x, len(W), self.ignore_label)
         if ignored is None:
             return W.take(x, axis=0),
@@ -83,11 +86,31 @@ class EmbedIDGrad(_EmbedIDGrad):
         super().__init__(w_shape, ignore_label)
 
 
+def _gpu_embed(x, W, ignore_label):
+    # embed_id's forward on a GPU: no id is read on the host outside debug mode (as Chainer;
+    # an out-of-range id then wraps around as CuPy's take does).
+    if ignore_label is None:
+        return W.take(x, axis=0)
+    xp = backend.get_array_module(x)
+    ignored = (x == ignore_label)[..., None]
+    return xp.where(ignored, W.dtype.type(0), W.take(xp.where(ignored[..., 0], 0, x), axis=0))
+
+
 def _embed_grad(x, gy, w_shape, ignore_label):
     # The gradient of W: each row of gy added into the row its id picked.
     xp = backend.get_array_module(gy)
     ids = x.ravel()
     rows = gy.reshape(len(ids), w_shape[1])
+    if ids.__class__ is not numpy.ndarray:
+        # On a GPU, one scatter-add, with no host read of the ids (the ignored ones add
+        # zeros into row 0).
+        gW = xp.zeros(w_shape, gy.dtype)
+        if ignore_label is not None:
+            kept = ids != ignore_label
+            ids = xp.where(kept, ids, 0)
+            rows = xp.where(kept[:, None], rows, gy.dtype.type(0))
+        xp.add.at(gW, ids, rows)
+        return gW
     if ignore_label is not None:
         kept = ids != ignore_label
         ids, rows = ids[kept], rows[kept]
