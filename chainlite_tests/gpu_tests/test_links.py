@@ -577,3 +577,45 @@ def test_set_state_sends_the_state_to_the_link_device(gpu_xp):
     assert isinstance(y.array, gpu_xp.ndarray)
     lstm.to_device('@numpy')
     assert isinstance(lstm.c.array, numpy.ndarray) and isinstance(lstm.h.array, numpy.ndarray)
+
+
+@pytest.mark.slow
+def test_vision_model_extract_and_predict_send_images_to_the_gpu(gpu_xp):
+    numpy.random.seed(0)
+    cpu = L.GoogLeNet(pretrained_model=None)
+    gpu = copy.deepcopy(cpu).to_device('@cupy:0')
+    image = numpy.random.default_rng(0).integers(0, 256, (40, 50, 3)).astype(numpy.uint8)
+    with chainlite.using_config('train', False):
+        feats = [m.extract([image], layers=['pool5'])['pool5'].array for m in (cpu, gpu)]
+    probs = [m.predict([image], oversample=False).array for m in (cpu, gpu)]
+    for c, g in (feats, probs):
+        assert isinstance(g, gpu_xp.ndarray)
+        _assert_close(g, c, numpy.float32, 'GoogLeNet')
+
+
+def test_plain_device_resident_moves_its_arrays(gpu_xp):
+    from chainlite import device_resident
+
+    class Table(device_resident.DeviceResident):
+        def __init__(self):
+            super().__init__()
+            self.table = numpy.arange(3.0)
+
+        def device_resident_accept(self, visitor):
+            super().device_resident_accept(visitor)
+            self.table = visitor.visit_array(self.table)
+
+    t = Table()
+    assert t.to_device('@cupy:1') is t
+    assert t.xp is gpu_xp and t.table.device.id == 1 and str(t.device) == '@cupy:1'
+    with pytest.warns((DeprecationWarning, RuntimeWarning)) as caught:
+        t.to_gpu(0)  # stays on GPU 1, as Chainer's to_gpu
+    assert t.table.device.id == 1
+    assert {type(w.message) for w in caught} == {DeprecationWarning, RuntimeWarning}
+    with pytest.warns(DeprecationWarning, match='to_cpu is deprecated'):
+        t.to_cpu()
+    assert isinstance(t.table, numpy.ndarray) and t.xp is numpy
+    with pytest.warns(DeprecationWarning, match='to_gpu is deprecated'):
+        t.to_gpu()
+    assert t.table.device.id == 0 and str(t.device) == '@cupy:0'
+    numpy.testing.assert_array_equal(t.table.get(), [0, 1, 2])

@@ -123,12 +123,13 @@ def reject_removed_arguments(name: str, kwargs: dict) -> None:
 def extract(model: Any, prepare: Callable, images: Sequence[Any], layers: Sequence[str],
             size: Any) -> dict:
     x = numpy.stack([prepare(image, size=size) for image in images])
-    return model(variable.Variable(x), layers=layers)
+    return model(variable.Variable(model.device.send(x)), layers=layers)
 
 
 def predict(model: Any, prepare: Callable, images: Sequence[Any], oversample_: bool) -> Any:
     x = numpy.stack([prepare(image, size=(256, 256)) for image in images])
     x = oversample(x, (224, 224)) if oversample_ else x[:, :, 16:240, 16:240]
+    x = model.device.send(x)  # (prepared on the host, as Chainer)
     with configuration.no_backprop_mode(), configuration.using_config('train', False):
         y = model(variable.Variable(x), layers=['prob'])['prob']
         if oversample_:
