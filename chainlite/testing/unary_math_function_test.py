@@ -62,8 +62,9 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
 
     The decorated class gets ``test_forward_cpu``, ``test_backward_cpu`` and (for a
     function, not an old-style :class:`~chainlite.Function` instance)
-    ``test_double_backward_cpu``, parameterized over shapes ``(3, 2)`` and ``()`` and dtypes
-    float16/32/64. The forward result is compared with ``func_expected`` (by default the
+    ``test_double_backward_cpu``, each with its ``_gpu`` twin (marked ``gpu``: it runs on
+    CuPy arrays where a GPU is available, as in Chainer), parameterized over shapes
+    ``(3, 2)`` and ``()`` and dtypes float16/32/64. The forward result is compared with ``func_expected`` (by default the
     NumPy function of the same name), the gradients with numerical ones.
 
     Args:
@@ -95,6 +96,8 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
     """
     from chainlite import gradient_check
     from chainlite import testing
+    from chainlite.backends import cuda
+    from chainlite.testing import attr
 
     new_style = not isinstance(func, function_module.Function)
     name, func_class = _func_name(func), _func_class(func)
@@ -140,11 +143,15 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
         def check_forward(self: Any, x_data: Any) -> None:
             y = func(variable.Variable(x_data))
             self.assertEqual(y.data.dtype, x_data.dtype)
-            testing.assert_allclose(func_expected(x_data, dtype=x_data.dtype), y.data,
-                                    **self.forward_options)
+            testing.assert_allclose(func_expected(cuda.to_cpu(x_data), dtype=x_data.dtype),
+                                    y.data, **self.forward_options)
 
         def test_forward_cpu(self: Any) -> None:
             self.check_forward(self.x)
+
+        @attr.gpu
+        def test_forward_gpu(self: Any) -> None:
+            self.check_forward(cuda.to_gpu(self.x))
 
         def check_backward(self: Any, x_data: Any, y_grad: Any) -> None:
             gradient_check.check_backward(func, x_data, y_grad, **self.backward_options)
@@ -152,9 +159,14 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
         def test_backward_cpu(self: Any) -> None:
             self.check_backward(self.x, self.gy)
 
+        @attr.gpu
+        def test_backward_gpu(self: Any) -> None:
+            self.check_backward(cuda.to_gpu(self.x), cuda.to_gpu(self.gy))
+
         methods = dict(setUp=setUp, check_forward=check_forward,
-                       test_forward_cpu=test_forward_cpu, check_backward=check_backward,
-                       test_backward_cpu=test_backward_cpu)
+                       test_forward_cpu=test_forward_cpu, test_forward_gpu=test_forward_gpu,
+                       check_backward=check_backward, test_backward_cpu=test_backward_cpu,
+                       test_backward_gpu=test_backward_gpu)
         if new_style:
             def check_double_backward(self: Any, x_data: Any, y_grad: Any,
                                       x_grad_grad: Any) -> None:
@@ -165,8 +177,14 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
             def test_double_backward_cpu(self: Any) -> None:
                 self.check_double_backward(self.x, self.gy, self.ggx)
 
+            @attr.gpu
+            def test_double_backward_gpu(self: Any) -> None:
+                self.check_double_backward(cuda.to_gpu(self.x), cuda.to_gpu(self.gy),
+                                           cuda.to_gpu(self.ggx))
+
             methods.update(check_double_backward=check_double_backward,
-                           test_double_backward_cpu=test_double_backward_cpu)
+                           test_double_backward_cpu=test_double_backward_cpu,
+                           test_double_backward_gpu=test_double_backward_gpu)
         if func_class is not None:
             def test_label(self: Any) -> None:
                 self.assertEqual(func_class().label, label_expected)

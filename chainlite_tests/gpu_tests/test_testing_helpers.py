@@ -377,3 +377,21 @@ def test_fix_random_seeds_the_gpu_generator(gpu_xp):
     first, second = draw(), draw()
     assert isinstance(first, gpu_xp.ndarray)
     numpy.testing.assert_array_equal(cuda.to_cpu(first), cuda.to_cpu(second))
+
+
+# unary_math_function_unittest's GPU tests --------------------------------------------------------
+
+@testing.unary_math_function_unittest(F.sin)
+class TestSinUnary(unittest.TestCase):
+    pass
+
+
+def test_unary_math_function_unittest_runs_its_gpu_tests(gpu_xp):
+    cases = [c for c in TestSinUnary.classes]
+    assert len(cases) == 6  # shapes (3, 2) and (), three dtypes
+    names = unittest.defaultTestLoader.getTestCaseNames(cases[0])
+    assert {'test_forward_gpu', 'test_backward_gpu', 'test_double_backward_gpu'} <= set(names)
+    for case in cases:
+        result = _run_unittest(case)
+        assert result.wasSuccessful() and not result.skipped, result.failures
+        assert result.testsRun == len(names) >= 6
