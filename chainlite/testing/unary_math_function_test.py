@@ -64,8 +64,9 @@ def unary_math_function_unittest(func: Any, func_expected: Optional[Callable] = 
     function, not an old-style :class:`~chainlite.Function` instance)
     ``test_double_backward_cpu``, each with its ``_gpu`` twin (marked ``gpu``: it runs on
     CuPy arrays where a GPU is available, as in Chainer), parameterized over shapes
-    ``(3, 2)`` and ``()`` and dtypes float16/32/64. The forward result is compared with ``func_expected`` (by default the
-    NumPy function of the same name), the gradients with numerical ones.
+    ``(3, 2)`` and ``()`` and dtypes float16/32/64. The forward result is compared with
+    ``func_expected`` (by default the NumPy function of the same name), the gradients with
+    numerical ones.
 
     Args:
         func: The function under test (or an old-style Function instance).
