@@ -468,3 +468,11 @@ def test_embed_id_checks_gpu_ids_in_debug_mode(gpu_xp):
             F.embed_id(bad, W)
     y = F.embed_id(gpu_xp.asarray(numpy.array([2, -1], numpy.int32)), W, ignore_label=-1)
     numpy.testing.assert_array_equal(cuda.to_cpu(y.array), [[1, 1], [0, 0]])
+
+
+def test_upsampling_2d_checks_gpu_indexes_in_debug_mode(gpu_xp):
+    x = gpu_xp.asarray(numpy.ones((1, 1, 2, 2)))
+    bad = gpu_xp.asarray(numpy.full((1, 1, 2, 2), 4, numpy.int32))
+    with chainlite.using_config('debug', True):
+        with pytest.raises(ValueError, match='indexes must lie in'):
+            F.upsampling_2d(x, bad, 2)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import backend
+from chainlite import configuration
 from chainlite import function_node
 from chainlite import variable
 from chainlite.functions.array import _im2col
@@ -133,7 +134,10 @@ def upsampling_2d(x: VariableOrArray, indexes: numpy.ndarray, ksize: ShapeSpec,
             'indexes.dtype.kind in (i, u)', 'indexes.dtype.kind == %s' % indexes.dtype.kind,
             msg='Invalid operation is performed in: Upsampling2D (Forward)\n\n'
                 'Expect: indexes to be an integer array\nActual: %s' % indexes.dtype)
-    if indexes.size and (indexes.min() < 0 or indexes.max() >= node.ksize[0] * node.ksize[1]):
+    # (GPU indexes are read on the host only in debug mode; Chainer never checks them.)
+    checked = indexes.__class__ is numpy.ndarray or configuration.config.debug
+    if checked and indexes.size and (
+            indexes.min() < 0 or indexes.max() >= node.ksize[0] * node.ksize[1]):
         raise ValueError('Upsampling2D: indexes must lie in [0, kh * kw) = [0, %d), got values '
                          'in [%d, %d]' % (node.ksize[0] * node.ksize[1], indexes.min(),
                                           indexes.max()))
