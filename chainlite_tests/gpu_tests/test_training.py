@@ -398,14 +398,17 @@ def test_gather_and_scatter_parameters_on_the_gpu(gpu_xp):
 # -- the evaluator ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize('device', [0, '@cupy:0'])
-def test_evaluator_on_the_gpu_matches_the_cpu(device, gpu_xp):
+@pytest.mark.parametrize('converter', ['concat_examples', 'ConcatWithAsyncTransfer'])
+def test_evaluator_on_the_gpu_matches_the_cpu(device, converter, gpu_xp):
     cpu, gpu = _twin_models()
     gpu.to_device(device)
     test = chainlite.datasets.get_digits(scale=1.0)[1]
     results = []
     for model, dev in ((cpu, None), (gpu, device)):
         it = iterators.SerialIterator(test, 50, repeat=False, shuffle=False)
-        results.append(extensions.Evaluator(it, model, device=dev)())
+        convert_ = (convert.concat_examples if converter == 'concat_examples'
+                    else convert.ConcatWithAsyncTransfer())
+        results.append(extensions.Evaluator(it, model, converter=convert_, device=dev)())
     cpu_result, gpu_result = results
     assert sorted(gpu_result) == ['main/accuracy', 'main/loss']
     for key in cpu_result:
@@ -582,24 +585,32 @@ def test_snapshot_of_a_gpu_trainer_resumes_into_a_gpu_model(gpu_xp, tmp_path):
     gpu_full = copy.deepcopy(full)
     half = copy.deepcopy(full)
     # An uninterrupted GPU run of 40 iterations against a run stopped at 20 and resumed.
+    # LogReport's interval (7) spans the snapshot: its summary holds GPU sums when saved.
     trainer, _ = _trainer(gpu_full, '@cupy:0', tmp_path / 'full', stop=(40, 'iteration'),
                           optimizer=optimizers.Adam())
+    trainer.extend(extensions.LogReport(trigger=(7, 'iteration')))
     trainer.run()
+    full_log = trainer.get_extension('LogReport').log
     trainer, _ = _trainer(half, '@cupy:0', tmp_path / 'half', stop=(20, 'iteration'),
                           optimizer=optimizers.Adam())
     trainer.extend(extensions.snapshot(filename='snap'), trigger=(20, 'iteration'))
     trainer.extend(extensions.snapshot_object(half, 'model'), trigger=(20, 'iteration'))
-    trainer.extend(extensions.LogReport(trigger=(10, 'iteration')))
+    trainer.extend(extensions.LogReport(trigger=(7, 'iteration')))
     trainer.run()
     numpy.random.seed(123)
     resumed = L.Classifier(_MLP())
     resumed.to_device('@cupy:0')
     trainer, _ = _trainer(resumed, '@cupy:0', tmp_path / 'half', stop=(40, 'iteration'),
                           optimizer=optimizers.Adam())
-    trainer.extend(extensions.LogReport(trigger=(10, 'iteration')))
+    trainer.extend(extensions.LogReport(trigger=(7, 'iteration')))
     serializers.load_npz(str(tmp_path / 'half' / 'snap'), trainer)
     assert trainer.updater.iteration == 20
     trainer.run()
+    log = trainer.get_extension('LogReport').log
+    assert [e['iteration'] for e in log] == [e['iteration'] for e in full_log]
+    for resumed_entry, full_entry in zip(log, full_log):
+        for key in ('main/loss', 'main/accuracy'):
+            numpy.testing.assert_allclose(resumed_entry[key], full_entry[key], rtol=1e-6)
     for _, param in resumed.namedparams():
         for value in param.update_rule.state.values():
             _on_gpu(gpu_xp, value)
