@@ -435,7 +435,8 @@ class _CudnnBatchNormalizationImpl(GeneralBatchNormalizationImpl):
 
 
 class _BNMode:
-    # Which backend suits the inputs: here never cuDNN (no CUDA) nor iDeep (not installed).
+    # Which backend suits the inputs: cuDNN's where CuPy has it (its impl computes as the
+    # general one), never iDeep (not installed).
 
     def __init__(self, x, gamma, key_axis, inference=False):
         is_gamma_1d = gamma.ndim == 1
@@ -461,7 +462,8 @@ class _BNMode:
 
 def _impl_selector(batch_norm_func: Any, inputs: tuple[Any, ...]) -> _BatchNormalizationImpl:
     # Chainer's choice of backend for a BatchNormalization node (it reads the node's
-    # key_axis): the general one unless cuDNN or iDeep can serve, which here they cannot.
+    # key_axis): the general one unless cuDNN (enabled in CuPy) or iDeep (never here) can
+    # serve.
     x, gamma, _ = inputs
     mode = _BNMode(x, gamma, batch_norm_func.key_axis)
     if mode.can_use_ideep():
