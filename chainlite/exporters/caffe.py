@@ -16,6 +16,7 @@ import numpy
 from chainlite import configuration
 from chainlite import function_hook
 from chainlite import variable
+from chainlite.backends import cuda
 from chainlite.serializers import _atomic
 
 if TYPE_CHECKING:
@@ -49,6 +50,11 @@ class _Recorder(function_hook.FunctionHook):
     def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
         self.in_data[id(function)] = (function, in_data)
 
+
+
+def _host(x: Any) -> numpy.ndarray:
+    # A NumPy array of the value: a model on a GPU is exported from its arrays' host copies.
+    return cuda.to_cpu(x) if cuda.is_gpu_array(x) else numpy.asarray(x)
 
 def _unsupported(func: Any, why: str) -> ValueError:
     return ValueError('chainlite.exporters.caffe.export: cannot convert %s to Caffe: %s'
@@ -252,7 +258,7 @@ def _build(caffe_pb: Any, graph_name: str, inputs: Sequence[variable.Variable],
             raise _unsupported(func, 'it did not run inside export (a graph built before '
                                'the call?)')
         in_data = recorder.in_data[id(func)][1]
-        layers = _converter(table, func)(func, tuple(numpy.asarray(x) for x in in_data))
+        layers = _converter(table, func)(func, tuple(_host(x) for x in in_data))
         prefix = '%s-%d' % (type(func).__name__, func.rank)
         counts[prefix] = counts.get(prefix, 0) + 1
         name = '%s-%d' % (prefix, counts[prefix])
@@ -275,7 +281,8 @@ def _build(caffe_pb: Any, graph_name: str, inputs: Sequence[variable.Variable],
                     for array in layer.blobs:
                         blob = proto.blobs.add()
                         blob.shape.dim[:] = list(array.shape)
-                        blob.data[:] = numpy.asarray(array, numpy.float32).ravel().tolist()
+                        blob.data[:] = numpy.asarray(
+                            _host(array), numpy.float32).ravel().tolist()
             bottoms = [top]
         for ref in func.outputs:
             node = ref()
