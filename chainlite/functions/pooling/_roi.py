@@ -280,7 +280,7 @@ class ROINode(function_node.FunctionNode):
         if self.fill != 0 and empty.any():
             mask = numpy.broadcast_to(empty, y.shape)
             y[mask if x.__class__ is numpy.ndarray else backend.get_array_module(x).asarray(
-                mask)] = self.fill
+                numpy.ascontiguousarray(mask))] = self.fill
         return y,
 
     def backward(self, indexes: tuple[int, ...],

@@ -93,7 +93,8 @@ class ROIPooling2DGrad(function_node.FunctionNode):
         batch = rois[:, 0].astype(numpy.intp)[:, None, None, None]
         channel = numpy.arange(c)[None, :, None, None]
         flat = xp.asarray((batch * c + channel) * (h * w)) + self.argmax_data
-        return flat, xp.asarray(numpy.broadcast_to(valid, self.argmax_data.shape))
+        valid = numpy.broadcast_to(valid, self.argmax_data.shape)
+        return flat, valid if xp is numpy else xp.asarray(numpy.ascontiguousarray(valid))
 
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         self.retain_inputs((0,))
