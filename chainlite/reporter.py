@@ -270,7 +270,7 @@ class Summary:
             weight = weight.array
         if cuda.is_gpu_array(value):
             # Accumulated on the value's GPU (made current), without a copy to the host.
-            with backend.get_device_from_array(value):
+            with value.device:
                 self._accumulate(value, weight)
             return
         self._accumulate(value, weight)
