@@ -347,6 +347,14 @@ def test_permutate_and_its_index_check_on_gpu(gpu_xp):
     permutate._check_indices(gpu_xp.asarray(idx))
     with pytest.raises(ValueError, match='duplicate'):
         permutate._check_indices(gpu_xp.asarray([0, 0, 1]))
+    # GPU indices are read on the host in debug mode only (as Chainer).
+    bad = gpu_xp.asarray(numpy.array([0, 0, 1], numpy.int32))
+    with chainlite.using_config('debug', True):
+        with pytest.raises(ValueError, match='permutation'):
+            F.permutate(gpu_xp.zeros((3, 2)), bad)
+        with pytest.raises(ValueError, match='out of range'):
+            F.permutate(gpu_xp.zeros((3, 2)), gpu_xp.asarray(numpy.array([0, 3, 1], numpy.int32)))
+    assert isinstance(F.permutate(gpu_xp.zeros((3, 2)), bad).array, gpu_xp.ndarray)
 
 
 # -- shapes and layouts ------------------------------------------------------------------------
