@@ -210,6 +210,8 @@ def test_prod_and_cumprod_axes_on_gpu(axis, gpu_xp):
     _same(lambda x: F.prod(x, axis=axis), [x], gpu_xp)
     if axis is not None:
         _same(lambda x: F.cumprod(x, axis=axis), [x], gpu_xp)
+    x[1, 2] = 0  # the gradient's branch for zeros
+    _same(lambda x: F.cumprod(x, axis=axis), [x], gpu_xp)
 
 
 # -- sparse products ---------------------------------------------------------------------------

@@ -55,7 +55,9 @@ class Cumprod(function_node.FunctionNode):
         before = (seen == 0).astype(xa.dtype)
         x_safe = x * before + (1 - before)
         gx = cumsum_mod.reverse_cumsum(gy * y, axis) / x_safe * before
-        if zero.any():
+        # On a GPU the zero branch always runs (it adds zeros where x has none): no
+        # device-to-host wait for zero.any().
+        if zero.__class__ is not numpy.ndarray or zero.any():
             first = (zero & (seen == 1)).astype(xa.dtype)
             r1 = cumsum_mod.reverse_cumsum(gy * cumprod(x * (1 - first) + first, axis), axis)
             after = ((seen == 1) & ~zero).astype(xa.dtype)
