@@ -60,11 +60,12 @@ class ScaledDotProductAttention(function_node.FunctionNode):
                                                                            s.dtype)
         # A row masked everywhere has the maximum -inf: shifted by 0 instead, its exponentials
         # are all 0, and so are its weights (dividing by 1) and its output.
-        m[m == -numpy.inf] = 0
+        # (copyto with where=, not boolean-mask indexing, which may wait for the GPU)
+        xp.copyto(m, 0, where=m == -numpy.inf)
         s -= m
         xp.exp(s, out=s)
         z = s.sum(axis=-1, keepdims=True)
-        z[z == 0] = 1
+        xp.copyto(z, 1, where=z == 0)
         s /= z
         pd = s
         if self.dropout_ratio:
