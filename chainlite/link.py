@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from chainlite.serializer import AbstractSerializer
 
 
+_CPU = backend.CpuDevice()
+
+
 class _OrderedNames(set):
     """A set of attribute names that iterates in insertion order.
 
@@ -503,7 +506,8 @@ class Link(device_resident.DeviceResident):
     @property
     def xp(self) -> Any:
         """The array module of the parameters: ``numpy``, or ``cupy`` on a GPU."""
-        return self.device.xp
+        device = self.__dict__.get('_device')  # (links read it in forward: kept short)
+        return numpy if device is None else device.xp
 
     @property
     def device(self) -> backend.Device:
@@ -511,7 +515,7 @@ class Link(device_resident.DeviceResident):
 
         The CPU until the link (or a link holding it) is sent elsewhere.
         """
-        return self.__dict__.get('_device') or backend.get_device('@numpy')
+        return self.__dict__.get('_device') or _CPU
 
     @property
     def _device_id(self) -> Optional[int]:
