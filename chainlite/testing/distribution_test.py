@@ -38,7 +38,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 import numpy
 
 from chainlite import variable
+from chainlite.backends import cuda
 from chainlite.testing import array
+from chainlite.testing import attr
 
 _TARGETS = frozenset({
     'batch_shape', 'cdf', 'entropy', 'event_shape', 'icdf', 'log_cdf', 'log_prob',
@@ -59,6 +61,24 @@ def _target(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 def _data(v: Any) -> Any:
     return v.array if isinstance(v, variable.Variable) else v
+
+
+def _on(x: Any, is_gpu: bool) -> Any:
+    # A test input, sent to the GPU for the GPU tests.
+    return cuda.to_gpu(x) if is_gpu else x
+
+
+def _gpu_test(name: str, check: Callable[[Any], None]) -> Callable[[Any], None]:
+    # test_<name>_gpu: skipped, with the reason, unless a GPU can be used when it runs.
+    @_target(name)
+    def test(self: Any) -> None:
+        reason = attr._gpu_skip_reason()
+        if reason is not None:
+            self.skipTest(reason)
+        check(self)
+    test.__name__ = 'test_%s_gpu' % name
+    test.__doc__ = 'The %s test on the GPU.' % name
+    return test
 
 
 class distribution_unittest(unittest.TestCase):
@@ -108,6 +128,22 @@ class distribution_unittest(unittest.TestCase):
         kwargs.update(self.options)
         return self.dist(**kwargs)
 
+    @property
+    def gpu_dist(self) -> Any:
+        """A fresh distribution built from ``params`` sent to the GPU, and ``options``.
+
+        Raises:
+            RuntimeError: No GPU can be used.
+        """
+        kwargs: dict[str, Any] = {
+            k: variable.Variable(cuda.to_gpu(v.array)) if isinstance(v, variable.Variable)
+            else cuda.to_gpu(v) for k, v in self.params.items()}
+        kwargs.update(self.options)
+        return self.dist(**kwargs)
+
+    def _dist(self, is_gpu: bool) -> Any:
+        return self.gpu_dist if is_gpu else self.cpu_dist
+
     def scipy_onebyone_params_iter(self) -> Iterator[dict[str, Any]]:
         """Yields the SciPy parameters of each batch element in turn."""
         for index in numpy.ndindex(*self.shape):
@@ -120,53 +156,54 @@ class distribution_unittest(unittest.TestCase):
         values = [method(**p) for p in self.scipy_onebyone_params_iter()]
         return numpy.asarray(values).reshape(self.shape + trailing)
 
-    def _compare_at_sample(self, ours: str, scipy_name: str) -> None:
+    def _compare_at_sample(self, ours: str, scipy_name: str, is_gpu: bool) -> None:
         x = self.sample_for_test()
-        got = _data(getattr(self.cpu_dist, ours)(x))
+        got = _data(getattr(self._dist(is_gpu), ours)(_on(x, is_gpu)))
         array.assert_allclose(got, getattr(self.scipy_dist, scipy_name)(x, **self.scipy_params))
 
-    # Each check_* takes ``is_gpu`` (always False here) so that subclasses written for
-    # Chainer can override it; the test_*_cpu methods call them.
+    # Each check_* takes ``is_gpu``: the test_*_cpu methods call it with False, the
+    # test_*_gpu ones (run where a GPU is available, as Chainer's attr.gpu tests) with True;
+    # subclasses written for Chainer may override them.
 
     def check_cdf(self, is_gpu: bool) -> None:
-        self._compare_at_sample('cdf', 'cdf')
+        self._compare_at_sample('cdf', 'cdf', is_gpu)
 
     def check_log_cdf(self, is_gpu: bool) -> None:
-        self._compare_at_sample('log_cdf', 'logcdf')
+        self._compare_at_sample('log_cdf', 'logcdf', is_gpu)
 
     def check_survival(self, is_gpu: bool) -> None:
-        self._compare_at_sample('survival_function', 'sf')
+        self._compare_at_sample('survival_function', 'sf', is_gpu)
 
     def check_log_survival(self, is_gpu: bool) -> None:
-        self._compare_at_sample('log_survival_function', 'logsf')
+        self._compare_at_sample('log_survival_function', 'logsf', is_gpu)
 
     def check_prob(self, is_gpu: bool) -> None:
-        self._compare_at_sample('prob', 'pdf' if self.continuous else 'pmf')
+        self._compare_at_sample('prob', 'pdf' if self.continuous else 'pmf', is_gpu)
 
     def check_icdf(self, is_gpu: bool) -> None:
         q = numpy.random.uniform(1e-5, 1 - 1e-5, self.sample_shape + self.shape).astype(
             numpy.float32)
-        got = _data(self.cpu_dist.icdf(q))
+        got = _data(self._dist(is_gpu).icdf(_on(q, is_gpu)))
         array.assert_allclose(got, self.scipy_dist.ppf(q, **self.scipy_params))
 
     def check_entropy(self, is_gpu: bool) -> None:
-        array.assert_allclose(_data(self.cpu_dist.entropy), self._scipy_stat('entropy'))
+        array.assert_allclose(_data(self._dist(is_gpu).entropy), self._scipy_stat('entropy'))
 
     def check_mean(self, is_gpu: bool) -> None:
-        dist = self.cpu_dist
+        dist = self._dist(is_gpu)
         array.assert_allclose(_data(dist.mean), self._scipy_stat('mean', dist.event_shape))
 
     def check_variance(self, is_gpu: bool) -> None:
-        dist = self.cpu_dist
+        dist = self._dist(is_gpu)
         array.assert_allclose(_data(dist.variance), self._scipy_stat('var', dist.event_shape))
 
     def check_stddev(self, is_gpu: bool) -> None:
-        array.assert_allclose(_data(self.cpu_dist.stddev),
+        array.assert_allclose(_data(self._dist(is_gpu).stddev),
                               self.scipy_dist.std(**self.scipy_params))
 
     def check_log_prob(self, is_gpu: bool) -> None:
         x = self.sample_for_test()
-        got = _data(self.cpu_dist.log_prob(x))
+        got = _data(self._dist(is_gpu).log_prob(_on(x, is_gpu)))
         logp = self.scipy_dist.logpdf if self.continuous else self.scipy_dist.logpmf
         if not self.scipy_onebyone:
             expected = logp(x, **self.scipy_params)
@@ -181,7 +218,7 @@ class distribution_unittest(unittest.TestCase):
         array.assert_allclose(got, expected)
 
     def check_sample(self, is_gpu: bool) -> None:
-        dist = self.cpu_dist
+        dist = self._dist(is_gpu)
         got = _data(dist.sample(sample_shape=(_N_SAMPLES,) + self.sample_shape))
         full = (_N_SAMPLES,) + self.sample_shape
         if not self.scipy_onebyone:
@@ -254,3 +291,16 @@ class distribution_unittest(unittest.TestCase):
     @_target('sample')
     def test_sample_cpu(self) -> None:
         self.check_sample(False)
+
+
+_GPU_CHECKS: dict[str, Callable[[Any], None]] = {
+    'batch_shape': lambda self: self.assertEqual(self.gpu_dist.batch_shape, self.shape),
+    'event_shape': lambda self: self.assertEqual(self.gpu_dist.event_shape, self.event_shape),
+    'support': lambda self: self.assertEqual(self.gpu_dist.support, self.support),
+}
+for _name in ('cdf', 'log_cdf', 'survival', 'log_survival', 'prob', 'icdf', 'entropy', 'mean',
+              'variance', 'stddev', 'log_prob', 'sample'):
+    _GPU_CHECKS[_name] = (lambda n: lambda self: getattr(self, 'check_' + n)(True))(_name)
+for _name, _check in _GPU_CHECKS.items():
+    setattr(distribution_unittest, 'test_%s_gpu' % _name, _gpu_test(_name, _check))
+del _name, _check

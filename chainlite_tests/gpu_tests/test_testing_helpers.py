@@ -395,3 +395,37 @@ def test_unary_math_function_unittest_runs_its_gpu_tests(gpu_xp):
         result = _run_unittest(case)
         assert result.wasSuccessful() and not result.skipped, result.failures
         assert result.testsRun == len(names) >= 6
+
+
+# distribution_unittest's GPU tests ---------------------------------------------------------------
+
+class _ExponentialCase(testing.distribution_unittest):
+    shape, sample_shape, is_variable = (2,), (3,), True
+
+    def setUp_configure(self):
+        from scipy import stats
+        from chainlite import distributions
+        lam = numpy.array([0.5, 2.0], numpy.float32)
+        self.dist, self.params = distributions.Exponential, {'lam': lam}
+        self.scipy_dist, self.scipy_params = stats.expon, {'scale': 1 / lam}
+        # (Exponential's log_prob, icdf and sample do not run on GPU arrays yet.)
+        self.test_targets = {'batch_shape', 'mean', 'cdf', 'variance', 'entropy', 'stddev'}
+
+    def sample_for_test(self):
+        return numpy.random.uniform(0.1, 3, (3, 2)).astype(numpy.float32)
+
+
+def test_distribution_unittest_runs_its_gpu_tests(gpu_xp):
+    names = unittest.defaultTestLoader.getTestCaseNames(_ExponentialCase)
+    gpu_names = [n for n in names if n.endswith('_gpu')]
+    assert 'test_log_prob_gpu' in gpu_names and 'test_sample_gpu' in gpu_names
+    assert len(gpu_names) == 15
+    suite = unittest.TestSuite(_ExponentialCase(n) for n in gpu_names)
+    result = unittest.TextTestRunner(stream=io.StringIO()).run(suite)
+    assert result.wasSuccessful(), result.failures + result.errors
+    assert result.testsRun - len(result.skipped) == 6  # the targets; the others say so
+    case = _ExponentialCase('test_mean_gpu')
+    case.setUp()
+    assert isinstance(case.gpu_dist.lam.array, gpu_xp.ndarray)
+    assert isinstance(case.gpu_dist.cdf(gpu_xp.asarray(case.sample_for_test())).array,
+                      gpu_xp.ndarray)
