@@ -636,3 +636,12 @@ def test_plain_device_resident_moves_its_arrays(gpu_xp):
         t.to_gpu()
     assert t.table.device.id == 0 and str(t.device) == '@cupy:0'
     numpy.testing.assert_array_equal(t.table.get(), [0, 1, 2])
+
+
+def test_lazy_statistics_are_made_on_the_link_gpu(gpu_xp):
+    # Not on the current GPU: on the link's (they differ on the stand-in).
+    last = _last_gpu(gpu_xp)
+    bn = L.BatchNormalization(axis=0).to_device(last)
+    bn._initialize_params((2,))  # what the first forward does, outside the link's scope
+    for a in (bn.avg_mean, bn.avg_var, bn.gamma.array, bn.beta.array):
+        assert isinstance(a, gpu_xp.ndarray) and a.device.id == last

@@ -133,7 +133,8 @@ class BatchNormalization(link.Link):
 
     def _statistic(self, spec: Any, default: Any, shape: tuple) -> Any:
         init = initializers._get_initializer(default if spec is None else spec)
-        return initializers.generate_array(init, shape, self.xp, dtype=self._dtype)
+        return initializers.generate_array(init, shape, self.xp, dtype=self._dtype,
+                                           device=self.device)
 
     def printable_specs(self) -> Iterator:
         """``size``, ``decay``, ``eps``, ``dtype``, ``use_gamma`` and ``use_beta``."""
