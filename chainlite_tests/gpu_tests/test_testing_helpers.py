@@ -429,3 +429,26 @@ def test_distribution_unittest_runs_its_gpu_tests(gpu_xp):
     assert isinstance(case.gpu_dist.lam.array, gpu_xp.ndarray)
     assert isinstance(case.gpu_dist.cdf(gpu_xp.asarray(case.sample_for_test())).array,
                       gpu_xp.ndarray)
+
+
+# save_and_load and integer inputs ----------------------------------------------------------------
+
+@pytest.mark.parametrize('save_and_load', [testing.save_and_load_npz,
+                                           testing.save_and_load_hdf5])
+def test_save_and_load_gpu_links(gpu_xp, save_and_load):
+    if save_and_load is testing.save_and_load_hdf5:
+        pytest.importorskip('h5py')
+    src, dst = L.Linear(3, 2), L.Linear(3, 2)
+    src.to_device('@cupy:0')
+    dst.to_device('@cupy:0')
+    save_and_load(src, dst)
+    assert isinstance(dst.W.array, gpu_xp.ndarray)
+    numpy.testing.assert_array_equal(cuda.to_cpu(dst.W.array), cuda.to_cpu(src.W.array))
+
+
+def test_check_backward_leaves_integer_gpu_inputs_unchecked(gpu_xp):
+    x = gpu_xp.asarray(numpy.random.RandomState(0).uniform(-1, 1, (4, 3)))
+    t = gpu_xp.asarray(numpy.array([0, 2, 1, 2], numpy.int32))
+    gradient_check.check_backward(F.softmax_cross_entropy, (x, t), None)
+    gradient_check.check_double_backward(F.softmax_cross_entropy, (x, t), None,
+                                         gpu_xp.ones((4, 3)))
