@@ -397,7 +397,8 @@ def _function(name: str, np_fn: Callable, cupy_fn: Any, transfer: bool) -> Calla
                             dtype = value
         _out_of(kwargs)
         result = np_fn(*unwrap(args), **{k: unwrap(v) for k, v in kwargs.items()})
-        if transfer and isinstance(result, numpy.ndarray) and result.base is not None:
+        if transfer and isinstance(result, numpy.ndarray) and (
+                result.base is not None or any(result is a for a in args)):
             result = result.copy()  # a transfer never shares host memory
         if dtype is not None and isinstance(result, numpy.ndarray):
             result = result.astype(dtype, copy=False)
