@@ -68,3 +68,44 @@ def test_a_rank_whose_gpu_work_fails_stops_the_job():
     assert 'Uncaught exception on rank 1' in proc.stderr, proc.stderr[-4000:]
     assert 'cudaErrorInvalidDevice' in proc.stderr   # rank 1's own error
     assert 'rank 1 of 2 exited' in proc.stderr and 'aborting the job' in proc.stderr
+
+
+# -- the packing helpers, in this process --------------------------------------------------
+
+def test_device_of_finds_the_gpu_or_refuses_mixes(gpu_xp):
+    import numpy as np
+    from chainlite.distributed.communicators import _packing
+    assert _packing.device_of([np.zeros(2), np.ones(3)]) is None
+    on0 = [gpu_xp.zeros(2), gpu_xp.ones(3)]
+    assert _packing.device_of(on0).id == 0
+    with gpu_xp.cuda.Device(1):
+        on1 = gpu_xp.zeros(2)
+    assert _packing.device_of([on1]).id == 1
+    with pytest.raises(TypeError, match='NumPy and CuPy arrays are mixed'):
+        _packing.device_of([np.zeros(2), on0[0]], 'multi_node_mean_grad')
+    with pytest.raises(TypeError, match='bcast_data: the arrays are on several GPUs'):
+        _packing.device_of(on0 + [on1], 'bcast_data')
+
+
+@pytest.mark.parametrize('device_id', [0, 1])
+def test_pack_to_host_and_back_keeps_dtype_device_and_identity(gpu_xp, device_id):
+    import numpy as np
+    from chainlite.distributed.communicators import _packing
+    rng = np.random.RandomState(0)
+    host_arrays = [rng.standard_normal(s).astype(d)
+                   for s, d in [((2, 3), np.float16), ((4,), np.float32), ((), np.float64)]]
+    with gpu_xp.cuda.Device(device_id):
+        arrays = [gpu_xp.asarray(a) for a in host_arrays]
+    device = _packing.device_of(arrays)
+    scratch = _packing.Buffers()
+    host = np.empty(11, np.float32)           # float16 gradients travel in float32
+    _packing.pack_to_host(arrays, host, scratch, device)
+    expected = np.concatenate([a.reshape(-1).astype(np.float32) for a in host_arrays])
+    np.testing.assert_array_equal(host, expected)
+    host *= 2
+    before = [id(a) for a in arrays]
+    _packing.unpack_from_host(host, arrays, scratch, device, scale=0.25)
+    assert [id(a) for a in arrays] == before
+    for a, h in zip(arrays, host_arrays):
+        assert isinstance(a, gpu_xp.ndarray) and a.device.id == device_id and a.dtype == h.dtype
+        np.testing.assert_array_equal(a.get(), (h.astype(np.float32) * 2 * 0.25).astype(h.dtype))

@@ -96,7 +96,7 @@ def device_of(arrays: Any, caller: str = 'communicator') -> Optional[Any]:
             n_gpu += 1
             if device is None:
                 device = a.device
-            elif a.device != device:
+            elif a.device.id != device.id:
                 raise TypeError('%s: the arrays are on several GPUs (%s and %s); move them to '
                                 'one device first' % (caller, device, a.device))
     if n_gpu and n_gpu != len(arrays):
