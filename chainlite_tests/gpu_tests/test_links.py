@@ -9,6 +9,7 @@ and every parameter's value and gradient match the CPU's; every array the GPU li
 GPU array; and ``to_cpu()`` brings back NumPy arrays equal to the CPU link's. Lazily
 initialised links created on the GPU draw their parameters there.
 """
+import contextlib
 import copy
 import os
 import warnings
@@ -290,23 +291,35 @@ def _readable_grad(v):
         return False
 
 
-@pytest.mark.parametrize('dtype', DTYPES, ids=lambda d: numpy.dtype(d).name)
+@pytest.mark.parametrize('dtype', DTYPES + ['mixed16'],
+                         ids=lambda d: d if isinstance(d, str) else numpy.dtype(d).name)
 @pytest.mark.parametrize('case', [pytest.param(c, marks=pytest.mark.slow)
                                   if c.split(':')[0] in SLOW else c for c in sorted(CASES)])
 def test_link_on_gpu_matches_cpu(case, dtype, gpu_xp):
+    # mixed16: the link made and run under config.dtype = mixed16 (float16 parameters and
+    # inputs, float32 statistics), as Chainer's mixed precision training does.
+    mixed16 = dtype == 'mixed16'
+    def config():
+        if mixed16:
+            return chainlite.using_config('dtype', chainlite.mixed16)
+        return contextlib.nullcontext()
+    dtype = numpy.float16 if mixed16 else dtype
     numpy.random.seed(0)
-    cpu_link = CASES[case][0]()
-    if dtype is not numpy.float32:
+    with config():
+        cpu_link = CASES[case][0]()
+    if dtype is not numpy.float32 and not mixed16:
         cpu_link.astype(dtype)
     gpu_link = copy.deepcopy(cpu_link).to_device('@cupy:0')
     assert gpu_link.xp is gpu_xp and str(gpu_link.device) == '@cupy:0'
     try:
-        cpu = _run(case, cpu_link, dtype, numpy)
+        with config():
+            cpu = _run(case, cpu_link, dtype, numpy)
     except Exception as e:
-        with pytest.raises(type(e)):
+        with pytest.raises(type(e)), config():
             _run(case, gpu_link, dtype, gpu_xp)
         return
-    gpu = _run(case, gpu_link, dtype, gpu_xp)
+    with config():
+        gpu = _run(case, gpu_link, dtype, gpu_xp)
 
     for where, a in _arrays_held(gpu_link):
         assert isinstance(a, gpu_xp.ndarray), '%s: %s is a %s' % (case, where, type(a))
