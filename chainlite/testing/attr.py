@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import unittest
 import warnings
 from typing import Any, Callable, Optional
@@ -112,6 +113,9 @@ def slow(*args: Any, **kwargs: Any) -> Any:
 def _gpu_skip_reason(gpu_num: int = 1) -> Optional[str]:
     """None if ``gpu_num`` CUDA GPUs can be used now, else why not."""
     from chainlite.backends import cuda
+    limit = int(os.getenv('CHAINER_TEST_GPU_LIMIT', '-1'))
+    if 0 <= limit < gpu_num:
+        return '{} GPUs required'.format(gpu_num)  # Chainer's message for its limit
     if not cuda.available:
         return 'CUDA GPU required: %s' % cuda._reason
     count = int(cuda.cupy.cuda.runtime.getDeviceCount())
@@ -164,7 +168,9 @@ def multi_gpu(gpu_num: int) -> Callable[[Any], Any]:
     """Marks a test as needing ``gpu_num`` CUDA GPUs (marker ``gpu``).
 
     The test runs where that many GPUs can be used when it runs (CuPy with GPUs, or the
-    tests' CuPy stand-in installed, which has two), and is skipped with the reason elsewhere.
+    tests' CuPy stand-in installed, which has two), and is skipped with the reason elsewhere,
+    or, as in Chainer, where the environment variable ``CHAINER_TEST_GPU_LIMIT`` is at least
+    0 and less than ``gpu_num``.
 
     Args:
         gpu_num: The number of GPUs the test needs.

@@ -359,6 +359,20 @@ def test_attr_markers_skip_without_a_gpu(gpu_xp):
         cuda._install(*previous)
 
 
+def test_chainer_test_gpu_limit(gpu_xp, monkeypatch):
+    @attr.multi_gpu(2)
+    def needs_two():
+        return 'ran'
+
+    assert needs_two() == 'ran'
+    monkeypatch.setenv('CHAINER_TEST_GPU_LIMIT', '1')
+    with pytest.raises(unittest.SkipTest, match='^2 GPUs required$'):
+        needs_two()
+    assert testing.BackendConfig({'use_cuda': True}).skip_reason is None
+    assert testing.BackendConfig({'use_cuda': True, 'cuda_device': 1}).skip_reason == \
+        '2 GPUs required'
+
+
 # check_grads and fix_random -----------------------------------------------------------------------
 
 def test_check_grads_on_gpu_arrays(gpu_xp):
