@@ -251,8 +251,10 @@ class UpdateRule:
 
     is_elementwise = False
     # The array class of the parameter whose device the state was last checked against
-    # (None: check at the next update). On the CPU the check is this one comparison.
+    # (None: check at the next update), and its GPU's id (None on the CPU). On the CPU the
+    # check is this one comparison.
     _state_on: Any = None
+    _state_device: Optional[int] = None
 
     def __init__(self, parent_hyperparam: Optional[Hyperparameter] = None) -> None:
         self._state: Optional[dict[str, Any]] = None
@@ -360,16 +362,18 @@ class UpdateRule:
         # As Chainer 7 at every update: the state goes to the device of the parameter's array
         # (after model.to_device, or a load that gave host arrays to a GPU parameter). The
         # work arrays are dropped rather than moved.
+        cls = data.__class__
+        device_id = None if cls is numpy.ndarray else data.device.id
+        if cls is self._state_on and device_id == self._state_device:
+            return  # (a GPU parameter that stayed on its GPU: the common case there)
         state = self._state
         assert state is not None
-        moved = False
         for key, value in state.items():
             if variable._is_array(value) and not _same_device(value, data):
                 state[key] = backend.get_device_from_array(data).send(value)
-                moved = True
-        if moved or self._state_on is not data.__class__:
-            self._drop_scratch()
-        self._state_on = data.__class__
+        self._drop_scratch()
+        self._state_on = cls
+        self._state_device = device_id
 
     def _drop_scratch(self) -> None:
         # Forgets the work arrays of scratch() (they may be on another device now).
@@ -682,9 +686,8 @@ class Optimizer:
         self._loss_scaling_isnan = False
         if not self._loss_scaling_is_dynamic:
             return
-        for name, param in self._target().namedparams(include_uninit=False):
-            g = param.grad
-            if g is not None and not numpy.isfinite(g).all():
+        for name, finite in _finite_grads(self._target()):
+            if not finite:
                 self._loss_scaling_isnan = True
                 self._loss_scaling_isnan_ever = True
                 warnings.warn('Non finite number found in param.grad of %s (iteration: %d, '
@@ -706,6 +709,31 @@ class Optimizer:
             multiplier = 2.0
         scale = cast(float, self._loss_scale)  # set by loss_scaling when dynamic
         self._loss_scale = max(1, min(self._loss_scale_max, scale * multiplier))
+
+
+def _finite_grads(target: link_module.Link) -> list[tuple[str, bool]]:
+    # Whether each gradient of the target is all finite, by parameter path. The GPU
+    # gradients' answers come to the host together, one transfer per device, rather than
+    # one wait per parameter.
+    found: list[tuple[str, Any]] = []
+    pending: dict[int, list[int]] = {}
+    for name, param in target.namedparams(include_uninit=False):
+        g: Any = param.grad  # (a NumPy or GPU array)
+        if g is None:
+            continue
+        if g.__class__ is numpy.ndarray:
+            found.append((name, bool(numpy.isfinite(g).all())))
+            continue
+        with g.device:
+            pending.setdefault(g.device.id, []).append(len(found))
+            found.append((name, numpy.isfinite(g).all()))
+    for indexes in pending.values():
+        first = found[indexes[0]][1]
+        with first.device:
+            stacked = backend.get_array_module(first).stack([found[i][1] for i in indexes])
+        for i, value in zip(indexes, backend.CpuDevice().send(stacked).tolist()):
+            found[i] = (found[i][0], value)
+    return found
 
 
 def _path_of(target: link_module.Link, param: variable.Parameter) -> Optional[str]:
