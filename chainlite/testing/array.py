@@ -99,13 +99,18 @@ def _describe(x: Any, y: Any, xa: numpy.ndarray, ya: numpy.ndarray, atol: float,
 
 def _as_noncontiguous_array(array: Any) -> Any:
     # The same values in a view that is not C-contiguous (every second element of a buffer
-    # twice as large, backwards); lists and tuples are converted element by element. None and
-    # arrays of at most one element are returned as they are.
+    # twice as large, backwards; on the array's device); lists and tuples are converted
+    # element by element. None and arrays of at most one element are returned as they are.
     if isinstance(array, (list, tuple)):
         return type(array)([_as_noncontiguous_array(a) for a in array])
     if array is None or array.size <= 1:
         return array
     step = (slice(None, None, -2),) * array.ndim
-    buffer = numpy.empty(tuple(2 * n for n in array.shape), dtype=array.dtype)
-    buffer[step] = array
-    return buffer[step]
+    if array.__class__ is numpy.ndarray or not cuda.is_gpu_array(array):
+        buffer = numpy.empty(tuple(2 * n for n in array.shape), dtype=array.dtype)
+        buffer[step] = array
+        return buffer[step]
+    with cuda.using_device(array):  # the buffer (and its view) on the array's GPU
+        buffer = cuda.cupy.empty(tuple(2 * n for n in array.shape), dtype=array.dtype)
+        buffer[step] = array
+        return buffer[step]

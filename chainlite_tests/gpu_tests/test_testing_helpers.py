@@ -466,3 +466,15 @@ def test_check_backward_leaves_integer_gpu_inputs_unchecked(gpu_xp):
     gradient_check.check_backward(F.softmax_cross_entropy, (x, t), None)
     gradient_check.check_double_backward(F.softmax_cross_entropy, (x, t), None,
                                          gpu_xp.ones((4, 3)))
+
+
+def test_as_noncontiguous_array_stays_on_its_gpu(gpu_xp):
+    from chainlite.testing import array as testing_array
+    a = numpy.arange(12.0).reshape(3, 4)
+    for device_id in (0, 1):
+        with gpu_xp.cuda.Device(device_id):
+            g = gpu_xp.asarray(a)
+        out = testing_array._as_noncontiguous_array((g, None))[0]
+        assert isinstance(out, gpu_xp.ndarray) and out.device.id == device_id
+        assert not out.flags.c_contiguous
+        numpy.testing.assert_array_equal(cuda.to_cpu(out), a)
