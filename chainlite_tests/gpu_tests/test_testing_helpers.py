@@ -213,8 +213,11 @@ class TestSinOnEachBackend(testing.FunctionTestCase):
         return numpy.sin(x),
 
 
-def test_function_test_case_ran_on_every_device():
-    # Runs after the generated classes above (pytest keeps the file's order).
+def test_function_test_case_runs_on_every_device(gpu_xp):
+    del _SEEN[:]
+    for case in TestSinOnEachBackend.classes:
+        result = _run_unittest(case)
+        assert result.testsRun == 3 and result.wasSuccessful() and not result.skipped
     # (The numerical gradient's passes hand contiguous arrays to forward.)
     assert {('@numpy', False), ('@cupy:0', False), ('@cupy:1', False)} <= set(_SEEN)
 
