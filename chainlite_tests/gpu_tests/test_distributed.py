@@ -36,8 +36,8 @@ SCRIPT = os.path.join(_DIST, 'scripts', 'check_gpu.py')
 CHECKS = [
     'check_array_collectives', 'check_object_collectives', 'check_mean_grad_and_bcast_data',
     'check_multi_node_optimizer', 'check_trainer_and_evaluator', 'check_batch_normalization',
-    'check_function_send_recv', 'check_scatter_dataset_and_evaluator', 'check_checkpointer',
-    'check_pure_nccl',
+    'check_function_send_recv', 'check_multi_node_chain_list',
+    'check_scatter_dataset_and_evaluator', 'check_checkpointer', 'check_pure_nccl',
 ]
 
 pytestmark = [pytest.mark.gpu,

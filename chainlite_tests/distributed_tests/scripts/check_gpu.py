@@ -344,6 +344,35 @@ def check_function_send_recv(comm):
     _same(xs['gpu'], xs['cpu'], dev)
 
 
+def _chain_list_run(comm, device):
+    # Rank 0: l1, then (after rank 1's l2) l3 and the loss; gradients come back by send/recv.
+    rng = np.random.RandomState(3)
+    links = [L.Linear(3, 4), L.Linear(4, 4), L.Linear(4, 2)]
+    for link in links:
+        for _, p in sorted(link.namedparams()):
+            p.array[...] = rng.standard_normal(p.shape).astype(np.float32)
+        if device is not None:
+            link.to_device(device)
+    x = np.random.RandomState(5).standard_normal((5, 3)).astype(np.float32)
+    model = D.MultiNodeChainList(comm)
+    if comm.rank == 0:
+        model.add_link(links[0], rank_in=None, rank_out=1)
+        model.add_link(links[2], rank_in=1, rank_out=None)
+        y = model(x if device is None else cp.asarray(x))
+        F.sum(y * y).backward()
+        return y.array, links[0].W.grad, links[2].W.grad
+    model.add_link(links[1], rank_in=0, rank_out=0)
+    model().backward()
+    return (links[1].W.grad,)
+
+
+def check_multi_node_chain_list(comm):
+    dev = _device_id(comm)
+    for g, c in zip(_chain_list_run(comm, '@cupy:%d' % dev), _chain_list_run(comm, None)):
+        _on_device(g, dev, c.dtype)
+        assert_allclose(_host(g), c, rtol=max(TOL, 1e-6), atol=max(TOL, 1e-6))
+
+
 def check_scatter_dataset_and_evaluator(comm):
     dev = _device_id(comm)
     data = _gpu(np.arange(10, dtype=np.float32)) if comm.rank == 0 else None
@@ -540,6 +569,7 @@ def main():
             check_array_collectives, check_object_collectives,
             check_mean_grad_and_bcast_data, check_multi_node_optimizer,
             check_trainer_and_evaluator, check_batch_normalization, check_function_send_recv,
+            check_multi_node_chain_list,
             check_scatter_dataset_and_evaluator, check_checkpointer, check_pure_nccl,
         ])
 
