@@ -45,6 +45,8 @@ _IMPLICIT = ('Implicit conversion to a NumPy array is not allowed. Please use `.
 # Functions that take host data on purpose (transfers to the device).
 _TRANSFERS = frozenset({'array', 'asarray', 'asanyarray', 'ascontiguousarray',
                         'asfortranarray', 'copyto_host'})
+# Joining functions: CuPy takes a sequence of CuPy arrays only.
+_JOINS = frozenset({'concatenate', 'stack', 'vstack', 'hstack', 'dstack', 'column_stack'})
 N_DEVICES = 2
 _current_device = [0]
 
@@ -279,7 +281,11 @@ def _attribute(name: str) -> property:
     def getter(self: ndarray) -> Any:
         value = getattr(self._a, name)
         return _wrap(value) if isinstance(value, numpy.ndarray) else value
-    return property(getter)
+
+    def setter(self: ndarray, value: Any) -> None:
+        setattr(self._a, name, _unwrap(value))
+    # CuPy lets .real and .imag be assigned (written into the array), as NumPy does.
+    return property(getter, setter if name in ('real', 'imag') else None)
 
 
 def _out_of(kwargs: dict) -> Any:
@@ -380,7 +386,13 @@ def _function(name: str, np_fn: Callable, cupy_fn: Any, transfer: bool) -> Calla
         p.kind is p.VAR_KEYWORD for p in np_sig.parameters.values())
     unwrap = _unwrap_host if transfer else _unwrap
 
+    joins = name in _JOINS
+
     def stand_in(*args: Any, **kwargs: Any) -> Any:
+        if joins and args and not all(type(a) is ndarray for a in args[0]):
+            # CuPy: 'Only cupy arrays can be concatenated' (lists and scalars refused).
+            raise TypeError('cupy.%s: only cupy arrays can be joined, got %s'
+                            % (name, [type(a).__name__ for a in args[0]]))
         dtype = None
         if cupy_sig is not None:
             try:
@@ -655,9 +667,12 @@ def installed() -> Iterator[types.ModuleType]:
     from chainlite.backends import cuda as chainlite_cuda
     mod = build()
     previous = chainlite_cuda._install(mod)
+    device = _current_device[0]
+    _current_device[0] = 0  # a fresh process starts on GPU 0
     try:
         yield mod
     finally:
+        _current_device[0] = device
         chainlite_cuda._install(*previous)
 
 
