@@ -72,7 +72,8 @@ def test_static_chain_on_gpu_matches_the_cpu(gpu_xp, dtype):
             got = _step(gpu, chainlite.Variable(gpu_xp.asarray(x)), gpu_xp.asarray(t))
             for e, g in zip(expected, got):
                 assert isinstance(g, gpu_xp.ndarray) and g.dtype == e.dtype
-                numpy.testing.assert_allclose(cuda.to_cpu(g), e, rtol=1e-6, atol=1e-7)
+                # (float tolerances: real CuPy's products round differently)
+                numpy.testing.assert_allclose(cuda.to_cpu(g), e, rtol=1e-4, atol=1e-5)
     assert len(_schedules(cpu)) == 1  # recorded once, replayed twice
     assert _schedules(gpu) == []  # define-by-run on the GPU
 
@@ -87,7 +88,7 @@ def test_static_chain_with_nested_gpu_inputs(gpu_xp):
         got = gpu([gpu_xp.asarray(x) for x in xs], 2.0)
     for e, g in zip(expected, got):
         assert isinstance(g.array, gpu_xp.ndarray)
-        numpy.testing.assert_array_equal(cuda.to_cpu(g.array), e.array)
+        numpy.testing.assert_allclose(cuda.to_cpu(g.array), e.array, rtol=1e-4, atol=1e-5)
     assert _schedules(cpu) and _schedules(gpu) == []
 
 
@@ -99,7 +100,7 @@ def test_static_chain_keeps_its_cpu_schedule_across_devices(gpu_xp):
     model.to_device('@cupy:0')
     y_gpu = model(gpu_xp.asarray(x)).array
     assert isinstance(y_gpu, gpu_xp.ndarray)
-    numpy.testing.assert_array_equal(cuda.to_cpu(y_gpu), y_cpu)
+    numpy.testing.assert_allclose(cuda.to_cpu(y_gpu), y_cpu, rtol=1e-4, atol=1e-5)
     model.to_device('@numpy')
     # Back on the CPU the recorded schedule replays (its parameters are NumPy's again).
     numpy.testing.assert_array_equal(model(x).array, y_cpu)

@@ -28,6 +28,11 @@ def _on_gpu(gpu_xp):
     yield gpu_xp
 
 
+def _two_gpus(gpu_xp):
+    # The stand-in has two; a real machine may have one.
+    return gpu_xp.cuda.runtime.getDeviceCount() >= 2
+
+
 def _run_unittest(cls):
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(cls)
     return unittest.TextTestRunner(stream=io.StringIO(), verbosity=0).run(suite)
@@ -77,7 +82,8 @@ def test_numerical_grad_runs_on_the_device_and_matches_the_cpu(gpu_xp, dtype):
     gx_gpu, = gradient_check.numerical_grad(lambda: (x_gpu * x_gpu,), [x_gpu], [gy_gpu])
     assert isinstance(gx_gpu, gpu_xp.ndarray)
     assert gx_gpu.dtype == dtype and gx_gpu.shape == x_cpu.shape
-    numpy.testing.assert_array_equal(cuda.to_cpu(gx_gpu), gx_cpu)
+    # (The stand-in gives the same bits; real CuPy sums the differences in its own order.)
+    numpy.testing.assert_allclose(cuda.to_cpu(gx_gpu), gx_cpu, rtol=2e-3, atol=1e-6)
     # The inputs are restored after being moved in place.
     numpy.testing.assert_array_equal(cuda.to_cpu(x_gpu), x_cpu)
 
@@ -159,6 +165,11 @@ def test_backend_config_with_cuda(gpu_xp):
     assert isinstance(arrays[0], gpu_xp.ndarray)
     assert isinstance(arrays[1]['t'], gpu_xp.ndarray) and arrays[1]['t'].dtype == numpy.int32
 
+    far = testing.BackendConfig({'use_cuda': True, 'cuda_device': 7})
+    assert far.skip_reason == '8 CUDA GPUs required; %d found' % (
+        gpu_xp.cuda.runtime.getDeviceCount())
+    if not _two_gpus(gpu_xp):
+        return
     second = testing.BackendConfig({'use_cuda': True, 'cuda_device': 1,
                                     'use_cudnn': 'always', 'autotune': True})
     assert str(second.device) == '@cupy:1'
@@ -168,10 +179,6 @@ def test_backend_config_with_cuda(gpu_xp):
         assert gpu_xp.cuda.Device().id == 1
     assert chainlite.config.use_cudnn == 'never' and not chainlite.config.autotune
     assert gpu_xp.cuda.Device().id == 0
-
-    far = testing.BackendConfig({'use_cuda': True, 'cuda_device': 7})
-    assert far.skip_reason == '8 CUDA GPUs required; %d found' % (
-        gpu_xp.cuda.runtime.getDeviceCount())
 
 
 def test_backend_config_without_cuda_says_why(gpu_xp):
@@ -215,11 +222,13 @@ class TestSinOnEachBackend(testing.FunctionTestCase):
 
 def test_function_test_case_runs_on_every_device(gpu_xp):
     del _SEEN[:]
-    for case in TestSinOnEachBackend.classes:
+    cases = TestSinOnEachBackend.classes
+    for case in cases if _two_gpus(gpu_xp) else cases[:2]:
         result = _run_unittest(case)
         assert result.testsRun == 3 and result.wasSuccessful() and not result.skipped
     # (The numerical gradient's passes hand contiguous arrays to forward.)
-    assert {('@numpy', False), ('@cupy:0', False), ('@cupy:1', False)} <= set(_SEEN)
+    assert {('@numpy', False), ('@cupy:0', False)} <= set(_SEEN)
+    assert _two_gpus(gpu_xp) == (('@cupy:1', False) in _SEEN)
 
 
 def test_function_test_case_gpu_config_runs_under_unittest(gpu_xp):
@@ -367,7 +376,8 @@ def test_chainer_test_gpu_limit(gpu_xp, monkeypatch):
     def needs_two():
         return 'ran'
 
-    assert needs_two() == 'ran'
+    if _two_gpus(gpu_xp):
+        assert needs_two() == 'ran'
     monkeypatch.setenv('CHAINER_TEST_GPU_LIMIT', '1')
     with pytest.raises(unittest.SkipTest, match='^2 GPUs required$'):
         needs_two()
@@ -474,7 +484,7 @@ def test_check_backward_leaves_integer_gpu_inputs_unchecked(gpu_xp):
 def test_as_noncontiguous_array_stays_on_its_gpu(gpu_xp):
     from chainlite.testing import array as testing_array
     a = numpy.arange(12.0).reshape(3, 4)
-    for device_id in (0, 1):
+    for device_id in (0, 1) if _two_gpus(gpu_xp) else (0,):
         with gpu_xp.cuda.Device(device_id):
             g = gpu_xp.asarray(a)
         out = testing_array._as_noncontiguous_array((g, None))[0]

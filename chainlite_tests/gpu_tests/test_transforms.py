@@ -15,6 +15,8 @@ from chainlite import func
 from chainlite.backends import cuda
 
 DTYPES = [numpy.float32, numpy.float64]
+# The stand-in computes with NumPy (equal results); real CuPy's kernels round differently.
+_TOL = {numpy.float32: dict(rtol=1e-4, atol=1e-5), numpy.float64: dict(rtol=1e-7, atol=1e-9)}
 
 
 def _f(x, w):
@@ -49,7 +51,7 @@ def _compare(cpu, gpu, gpu_xp, dtype):
             c, g = c.array, g.array
         assert isinstance(g, gpu_xp.ndarray), type(g)
         assert g.dtype == c.dtype == dtype and g.shape == c.shape
-        numpy.testing.assert_allclose(cuda.to_cpu(g), c, rtol=1e-6, atol=1e-7)
+        numpy.testing.assert_allclose(cuda.to_cpu(g), c, **_TOL[dtype])
 
 
 def _both(gpu_xp, dtype, run):
