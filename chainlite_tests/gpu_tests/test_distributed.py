@@ -113,3 +113,43 @@ def test_pack_to_host_and_back_keeps_dtype_device_and_identity(gpu_xp, device_id
     for a, h in zip(arrays, host_arrays):
         assert isinstance(a, gpu_xp.ndarray) and a.device.id == device_id and a.dtype == h.dtype
         np.testing.assert_array_equal(a.get(), (h.astype(np.float32) * 2 * 0.25).astype(h.dtype))
+
+
+# -- ChainerMN's _memory_utility buffers, on the GPU ----------------------------------------
+
+def test_memory_utility_packs_gpu_parameters_through_device_and_pinned_memory(gpu_xp):
+    import numpy as np
+    import chainlite.links as L
+    from chainlite.distributed.communicators import _memory_utility as mu
+    assert mu.cp is gpu_xp
+    model = L.Linear(3, 2).to_device('@cupy:0')
+    model.W.grad = gpu_xp.asarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    model.b.grad = None
+    params = mu.extract_params_set_grad(model, zero_fill=True)
+    n = mu.count_grad_elements(params, zero_fill=True)
+    assert n == 8
+    device = mu.DeviceMemory()
+    device.assign(n * 2)
+    # float16 travel, as ChainerMN's allreduce_grad_dtype: b's missing gradient is zeros.
+    mu.pack_params(params, 'grad', device, np.float16, zero_fill=True)
+    packed = device.array(n, dtype=np.float16)
+    assert isinstance(packed, gpu_xp.ndarray) and packed.dtype == np.float16
+    np.testing.assert_array_equal(packed.get(), [0, 1, 2, 3, 4, 5, 0, 0])
+    host = mu.HostPinnedMemory()
+    host.assign(n * 2)
+    host.array(n, dtype=np.float16)[...] = packed.get() * 2     # "averaged" on the host
+    device.memory[:n * 2] = gpu_xp.asarray(np.frombuffer(host.buffer(n * 2), np.uint8))
+    mu.unpack_params(params, 'grad', device, np.float16, zero_fill=True)
+    assert isinstance(model.W.grad, gpu_xp.ndarray) and model.W.grad.dtype == np.float32
+    np.testing.assert_array_equal(model.W.grad.get(), 2 * np.arange(6).reshape(2, 3))
+    np.testing.assert_array_equal(model.b.grad.get(), [0, 0])
+    from chainlite.distributed import nccl
+    if nccl._available:
+        table = mu.ParamsData(params, 'grad', zero_fill=True)
+        assert (table.n_params, table.n_elems) == (2, 8)
+        assert table.size_csum.get().tolist() == [0, 6, 8]
+    else:
+        with pytest.raises(RuntimeError, match='has no NCCL'):   # its type ids are NCCL's
+            mu.ParamsData(params, 'grad', zero_fill=True)
+    with pytest.raises(ValueError, match='unsupported array module'):
+        device.from_device(np.zeros(2, np.float32), 8)

@@ -1,10 +1,11 @@
-"""ChainerMN's ``_memory_utility``: packing parameters into one buffer, as ChainerMN on CPUs.
+"""ChainerMN's ``_memory_utility``: packing parameters into one buffer.
 
 ChainerMN packs every gradient into one buffer so that one collective moves them all. Its
-buffers live on GPUs (:class:`DeviceMemory`, :class:`HostPinnedMemory`, :class:`ParamsData`
-need CuPy, so here they raise as ChainerMN does without it); the functions that choose and
-pack the parameters work with any buffer object that has ChainerMN's ``from_device`` and
-``to_device`` methods. chainlite's own communicators pack with
+buffers (:class:`DeviceMemory` on a GPU, :class:`HostPinnedMemory` on the host) and its
+table of GPU parameters (:class:`ParamsData`) need CuPy and a GPU, and raise RuntimeError
+without them, as in ChainerMN; the functions that choose and pack the parameters work with
+any buffer object that has ChainerMN's ``from_device`` and ``to_device`` methods.
+chainlite's own communicators pack with
 :mod:`chainlite.distributed.communicators._packing`.
 
 Example:
@@ -16,56 +17,180 @@ Example:
 """
 from __future__ import annotations
 
+import ctypes
 from typing import Any, Optional
 
 import numpy
 
-#: CuPy, which ChainerMN imports here when it is installed: chainlite has no GPU backend.
-cp = None
+from chainlite import backend
+from chainlite.backends import cuda
+
+
+def __getattr__(name: str) -> Any:
+    if name == 'cp':
+        # CuPy, as ChainerMN imports it here; None where no GPU can be used.
+        return cuda.cupy if cuda.available else None
+    raise AttributeError('module %r has no attribute %r' % (__name__, name))
 
 
 def _no_cupy(what: str) -> RuntimeError:
     return RuntimeError('%s cannot be used: Cupy is not available.' % what)
 
 
-class ParamsData:
-    """ChainerMN's table of GPU pointers to parameter arrays, for its batched packing kernel.
+def _gpu_array(what: str, array: Any) -> Any:
+    if not cuda.is_gpu_array(array):
+        raise ValueError('%s is from an unsupported array module' % type(array))
+    return array
 
-    With ``zero_fill``, a missing gradient is set to zeros first (as ChainerMN does); then
-    the NumPy arrays are refused, as ChainerMN refuses them without CuPy.
+
+def _bytes_of(array: Any) -> Any:
+    # A contiguous array's memory as a flat uint8 view (of the same memory).
+    if not array.flags.c_contiguous:
+        raise ValueError('a contiguous array is needed, got strides %s' % (array.strides,))
+    return array.reshape(-1).view(numpy.uint8)
+
+
+class ParamsData:
+    """ChainerMN's table of the parameters' GPU arrays, for its batched packing kernel.
+
+    With ``zero_fill``, a missing gradient is set to zeros first (as ChainerMN does).
 
     Args:
-        params: The parameters.
+        params: The parameters (their arrays on a GPU).
         attr_name: ``'data'`` or ``'grad'``.
         zero_fill: Whether a missing gradient becomes zeros.
 
+    Attributes:
+        n_params: The number of parameters.
+        n_elems: Their elements in all.
+        size_csum: The cumulative sizes (``n_params + 1`` int32 on the GPU).
+        dtype: NCCL's type ids of the arrays (int32 on the GPU).
+        dptr: The arrays' device pointers (int64 on the GPU).
+
     Raises:
-        ValueError: For a NumPy array (the kernel needs GPU memory).
-        RuntimeError: For an empty list (CuPy is not available).
+        ValueError: For a NumPy array (the kernel needs GPU memory), or a dtype other than
+            float16, float32 or float64.
+        RuntimeError: Where no GPU can be used (CuPy is not available), or CuPy has no NCCL
+            (the table holds NCCL's type ids).
     """
 
     def __init__(self, params: list, attr_name: str, zero_fill: bool) -> None:
-        for param in params:
+        from chainlite.distributed import nccl
+        from chainlite.distributed.communicators import pure_nccl_communicator
+        n = len(params)
+        dptr = numpy.empty(n, numpy.int64)
+        dtypes = numpy.empty(n, numpy.int32)
+        csum = numpy.zeros(n + 1, numpy.int32)
+        for i, param in enumerate(params):
             v = getattr(param, attr_name)
             if attr_name == 'grad' and v is None and zero_fill:
                 v = numpy.zeros_like(param.array)
                 setattr(param, attr_name, v)
-            raise ValueError('%s is from an unsupported array module' % type(v))
-        raise _no_cupy('ParamsData')
+            _gpu_array('ParamsData', v)
+            if v.dtype not in (numpy.float16, numpy.float32, numpy.float64):
+                raise ValueError('dtype must be float16, float32 or float64.')
+            dptr[i] = v.data.ptr
+            dtypes[i] = getattr(nccl._module('ParamsData'),
+                                pure_nccl_communicator._NCCL_TYPES[v.dtype.name])
+            csum[i + 1] = csum[i] + v.size
+        if not cuda.available:
+            raise _no_cupy('ParamsData')
+        cupy = cuda.cupy
+        self.n_params = n
+        self.n_elems = int(csum[n])
+        self.size_csum = cupy.asarray(csum)
+        self.dtype = cupy.asarray(dtypes)
+        self.dptr = cupy.asarray(dptr)
 
 
 class HostPinnedMemory:
-    """ChainerMN's page-locked host buffer (allocated by CuPy): raises RuntimeError here."""
+    """ChainerMN's page-locked host buffer, allocated by CuPy (grown, never shrunk).
+
+    Raises:
+        RuntimeError: Where no GPU can be used (CuPy is not available).
+    """
 
     def __init__(self) -> None:
-        raise _no_cupy('HostPinnedMemory')
+        if not cuda.available:
+            raise _no_cupy('HostPinnedMemory')
+        self.size = 0
+        self.memory: Any = None
+
+    def assign(self, size: int) -> None:
+        """Makes the buffer at least ``size`` bytes long (its contents are then undefined)."""
+        if size > self.size:
+            alloc = getattr(cuda.cupy.cuda, 'alloc_pinned_memory', None)
+            # The CuPy stand-in has no pinned memory: plain host memory there.
+            self.memory = numpy.empty(size, numpy.uint8) if alloc is None else alloc(size)
+            self.size = size
+
+    def _address(self) -> int:
+        if isinstance(self.memory, numpy.ndarray):
+            return int(self.memory.ctypes.data)
+        return int(self.memory.ptr)
+
+    def ptr(self, offset: int = 0) -> ctypes.c_void_p:
+        """The address of byte ``offset``."""
+        return ctypes.c_void_p(self._address() + offset)
+
+    def buffer(self, size: int) -> Any:
+        """The first ``size`` bytes, as a ctypes array (what MPI takes as a buffer)."""
+        return ctypes.cast(self._address(), ctypes.POINTER(ctypes.c_ubyte * size)).contents
+
+    def array(self, count: int, offset: int = 0, dtype: Any = numpy.float32) -> numpy.ndarray:
+        """``count`` elements of ``dtype`` from byte ``offset``, as a NumPy view."""
+        if dtype is None:
+            raise TypeError('dtype must be an instance of numpy.dtype class')
+        return numpy.frombuffer(self.buffer(self.size), count=count, offset=offset,
+                                dtype=dtype)
 
 
 class DeviceMemory:
-    """ChainerMN's GPU buffer: raises RuntimeError, as CuPy is not available."""
+    """ChainerMN's GPU buffer, on the current device (grown, never shrunk).
+
+    Raises:
+        RuntimeError: Where no GPU can be used (CuPy is not available).
+    """
 
     def __init__(self) -> None:
-        raise _no_cupy('DeviceMemory')
+        if not cuda.available:
+            raise _no_cupy('DeviceMemory')
+        self.size = 0
+        self.memory: Any = None
+
+    def assign(self, size: int) -> None:
+        """Makes the buffer at least ``size`` bytes long (its contents are then undefined)."""
+        if size > self.size:
+            self.memory = cuda.cupy.empty(size, numpy.uint8)
+            self.size = size
+
+    def from_device(self, src: Any, size: int, offset: int = 0, stream: Any = None) -> None:
+        """Copies the first ``size`` bytes of the GPU array ``src`` to byte ``offset``."""
+        data = _gpu_array('DeviceMemory', src)
+        if not data.flags.c_contiguous:
+            data = cuda.cupy.ascontiguousarray(data)
+        self.memory[offset:offset + size] = _bytes_of(data)[:size]
+
+    def to_device(self, dst: Any, size: int, offset: int = 0, stream: Any = None) -> None:
+        """Copies ``size`` bytes from byte ``offset`` into the (contiguous) GPU array ``dst``."""
+        _bytes_of(_gpu_array('DeviceMemory', dst))[:size] = self.memory[offset:offset + size]
+
+    def ptr(self) -> int:
+        """The buffer's device address."""
+        return int(self.memory.data.ptr)
+
+    def buffer(self, size: int) -> Any:
+        """The first ``size`` bytes at the device address, as a ctypes array (for an MPI
+        that reads GPU memory)."""
+        return ctypes.cast(self.ptr(), ctypes.POINTER(ctypes.c_ubyte * size)).contents
+
+    def array(self, shape: Any, offset: int = 0, dtype: Any = numpy.float32) -> Any:
+        """A GPU view of ``shape`` and ``dtype`` from byte ``offset``."""
+        if dtype is None:
+            raise TypeError('dtype must be an instance of numpy.dtype class')
+        dtype = numpy.dtype(dtype)
+        count = int(numpy.prod(shape, dtype=numpy.int64))
+        return self.memory[offset:offset + count * dtype.itemsize].view(dtype).reshape(shape)
 
 
 def extract_params_set_data(model: Any) -> list:
@@ -163,7 +288,7 @@ def unpack_params(params: list, attr_name: str, buffer: Any, transfer_dtype: Any
         size = v.size * itemsize
         own_dtype = v.dtype
         if own_dtype != transfer_dtype:
-            v = numpy.empty(v.shape, transfer_dtype)
+            v = backend.get_array_module(v).empty(v.shape, transfer_dtype)
         buffer.to_device(v, size, offset, stream)
         offset += size
         if own_dtype != transfer_dtype:
