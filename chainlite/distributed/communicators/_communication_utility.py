@@ -121,8 +121,9 @@ def inter_allreduce_gpu(inter_mpi_comm: Any, size: int, gpu_buffer_a: Any, gpu_b
     elements; after an all-to-all each process sums its slice from every machine, divides by
     ``size`` and writes the result into every slice of ``gpu_buffer_a``, and a second
     all-to-all leaves the mean in ``gpu_buffer_b``. The buffers are ChainerMN's
-    ``DeviceMemory`` (GPU only, so never available here) or any objects with its methods
-    ``buffer(n_bytes)``, ``array(count)`` and ``from_device(array, n_bytes, offset)``.
+    ``DeviceMemory`` (whose ``buffer`` is GPU memory: an MPI that reads GPU memory is
+    needed, as in ChainerMN) or any objects with its methods ``buffer(n_bytes)``,
+    ``array(count)`` and ``from_device(array, n_bytes, offset)``.
 
     Args:
         inter_mpi_comm: The ``mpi4py.MPI.Comm`` across machines.
