@@ -67,6 +67,21 @@ def _unwrap(value: Any) -> Any:
     return value
 
 
+def _check_device(values: Any) -> None:
+    """Refuses arrays of a GPU other than the current one, as CuPy's kernels do where the
+    GPUs have no peer access to each other's memory (the strict case)."""
+    for value in values:
+        cls = type(value)
+        if cls is ndarray:
+            if value._device_id != _current_device[0]:
+                raise ValueError(
+                    'The device where the array resides (%d) is different from the current '
+                    'device (%d). Peer access is unavailable between these devices.'
+                    % (value._device_id, _current_device[0]))
+        elif cls is list or cls is tuple:
+            _check_device(value)
+
+
 def _unwrap_host(value: Any) -> Any:
     """As :func:`_unwrap`, but NumPy arrays are taken (the transfers)."""
     cls = type(value)
@@ -329,6 +344,8 @@ class _Ufunc:
             raise NotImplementedError("the installed CuPy's %s.%s is not supported"
                                       % (self.__name__, method))
         _out_of(kwargs)
+        _check_device(args)
+        _check_device(kwargs.values())
         fn = self._np if method == '__call__' else getattr(self._np, method)
         result = fn(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
         out = kwargs.get('out')
@@ -408,6 +425,9 @@ def _function(name: str, np_fn: Callable, cupy_fn: Any, transfer: bool) -> Calla
                         if key == 'dtype':
                             dtype = value
         _out_of(kwargs)
+        if not transfer:
+            _check_device(args)
+            _check_device(kwargs.values())
         result = np_fn(*unwrap(args), **{k: unwrap(v) for k, v in kwargs.items()})
         if transfer and isinstance(result, numpy.ndarray) and (
                 result.base is not None or any(result is a for a in args)):
@@ -555,7 +575,8 @@ def _build_cuda() -> types.ModuleType:
     mod.Device = Device  # type: ignore[attr-defined]
     mod.get_device_id = lambda: _current_device[0]  # type: ignore[attr-defined]
     mod.runtime = types.SimpleNamespace(  # type: ignore[attr-defined]
-        getDeviceCount=lambda: N_DEVICES, runtimeGetVersion=lambda: 12000,
+        getDeviceCount=lambda: N_DEVICES, getDevice=lambda: _current_device[0],
+        runtimeGetVersion=lambda: 12000,
         driverGetVersion=lambda: 12000, is_hip=False)
     mod.is_available = lambda: True  # type: ignore[attr-defined]
     mod.Stream = types.SimpleNamespace  # type: ignore[attr-defined]
