@@ -240,11 +240,12 @@ class FunctionTestBase:
         expected = self._expected(host_inputs)
         # As in Chainer: the inputs go to the configuration's device, non-contiguous there.
         inputs = self._layout(config.get_array(host_inputs))
-        copies = [a.copy() for a in inputs]
+        # Compared on the host (a GPU array's copy is fetched; its GPU need not be current).
+        copies = [a.copy() if a.__class__ is numpy.ndarray else _host(a) for a in inputs]
         outputs = self._forward(
             [variable.Variable(a, requires_grad=a.dtype.kind == 'f') for a in inputs], config)
         modified = [i for i, (a, c) in enumerate(zip(inputs, copies))
-                    if not numpy.array_equal(a, c, equal_nan=a.dtype.kind in 'fc')]
+                    if not numpy.array_equal(_host(a), c, equal_nan=a.dtype.kind in 'fc')]
         if modified:
             raise FunctionTestError('Input arrays have been modified during forward.\n'
                                     'Indices of modified inputs: %s'
