@@ -342,7 +342,8 @@ def copyto(dst: Any, src: Any) -> None:
             src = cuda._array_to_gpu(src, dst.device, None)
         elif cuda.is_gpu_array(src) and src.device.id != dst.device.id:
             src = cuda._array_to_gpu(src, dst.device, None)
-        cuda._cupy().copyto(dst, src)
+        with dst.device:
+            cuda._cupy().copyto(dst, src)
         return
     raise TypeError('copyto: the destination must be a NumPy or CuPy array, not %s'
                     % type(dst).__name__)

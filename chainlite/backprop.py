@@ -17,6 +17,7 @@ import numpy
 
 from chainlite import configuration
 from chainlite import function_node
+from chainlite.backends import cuda as _cuda
 from chainlite import variable
 
 _config = configuration.config
@@ -273,6 +274,34 @@ def _reaching_functions(out_nodes: Sequence[variable.VariableNode],
 def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[Any]],
               retain_grad: bool, double: bool, loss_scale: Optional[float],
               initial: Optional[list[Any]] = None) -> dict[Any, Any]:
+    if not _cuda._gpu_types:
+        return _walk(out_nodes, seeds, in_nodes, retain_grad, double, loss_scale, initial,
+                     None)
+    gpu_state = [_cuda.cupy.cuda.get_device_id()]  # the GPU current before, set back after
+    try:
+        return _walk(out_nodes, seeds, in_nodes, retain_grad, double, loss_scale, initial,
+                     gpu_state)
+    finally:
+        if _cuda.cupy.cuda.get_device_id() != gpu_state[0]:
+            _cuda.cupy.cuda.Device(gpu_state[0]).use()
+
+
+def _use_gpu_of(gys: tuple, arrays: bool, gpu_state: Optional[list]) -> None:
+    # Makes the GPU of the first GPU gradient current (backward and the sums run there).
+    gpu = _cuda._gpu_types
+    for g in gys:
+        if g is not None and not arrays:
+            g = g._data
+        if isinstance(g, gpu):
+            device = g.device
+            if device.id != _cuda.cupy.cuda.get_device_id():
+                device.use()
+            return
+
+
+def _walk(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[Any]],
+          retain_grad: bool, double: bool, loss_scale: Optional[float],
+          initial: Optional[list[Any]], gpu_state: Optional[list]) -> dict[Any, Any]:
     """Backpropagates ``seeds`` from ``out_nodes``.
 
     With ``in_nodes`` None it is ``backward``: every leaf that requires a gradient gets one,
@@ -391,6 +420,10 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
                 indexes = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
             if not indexes:
                 continue
+            if _cuda._gpu_types:
+                # As Chainer: backward runs with the gradients' GPU current (CuPy refuses
+                # kernels on another GPU's arrays without peer access); set back at the end.
+                _use_gpu_of(gys, arrays, gpu_state)
             try:
                 if arrays and f._backward_arrays is not None and not (
                         function_node._hooks_active or debug):

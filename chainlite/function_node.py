@@ -14,6 +14,7 @@ from typing import Any, Iterable, Optional, Sequence
 import numpy
 
 from chainlite import _lazy
+from chainlite.backends import cuda as _cuda
 from chainlite import configuration
 from chainlite import variable
 from chainlite.utils import type_check
@@ -230,7 +231,9 @@ class FunctionNode:
                 else:
                     self._run_checks(in_data, cfg)
 
-            if _hooks_active:
+            if _cuda._gpu_types and _other_gpu(in_data) is not None:
+                outputs = self._forward_on_gpu(in_data)
+            elif _hooks_active:
                 outputs = self._forward_with_hooks(in_data)
             else:
                 outputs = self.forward(in_data)
@@ -238,6 +241,15 @@ class FunctionNode:
             self._missing_data_error(in_data)
             raise
         return self._wrap_outputs(inputs, in_data, outputs, requires_grad, cfg)
+
+    def _forward_on_gpu(self, in_data: tuple) -> Any:
+        # As Chainer: the forward runs with the inputs' GPU current (CuPy refuses kernels on
+        # arrays of another GPU where the two cannot reach each other's memory).
+        device = _other_gpu(in_data)
+        with device:
+            if _hooks_active:
+                return self._forward_with_hooks(in_data)
+            return self.forward(in_data)
 
     def _apply1(self, x: Any, record: Optional[bool] = None) -> _Variable:
         """``apply((x,))[0]`` for a one-input, one-output op: the library's unary hot path.
@@ -262,7 +274,9 @@ class FunctionNode:
                         self._float_input_error(in_data)
                 else:
                     self._run_checks(in_data, cfg)
-            if _hooks_active:
+            if _cuda._gpu_types and _other_gpu(in_data) is not None:
+                outputs = self._forward_on_gpu(in_data)
+            elif _hooks_active:
                 outputs = self._forward_with_hooks(in_data)
             else:
                 outputs = self.forward(in_data)
@@ -769,6 +783,17 @@ def apply_ufunc(cls: type[UfuncNode], x: Any) -> _Variable:
             or d.dtype.kind != 'f':
         return cls()._apply1(x, record)
     return _plain_variable(cls._ufunc(d), requires_grad)
+
+
+def _other_gpu(arrays: Sequence[Any]) -> Any:
+    """The ``cupy.cuda.Device`` of the first GPU array if it is not the current GPU, else
+    None (also when the arrays are NumPy's). Called only while CuPy is in use."""
+    gpu = _cuda._gpu_types
+    for a in arrays:
+        if isinstance(a, gpu):
+            device = a.device
+            return device if device.id != _cuda.cupy.cuda.get_device_id() else None
+    return None
 
 
 def _plain_variable(y: Any, requires_grad: bool) -> _Variable:
