@@ -222,7 +222,7 @@ class ndarray:
         return operator.index(self._a)
 
     def __getitem__(self, key: Any) -> Any:
-        return _wrap(self._a[_unwrap(key)])
+        return _on_device_of(self, _wrap(self._a[_unwrap(key)]))
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._a[_unwrap(key)] = _unwrap(value)
@@ -284,10 +284,21 @@ for _op, _uf in {'neg': 'negative', 'pos': 'positive', 'abs': 'absolute',
             (lambda name: lambda self: _MODULE_UFUNCS[name](self))(_uf))
 
 
+def _on_device_of(self: ndarray, value: Any) -> Any:
+    # A method's results (views above all) live where the array's memory does, as in CuPy.
+    if type(value) is ndarray:
+        value._device_id = self._device_id
+    elif type(value) is tuple or type(value) is list:
+        for v in value:
+            if type(v) is ndarray:
+                v._device_id = self._device_id
+    return value
+
+
 def _method(name: str) -> Callable:
     def method(self: ndarray, *args: Any, **kwargs: Any) -> Any:
-        return _wrap(getattr(self._a, name)(*_unwrap(args),
-                                             **{k: _unwrap(v) for k, v in kwargs.items()}))
+        return _on_device_of(self, _wrap(getattr(self._a, name)(
+            *_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})))
     method.__name__ = name
     return method
 
@@ -295,7 +306,8 @@ def _method(name: str) -> Callable:
 def _attribute(name: str) -> property:
     def getter(self: ndarray) -> Any:
         value = getattr(self._a, name)
-        return _wrap(value) if isinstance(value, numpy.ndarray) else value
+        return _on_device_of(self, _wrap(value)) if isinstance(value, numpy.ndarray) \
+            else value
 
     def setter(self: ndarray, value: Any) -> None:
         setattr(self._a, name, _unwrap(value))
