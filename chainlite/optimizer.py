@@ -632,7 +632,12 @@ class Optimizer:
         if getattr(hook, 'call_for_each_param', False):
             # (an uninitialised parameter has nothing to update, nor a gradient to read)
             for param in self._target().params(include_uninit=False):
-                hook(param.update_rule, param)
+                data = param._data
+                if data.__class__ is numpy.ndarray:
+                    hook(param.update_rule, param)
+                else:  # on the parameter's GPU, as its update
+                    with data.device:
+                        hook(param.update_rule, param)
         else:
             hook(self)
 
@@ -709,6 +714,14 @@ class Optimizer:
             multiplier = 2.0
         scale = cast(float, self._loss_scale)  # set by loss_scaling when dynamic
         self._loss_scale = max(1, min(self._loss_scale_max, scale * multiplier))
+
+
+def _zeros_like(data: Any) -> Any:
+    # A zero gradient for `data`, on its device (CuPy allocates on the current GPU).
+    if data.__class__ is numpy.ndarray:
+        return numpy.zeros_like(data)
+    with data.device:
+        return backend.get_array_module(data).zeros_like(data)
 
 
 def _finite_grads(target: link_module.Link) -> list[tuple[str, bool]]:
@@ -797,7 +810,7 @@ class GradientMethod(Optimizer):
         """Gives every initialised parameter whose gradient is None a gradient of zeros."""
         for _, param in self._target().namedparams(False):
             if param.grad is None:
-                param.grad = backend.get_array_module(param.array).zeros_like(param.array)
+                param.grad = _zeros_like(param.array)
 
     def call_hook(self, hook: Callable[..., Any]) -> None:
         """Calls one hook, then gives zero gradients to parameters left without one."""
@@ -815,7 +828,7 @@ class GradientMethod(Optimizer):
             if data is not None:
                 node = param._node or param._make_node()
                 if node.grad_var is None:
-                    param.grad = backend.get_array_module(data).zeros_like(data)
+                    param.grad = _zeros_like(data)
                 elif param._grad_never_cleared:
                     param.check_grad_for_update(_path_of(target, param))
         return params
@@ -858,7 +871,7 @@ class GradientMethod(Optimizer):
             if data is not None:
                 node = param._node
                 if node is None or node.grad_var is None:
-                    param.grad = backend.get_array_module(data).zeros_like(data)
+                    param.grad = _zeros_like(data)
         if hooks.post:
             self.call_hooks('post')
         self.update_loss_scale()

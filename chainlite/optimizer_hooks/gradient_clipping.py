@@ -53,7 +53,11 @@ class GradientClipping:
             return
         rate = self.threshold / norm
         for g in grads:
-            g *= rate
+            if g.__class__ is numpy.ndarray:
+                g *= rate
+            else:
+                with g.device:  # (on its own GPU)
+                    g *= rate
 
 
 def _squared_norms(grads: list[Any]) -> list[float]:
@@ -63,13 +67,14 @@ def _squared_norms(grads: list[Any]) -> list[float]:
     norms: list[Any] = []
     pending: dict[int, list[tuple[int, Any]]] = {}
     for g in grads:
-        g = g.ravel()
-        d = g.dot(g)
         if g.__class__ is numpy.ndarray:
-            norms.append(float(d))
-        else:
-            pending.setdefault(g.device.id, []).append((len(norms), d))
-            norms.append(None)
+            g = g.ravel()
+            norms.append(float(g.dot(g)))
+            continue
+        with g.device:
+            g = g.ravel()
+            pending.setdefault(g.device.id, []).append((len(norms), g.dot(g)))
+        norms.append(None)
     for items in pending.values():
         device = backend.get_device_from_array(items[0][1])
         with device:

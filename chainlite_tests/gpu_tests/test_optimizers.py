@@ -356,6 +356,10 @@ def test_model_on_a_second_gpu_keeps_its_state_there(name, gpu_xp):
     model.to_device('@cupy:1')
     cpu_opt = getattr(optimizers, name)(**CASES[name]).setup(cpu_model)
     opt = getattr(optimizers, name)(**CASES[name]).setup(model)
+    for o in (cpu_opt, opt):  # hooks of both kinds, per parameter and for all at once
+        o.add_hook(optimizer_hooks.WeightDecay(1e-2))
+        o.add_hook(optimizer_hooks.GradientClipping(1.0))
+        o.loss_scaling()  # (dynamic: the finiteness check)
     _steps(cpu_opt, cpu_model, numpy, 2)
     with gpu_xp.cuda.Device(1):
         grads = [_grads(model, step) for step in range(2)]
@@ -369,6 +373,10 @@ def test_model_on_a_second_gpu_keeps_its_state_there(name, gpu_xp):
         assert p.array.device.id == 1, key
         for k, v in p.update_rule.state.items():
             assert v.device.id == 1, (key, k)
+    # A parameter without a gradient gets zeros, on its GPU.
+    model.s.cleargrad()
+    opt.update()
+    assert model.s.grad.device.id == 1
     packed = getattr(opt, '_packed', None)
     if packed is not None:
         assert packed.device_id == 1
