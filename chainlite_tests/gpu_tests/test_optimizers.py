@@ -23,7 +23,6 @@ from chainlite import optimizers
 from chainlite.backends import cuda
 
 REAL_GPU = os.environ.get('CHAINLITE_TEST_GPU') == '1'
-DTYPES = [numpy.float64, numpy.float32, numpy.float16]
 # As in test_functions.py; real GPUs round some operations (sqrt, division) differently.
 _TOL = {numpy.float64: (1e-7, 1e-9), numpy.float32: (1e-4, 1e-5), numpy.float16: (2e-2, 2e-3)}
 
@@ -119,7 +118,7 @@ def _steps(opt, model, xp, steps, first=0):
         opt.update()
 
 
-def _assert_matches(cpu_model, gpu_model, gpu_xp, dtype, exact_random=True):
+def _assert_matches(cpu_model, gpu_model, gpu_xp, dtype, compare_values=True):
     rtol, atol = _TOL[dtype]
     if REAL_GPU:
         rtol, atol = max(rtol, 1e-5), max(atol, 1e-6)
@@ -128,7 +127,7 @@ def _assert_matches(cpu_model, gpu_model, gpu_xp, dtype, exact_random=True):
         c = cpu_params[name]
         assert isinstance(g.array, gpu_xp.ndarray), name
         assert g.array.dtype == c.array.dtype, name
-        if exact_random:
+        if compare_values:
             numpy.testing.assert_allclose(cuda.to_cpu(g.array), c.array, rtol=rtol, atol=atol,
                                           err_msg=name)
         g_rule, c_rule = g.update_rule, c.update_rule
@@ -140,7 +139,7 @@ def _assert_matches(cpu_model, gpu_model, gpu_xp, dtype, exact_random=True):
         for key, value in g_rule.state.items():
             assert isinstance(value, gpu_xp.ndarray), (name, key, type(value))
             assert value.dtype == c_rule.state[key].dtype, (name, key)
-            if exact_random:
+            if compare_values:
                 numpy.testing.assert_allclose(cuda.to_cpu(value), c_rule.state[key], rtol=rtol,
                                               atol=atol, err_msg='%s/%s' % (name, key))
         fp32 = g_rule._fp32_param
@@ -192,7 +191,7 @@ def test_hook_on_gpu_matches_cpu(hook, precision, gpu_xp):
     exact = not (REAL_GPU and hook == 'GradientNoise')  # CuPy draws its own numbers
     for name in ('MomentumSGD', 'Adam'):
         cpu_model, gpu_model, _ = _run_both(name, dtype, gpu_xp, fp32=fp32, hook=hook)
-        _assert_matches(cpu_model, gpu_model, gpu_xp, dtype, exact_random=exact)
+        _assert_matches(cpu_model, gpu_model, gpu_xp, dtype, compare_values=exact)
 
 
 @pytest.mark.parametrize('name', ['Lasso', 'WeightDecay', 'GradientHardClipping',
@@ -206,7 +205,7 @@ def test_hook_of_one_rule_on_gpu_matches_cpu(name, gpu_xp):
         opt = optimizers.MomentumSGD(lr=0.05).setup(model)
         model.child.W.update_rule.add_hook(HOOKS[name]())
         _steps(opt, model, xp, 3)
-    _assert_matches(cpu_model, gpu_model, gpu_xp, numpy.float32, exact_random=exact)
+    _assert_matches(cpu_model, gpu_model, gpu_xp, numpy.float32, compare_values=exact)
 
 
 def test_gradient_noise_draws_on_the_device(gpu_xp):
