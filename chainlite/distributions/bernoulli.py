@@ -33,7 +33,7 @@ class BernoulliLogProb(function_node.FunctionNode):
             y = x * logit - softplus
             # An infinite logit is a certain outcome: log x or log(1 - x).
             self.logit_inf = xp.isinf(logit)
-            if self.logit_inf.any():
+            if utils._needs_fix(self.logit_inf):
                 y = xp.where(self.logit_inf & (logit > 0), xp.log(x), y)
                 y = xp.where(self.logit_inf & (logit < 0), xp.log(1 - x), y)
         y = xp.asarray(y, dtype=logit.dtype)
@@ -51,7 +51,7 @@ class BernoulliLogProb(function_node.FunctionNode):
         undefined = xp.broadcast_to(self.logit_inf, dlogit.shape)
         if self.binary_check:
             undefined = undefined | self.invalid
-        if undefined.any():
+        if utils._needs_fix(undefined):
             dlogit = F.where(undefined, xp.full(dlogit.shape, xp.nan, dlogit.dtype), dlogit)
         return F.sum_to(gy * dlogit, logit.shape), None
 
@@ -148,7 +148,8 @@ class Bernoulli(distribution.Distribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         p = utils._values(self.p)
-        eps = numpy.random.binomial(1, p, size=(n,) + p.shape)
+        xp = backend.get_array_module(p)
+        eps = xp.random.binomial(1, p, size=(n,) + p.shape)
         return variable.Variable(eps.astype(utils._random_dtype(p.dtype)))
 
 

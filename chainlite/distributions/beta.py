@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -95,7 +96,8 @@ class Beta(distribution.Distribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         a = utils._values(self.a)
-        eps = numpy.random.beta(a, utils._values(self.b), size=(n,) + a.shape)
+        xp = backend.get_array_module(a)
+        eps = xp.random.beta(a, utils._values(self.b), size=(n,) + a.shape)
         return variable.Variable(eps.astype(utils._random_dtype(a.dtype)))
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -84,10 +85,10 @@ class Categorical(distribution.Distribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         p = utils._values(self.p)
+        xp = backend.get_array_module(p)
         rows = p.reshape(-1, p.shape[-1]).astype(numpy.float64)
         rows = rows / rows.sum(axis=-1, keepdims=True)
-        eps = numpy.stack([numpy.random.choice(len(row), size=n, p=row) for row in rows],
-                          axis=1)
+        eps = xp.stack([xp.random.choice(len(row), size=n, p=row) for row in rows], axis=1)
         return variable.Variable(eps.reshape((n,) + self.batch_shape))
 
 

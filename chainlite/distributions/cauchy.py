@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from chainlite import backend
 from chainlite import functions as F
 from chainlite import variable
 from chainlite.distributions import utils
@@ -35,7 +36,8 @@ class Cauchy(utils.LocScale):
 
     def _undefined_moment(self, name: str) -> variable.Variable:
         warnings.warn('%s of the Cauchy distribution is undefined.' % name, RuntimeWarning)
-        return variable.Variable(numpy.full_like(self.loc.array, numpy.nan))
+        xp = backend.get_array_module(self.loc.array)
+        return variable.Variable(xp.full_like(self.loc.array, numpy.nan))
 
     @property
     def mean(self) -> variable.Variable:
@@ -64,5 +66,6 @@ class Cauchy(utils.LocScale):
         return self.loc + self.scale * F.tan((utils._like(x, self.loc) - 0.5) * math.pi)
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.standard_cauchy((n,) + self.loc.shape).astype(self.loc.dtype)
+        xp = backend.get_array_module(self.loc.array)
+        eps = xp.random.standard_cauchy((n,) + self.loc.shape).astype(self.loc.dtype)
         return self.loc + self.scale * eps

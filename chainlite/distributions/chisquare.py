@@ -5,8 +5,8 @@ import functools
 import math
 from typing import TYPE_CHECKING
 
-import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -81,5 +81,6 @@ class Chisquare(distribution.Distribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         k = utils._values(self.k)
-        eps = numpy.random.chisquare(k, (n,) + k.shape)
+        xp = backend.get_array_module(k)
+        eps = xp.random.chisquare(k, (n,) + k.shape)
         return variable.Variable(eps.astype(utils._random_dtype(k.dtype)))

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -86,8 +87,10 @@ class Dirichlet(distribution.Distribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         alpha = utils._values(self.alpha)
+        xp = backend.get_array_module(alpha)
         rows = alpha.reshape(-1, alpha.shape[-1]).astype(numpy.float64)
-        eps = numpy.stack([numpy.random.dirichlet(row, size=n) for row in rows], axis=1)
+        # One row at a time: NumPy's dirichlet takes one vector of concentrations.
+        eps = xp.stack([xp.random.dirichlet(row, size=n) for row in rows], axis=1)
         eps = eps.reshape((n,) + alpha.shape).astype(utils._random_dtype(alpha.dtype))
         return variable.Variable(eps)
 

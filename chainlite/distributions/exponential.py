@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -91,7 +92,8 @@ class Exponential(distribution.Distribution):
         return -F.log1p(-variable.as_variable(utils._like(x, self.lam))) / self.lam
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.standard_exponential((n,) + self.lam.shape)
+        xp = backend.get_array_module(self.lam.array)
+        eps = xp.random.standard_exponential((n,) + self.lam.shape)
         return eps.astype(self.lam.dtype) / self.lam
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -88,7 +89,9 @@ class Gamma(distribution.Distribution):
         return utils._mask(utils._array(x) >= 0, logp, -numpy.inf)
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.gamma(utils._values(self.k), size=(n,) + self.batch_shape)
+        k = utils._values(self.k)
+        xp = backend.get_array_module(k)
+        eps = xp.random.gamma(k, size=(n,) + self.batch_shape)
         return self.theta * eps.astype(self.k.dtype)
 
 

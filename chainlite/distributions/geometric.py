@@ -4,8 +4,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -74,7 +74,8 @@ class Geometric(distribution.Distribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         p = utils._values(self.p)
-        eps = numpy.random.geometric(p, size=(n,) + p.shape)
+        xp = backend.get_array_module(p)
+        eps = xp.random.geometric(p, size=(n,) + p.shape)
         return variable.Variable(eps.astype(utils._random_dtype(p.dtype)))
 
 

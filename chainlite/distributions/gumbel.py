@@ -5,8 +5,8 @@ import functools
 import math
 from typing import TYPE_CHECKING
 
-import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -74,7 +74,8 @@ class Gumbel(utils.LocScale):
         return self.loc - self.scale * F.log(-F.log(utils._like(x, self.loc)))
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.gumbel(size=(n,) + self.batch_shape).astype(self.loc.dtype)
+        xp = backend.get_array_module(self.loc.array)
+        eps = xp.random.gumbel(size=(n,) + self.batch_shape).astype(self.loc.dtype)
         return self.loc + self.scale * eps
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy
 
+from chainlite import backend
 from chainlite import distribution as distribution_module
 from chainlite import functions as F
 from chainlite import variable
@@ -110,7 +111,8 @@ class Independent(distribution_module.Distribution):
         else:
             cov = F.reshape(base.variance, self.batch_shape + (n, 1, 1))
         cov = F.broadcast_to(F.expand_dims(cov, -2), self.batch_shape + (n, dim, n, dim))
-        eye = numpy.eye(n, dtype=cov.dtype).reshape(n, 1, n, 1)
+        xp = backend.get_array_module(cov.array)
+        eye = xp.eye(n, dtype=cov.dtype).reshape(n, 1, n, 1)
         return F.reshape(cov * eye, self.batch_shape + (n * dim, n * dim))
 
     @property

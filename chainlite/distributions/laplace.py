@@ -110,7 +110,8 @@ class Laplace(utils.LocScale):
         return self.loc + self.scale * _laplace_icdf(utils._like(x, self.loc))
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.laplace(size=(n,) + self.loc.shape).astype(self.loc.dtype)
+        xp = backend.get_array_module(self.loc.array)
+        eps = xp.random.laplace(size=(n,) + self.loc.shape).astype(self.loc.dtype)
         return self.loc + self.scale * eps
 
 

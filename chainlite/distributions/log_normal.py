@@ -5,8 +5,8 @@ import functools
 import math
 from typing import TYPE_CHECKING
 
-import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -95,7 +95,8 @@ class LogNormal(distribution.Distribution):
         return F.exp(self.mu + self.sigma * F.ndtri(utils._like(x, self.mu)))
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.standard_normal((n,) + self.mu.shape).astype(self.mu.dtype)
+        xp = backend.get_array_module(self.mu.array)
+        eps = xp.random.standard_normal((n,) + self.mu.shape).astype(self.mu.dtype)
         return F.exp(self.mu + self.sigma * eps)
 
 

@@ -36,10 +36,23 @@ class TriangularInv(function_node.FunctionNode):
         if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
             raise ValueError('_triangular_inv: x must be a (batch of) square matrices, got '
                              'shape %s' % (x.shape,))
-        import scipy.linalg
         self.retain_outputs((0,))
-        y = numpy.empty_like(x)
         d = x.shape[-1]
+        if x.__class__ is not numpy.ndarray:
+            # A GPU array: CuPy's batched inverse, kept to the triangle (cupyx's
+            # solve_triangular takes one matrix at a time). float16 is inverted in float32,
+            # as SciPy does on the CPU.
+            xp = backend.get_array_module(x)
+            if not d:
+                return x.copy(),
+            mask = xp.tril(xp.ones((d, d), dtype=bool))
+            if not self.lower:
+                mask = mask.T
+            compute = numpy.promote_types(x.dtype, numpy.float32)
+            inv = xp.linalg.inv(x.astype(compute, copy=False))
+            return xp.where(mask, inv.astype(x.dtype, copy=False), xp.zeros((), x.dtype)),
+        import scipy.linalg
+        y = numpy.empty_like(x)
         if d:
             eye = numpy.eye(d, dtype=x.dtype)
             for i in numpy.ndindex(x.shape[:-2]):
@@ -161,7 +174,8 @@ class MultivariateNormal(distribution.Distribution):
         return _LOGPROBC * self.d - self._logdet_scale - 0.5 * m
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.standard_normal((n,) + self.loc.shape + (1,))
+        xp = backend.get_array_module(self.loc.array)
+        eps = xp.random.standard_normal((n,) + self.loc.shape + (1,))
         eps = eps.astype(self.loc.dtype)
         tril = F.broadcast_to(self.scale_tril, (n,) + self.scale_tril.shape)
         return self.loc + F.matmul(tril, eps)[..., 0]

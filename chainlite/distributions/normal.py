@@ -5,8 +5,8 @@ import functools
 import math
 from typing import TYPE_CHECKING, Any, Optional
 
-import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -132,7 +132,8 @@ class Normal(distribution.Distribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         dtype = self.loc.dtype
-        eps = numpy.random.standard_normal((n,) + self.loc.shape).astype(dtype)
+        xp = backend.get_array_module(self.loc.array)
+        eps = xp.random.standard_normal((n,) + self.loc.shape).astype(dtype)
         return self.loc + self.scale * eps
 
 

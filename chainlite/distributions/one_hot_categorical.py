@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -76,11 +77,12 @@ class OneHotCategorical(distribution.Distribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         p = utils._values(self.p)
+        xp = backend.get_array_module(p)
         k = p.shape[-1]
         rows = p.reshape(-1, k).astype(numpy.float64)
         rows = rows / rows.sum(axis=-1, keepdims=True)
-        index = numpy.stack([numpy.random.choice(k, size=n, p=row) for row in rows], axis=1)
-        eye = numpy.eye(k, dtype=utils._random_dtype(p.dtype))
+        index = xp.stack([xp.random.choice(k, size=n, p=row) for row in rows], axis=1)
+        eye = xp.eye(k, dtype=utils._random_dtype(p.dtype))
         return variable.Variable(eye[index.reshape((n,) + self.batch_shape)])
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -105,7 +106,9 @@ class Pareto(distribution.Distribution):
                                   / self.alpha)
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.pareto(utils._values(self.alpha), (n,) + self.batch_shape)
+        alpha = utils._values(self.alpha)
+        xp = backend.get_array_module(alpha)
+        eps = xp.random.pareto(alpha, (n,) + self.batch_shape)
         return self.scale * (eps.astype(self.alpha.dtype) + 1)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -70,12 +70,13 @@ class Poisson(distribution.Distribution):
 
     def log_prob(self, x: VariableOrArray) -> variable.Variable:
         # The count is data, never differentiated: lgamma(x + 1) is a constant.
-        x = numpy.asarray(utils._array(x), dtype=self.lam.dtype)
+        x = utils._array(utils._like(x, self.lam)).astype(self.lam.dtype, copy=False)
         return x * self._log_lam - F.lgamma(x + 1) - self.lam
 
     def sample_n(self, n: int) -> variable.Variable:
         lam = utils._values(self.lam)
-        eps = numpy.random.poisson(lam, size=(n,) + lam.shape)
+        xp = backend.get_array_module(lam)
+        eps = xp.random.poisson(lam, size=(n,) + lam.shape)
         return variable.Variable(eps.astype(utils._random_dtype(lam.dtype)))
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
+from chainlite import backend
 from chainlite import distribution
 from chainlite import functions as F
 from chainlite import variable
@@ -122,7 +123,8 @@ class Uniform(distribution.Distribution):
         return x * self.scale + self.loc
 
     def sample_n(self, n: int) -> variable.Variable:
-        eps = numpy.random.uniform(0, 1, (n,) + self.low.shape).astype(self.low.dtype)
+        xp = backend.get_array_module(self.low.array)
+        eps = xp.random.uniform(0, 1, (n,) + self.low.shape).astype(self.low.dtype)
         return self.icdf(eps)
 
 

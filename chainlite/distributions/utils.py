@@ -34,6 +34,7 @@ class ModifiedXLogX(function_node.FunctionNode):
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         zero = x.array == 0
+        # The warning needs the host's answer (one bool; a wait on a GPU).
         if zero.any():
             warnings.warn('_modified_xlogx: the gradient at x == 0 is infinite; it is set to '
                           '0 there', RuntimeWarning)
@@ -54,14 +55,29 @@ def _values(param: variable.Variable) -> numpy.ndarray:
 
 
 def _array(x: Any) -> Any:
-    return x.array if isinstance(x, variable.Variable) else numpy.asarray(x)
+    """The array of ``x``: a Variable's, an array (NumPy or GPU) itself, a scalar's on the
+    CPU."""
+    if isinstance(x, variable.Variable):
+        return x.array
+    if variable._is_array(x):
+        return x
+    return numpy.asarray(x)
 
 
 def _like(x: Any, param: variable.Variable) -> Any:
-    """``x`` in the parameter's dtype unless it is a Variable (whose dtype is the caller's)."""
+    """``x`` in the parameter's dtype unless it is a Variable (whose dtype is the caller's);
+    a scalar or a list goes to the parameter's device."""
     if isinstance(x, variable.Variable):
         return x
-    return numpy.asarray(x, dtype=param.dtype)
+    if variable._is_array(x):
+        return x.astype(param.dtype, copy=False)
+    return backend.get_array_module(param.array).asarray(x, dtype=param.dtype)
+
+
+def _needs_fix(mask: Any) -> bool:
+    """Whether a masked fix-up must run: on the CPU when an element of ``mask`` is set; on a
+    GPU always (asking would wait for the device, and the fix-up is a no-op where unset)."""
+    return not isinstance(mask, (numpy.ndarray, numpy.generic)) or bool(mask.any())
 
 
 def _mask(condition: Any, value: variable.Variable, fill: float) -> variable.Variable:

@@ -108,7 +108,8 @@ def to_coo(x: Any, ldnz: Optional[int] = None, requires_grad: bool = False) -> C
     x3 = x if x.ndim == 3 else x[None]
     b, r, c = xp.nonzero(x3)  # row-major: sorted by batch, then row, then column
     counts = xp.bincount(b, minlength=x3.shape[0])
-    size = max(int(counts.max(initial=0)), ldnz or 0)
+    # The host needs the largest count for the shapes (CuPy's max takes no ``initial``).
+    size = max(int(counts.max()) if counts.size else 0, ldnz or 0)
     # Where each nonzero goes in its matrix's list: its rank among that matrix's nonzeros.
     pos = xp.arange(b.size) - (xp.cumsum(counts) - counts)[b]
     data = xp.zeros((x3.shape[0], size), x.dtype)
