@@ -174,7 +174,8 @@ class SpectralNormalization(link_hook.LinkHook):
                              deconvolution_nd.DeconvolutionND)):
             self.axis = 1
         if getattr(link, self.weight_name).array is not None:
-            self._prepare_parameters(link)
+            with cast(Any, link).device:
+                self._prepare_parameters(link)
 
     def deleted(self, link: Optional[Link] = None) -> None:
         """Removes ``u`` (and ``gamma``) from the link."""
@@ -188,11 +189,14 @@ class SpectralNormalization(link_hook.LinkHook):
     def forward_preprocess(self, cb_args: Any) -> None:
         """Puts the normalized weight in place of the Parameter."""
         link = cb_args.link
-        if not self._initialized:
-            _weight_hook.initialize_lazily(self, link, cb_args.args)
-            self._prepare_parameters(link)
-        self.original_weight = getattr(link, self.weight_name)
-        setattr(link, self.weight_name, self.normalize_weight(link))
+        # The power iteration's arrays are made on the link's GPU, which need not be the
+        # current one (CuPy allocates on the current GPU).
+        with link.device:
+            if not self._initialized:
+                _weight_hook.initialize_lazily(self, link, cb_args.args)
+                self._prepare_parameters(link)
+            self.original_weight = getattr(link, self.weight_name)
+            setattr(link, self.weight_name, self.normalize_weight(link))
 
     def forward_postprocess(self, cb_args: Any) -> None:
         """Puts the Parameter back."""

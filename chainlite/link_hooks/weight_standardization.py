@@ -71,8 +71,9 @@ class WeightStandardization(link_hook.LinkHook):
             self._initialized = True
         W = getattr(link, self.weight_name)
         xp = backend.get_array_module(W.array)
-        gamma = xp.ones((W.shape[1],), W.dtype)
-        beta = xp.zeros((W.shape[1],), W.dtype)
+        with link.device:  # (on the link's GPU, which need not be the current one)
+            gamma = xp.ones((W.shape[1],), W.dtype)
+            beta = xp.zeros((W.shape[1],), W.dtype)
         self.original_weight = W
         setattr(link, self.weight_name,
                 group_normalization.group_normalization(W, 1, gamma, beta, eps=self.eps))

@@ -99,7 +99,11 @@ class WalkerAlias:
         Returns:
             An array of ``int32`` outcomes (NumPy's, or CuPy's on a GPU).
         """
-        return self.sample_xp(backend.get_array_module(self.threshold), shape)
+        xp = backend.get_array_module(self.threshold)
+        if xp is numpy:
+            return self.sample_xp(numpy, shape)
+        with backend.get_device_from_array(self.threshold):  # (CuPy draws on the current GPU)
+            return self.sample_xp(xp, shape)
 
     def sample_xp(self, xp: Any, shape: Any) -> numpy.ndarray:
         """Draws outcomes with the random generator of the array module ``xp``.

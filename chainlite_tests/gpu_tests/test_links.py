@@ -20,6 +20,7 @@ import pytest
 import chainlite
 import chainlite.functions as F
 import chainlite.links as L
+from chainlite import link_hooks
 from chainlite.backends import cuda
 
 DTYPES = [numpy.float64, numpy.float32, numpy.float16]
@@ -663,3 +664,59 @@ def test_lazy_statistics_are_made_on_the_link_gpu(gpu_xp):
     bn._initialize_params((2,))  # what the first forward does, outside the link's scope
     for a in (bn.avg_mean, bn.avg_var, bn.gamma.array, bn.beta.array):
         assert isinstance(a, gpu_xp.ndarray) and a.device.id == last
+
+
+# Links on GPU 0 called while GPU 1 is current (Chainer's multi-GPU tests do this): what a
+# link makes itself (zero states, constant scales, a hook's vectors, samples) is made on its
+# own GPU, not the current one, which the stand-in checks as CuPy does without peer access.
+ANOTHER_GPU = {
+    'LSTM': (lambda: L.LSTM(3, 4), _twice),
+    'StatelessLSTM': (lambda: L.StatelessLSTM(3, 4), lambda link, x: link(None, None, x)),
+    'StatefulGRU': (lambda: L.StatefulGRU(3, 4), _twice),
+    'StatefulMGU': (lambda: L.StatefulMGU(3, 4), _twice),
+    'StatefulPeepholeLSTM': (lambda: L.StatefulPeepholeLSTM(3, 4), _twice),
+    'StatefulZoneoutLSTM': (lambda: L.StatefulZoneoutLSTM(3, 4), _twice),
+    'ChildSumTreeLSTM': (lambda: L.ChildSumTreeLSTM(3, 4), lambda link, x: link(None, None, x)),
+    'BatchNormalization': (lambda: L.BatchNormalization(3, use_gamma=False, use_beta=False),
+                           lambda link, x: link(x)),
+    'SpectralNormalization': (
+        lambda: L.Linear(3, 4).add_hook(link_hooks.SpectralNormalization()),
+        lambda link, x: link(x)),
+    'SpectralNormalization(lazy)': (
+        lambda: L.Linear(None, 4).add_hook(link_hooks.SpectralNormalization(use_gamma=True)),
+        lambda link, x: link(x)),
+    'WeightStandardization': (
+        lambda: L.Linear(3, 4).add_hook(link_hooks.WeightStandardization()),
+        lambda link, x: link(x)),
+}
+
+
+@pytest.mark.parametrize('name', sorted(ANOTHER_GPU))
+def test_forward_with_another_gpu_current(name, gpu_xp):
+    _need_two_gpus(gpu_xp)
+    make, call = ANOTHER_GPU[name]
+    numpy.random.seed(0)
+    cpu = make()
+    gpu = copy.deepcopy(cpu).to_device('@cupy:0')
+    x = numpy.random.default_rng(1).uniform(-1, 1, (2, 3)).astype(numpy.float32)
+    numpy.random.seed(2)
+    expected = _flatten(call(cpu, x))
+    x0 = gpu.device.send(x)
+    numpy.random.seed(2)
+    with gpu_xp.cuda.Device(1):
+        actual = _flatten(call(gpu, x0))
+    assert len(actual) == len(expected)
+    for a, e in zip(actual, expected):
+        assert isinstance(a.array, gpu_xp.ndarray) and a.array.device.id == 0
+        _assert_close(a.array, e.array, numpy.float32, name)
+    assert _devices_of(gpu) == {0}
+
+
+def test_walker_alias_samples_on_its_gpu(gpu_xp):
+    _need_two_gpus(gpu_xp)
+    from chainlite.utils import WalkerAlias
+    sampler = WalkerAlias([0.5, 1.0, 2.0]).to_device('@cupy:0')
+    with gpu_xp.cuda.Device(1):
+        s = sampler.sample((4, 5))
+    assert isinstance(s, gpu_xp.ndarray) and s.device.id == 0 and s.dtype == numpy.int32
+    assert sampler.use_gpu and not WalkerAlias([1.0]).use_gpu

@@ -169,10 +169,14 @@ class BatchNormalization(link.Link):
             axes = {a % x.ndim for a in self.axis or ()}
             self._initialize_params(tuple([n for i, n in enumerate(x.shape) if i not in axes]))
         xp = self.xp
-        gamma = self.gamma if self.gamma is not None else xp.ones(self.avg_mean.shape,
-                                                                  self._dtype)
-        beta = self.beta if self.beta is not None else xp.zeros(self.avg_mean.shape,
-                                                                self._dtype)
+        gamma: Any = self.gamma
+        beta: Any = self.beta
+        if gamma is None or beta is None:  # (made on the link's device, made current)
+            with self.device:
+                if gamma is None:
+                    gamma = xp.ones(self.avg_mean.shape, self._dtype)
+                if beta is None:
+                    beta = xp.zeros(self.avg_mean.shape, self._dtype)
         # The parameters keep the link's dtype; the functions want the input's.
         if x.dtype.kind == 'f' and x.dtype != self._dtype:
             gamma, beta = cast.cast(gamma, x.dtype), cast.cast(beta, x.dtype)

@@ -100,10 +100,14 @@ class BatchRenormalization(batch_normalization.BatchNormalization):
             A Variable of ``x``'s shape and dtype.
         """
         xp = self.xp
-        gamma = self.gamma if self.gamma is not None else xp.ones(self.avg_mean.shape,
-                                                                  self._dtype)
-        beta = self.beta if self.beta is not None else xp.zeros(self.avg_mean.shape,
-                                                                self._dtype)
+        gamma: Any = self.gamma
+        beta: Any = self.beta
+        if gamma is None or beta is None:  # (made on the link's device, made current)
+            with self.device:
+                if gamma is None:
+                    gamma = xp.ones(self.avg_mean.shape, self._dtype)
+                if beta is None:
+                    beta = xp.zeros(self.avg_mean.shape, self._dtype)
         if x.dtype.kind == 'f' and x.dtype != self._dtype:
             gamma, beta = cast.cast(gamma, x.dtype), cast.cast(beta, x.dtype)
         if not configuration.config.train:
@@ -122,7 +126,8 @@ class BatchRenormalization(batch_normalization.BatchNormalization):
             update = False
         else:
             avg_mean, avg_var = self.avg_mean, self.avg_var
-            self._prev_stats = (avg_mean.copy(), avg_var.copy())
+            with self.device:  # (CuPy copies onto the current GPU)
+                self._prev_stats = (avg_mean.copy(), avg_var.copy())
             update = True
         return batch_renormalization.batch_renormalization(
             x, gamma, beta, self.rmax, self.dmax, self.eps, avg_mean, avg_var, decay,

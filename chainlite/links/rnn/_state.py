@@ -1,7 +1,10 @@
-"""What the stateful RNN links share: their state Variables move with them between devices."""
+"""What the RNN links share: their state Variables move with them between devices, and a zero
+state is made on the link's device."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy
 
 if TYPE_CHECKING:
     from chainlite import link
@@ -22,3 +25,13 @@ def to_link_device(owner: link.Link, state: variable.Variable) -> None:
     data = state.array
     if data is not None and not device.is_array_supported(data):
         state.to_device(device)
+
+
+def zeros(owner: link.Link, shape: tuple, dtype: Any) -> Any:
+    """A zero array for a state, on the link's device (made current for the allocation, since
+    CuPy allocates on the current GPU, which need not be the link's)."""
+    device = owner.device
+    if device.xp is numpy:
+        return numpy.zeros(shape, dtype)
+    with device:
+        return device.xp.zeros(shape, dtype)

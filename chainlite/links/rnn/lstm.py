@@ -102,7 +102,7 @@ class LSTMBase(link.Chain):
                              % (type(self).__name__, width, tuple(x.shape), W.shape[1]))
 
     def _zero_state(self, x: Any) -> variable.Variable:
-        return variable.Variable(self.xp.zeros((x.shape[0], self.state_size), dtype=x.dtype))
+        return variable.Variable(_state.zeros(self, (x.shape[0], self.state_size), x.dtype))
 
 
 class StatelessLSTM(LSTMBase):

@@ -115,7 +115,6 @@ class StatefulMGU(MGUBase):
         """One step on the input ``x`` ``(B, in_size)``; returns and keeps the new state."""
         h = self.h
         if h is None:
-            h = variable.Variable(self.xp.zeros((x.shape[0], self._state_size),
-                                                dtype=x.dtype))
+            h = variable.Variable(_state.zeros(self, (x.shape[0], self._state_size), x.dtype))
         self.h = self._call_mgu(h, x)
         return self.h

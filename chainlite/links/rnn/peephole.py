@@ -84,8 +84,8 @@ class StatefulPeepholeLSTM(link.Chain):
         if self.h is not None:
             lstm_in = lstm_in + self.lateral(self.h)
         if self.c is None:
-            self.c = variable.Variable(self.xp.zeros((x.shape[0], self.state_size),
-                                                     dtype=x.dtype))
+            self.c = variable.Variable(_state.zeros(self, (x.shape[0], self.state_size),
+                                                    x.dtype))
         a, i, f, o = _split_gates(lstm_in, self.state_size)
         i = sigmoid.sigmoid(i + self.peep_i(self.c))
         f = sigmoid.sigmoid(f + self.peep_f(self.c))

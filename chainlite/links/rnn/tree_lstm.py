@@ -10,6 +10,7 @@ from chainlite.functions.array import concat
 from chainlite.functions.array import split_axis
 from chainlite.functions.rnn import tree_lstm
 from chainlite.links.connection import linear
+from chainlite.links.rnn import _state
 
 
 def _input_or_zeros(owner: Any, cs: tuple, hs: tuple, x: Any) -> Any:
@@ -19,13 +20,13 @@ def _input_or_zeros(owner: Any, cs: tuple, hs: tuple, x: Any) -> Any:
     base = next((v for v in cs + hs if v is not None), None)
     if base is None:
         raise ValueError('%s: all inputs (cs, hs, x) are None' % type(owner).__name__)
-    return owner.xp.zeros((base.shape[0], owner.in_size), dtype=base.dtype)
+    return _state.zeros(owner, (base.shape[0], owner.in_size), base.dtype)
 
 
 def _zeros_for_none(owner: Any, vs: tuple, x: Any) -> tuple:
     if all(v is not None for v in vs):
         return vs
-    zero = owner.xp.zeros((x.shape[0], owner.state_size), dtype=x.dtype)
+    zero = _state.zeros(owner, (x.shape[0], owner.state_size), x.dtype)
     return tuple(zero if v is None else v for v in vs)
 
 

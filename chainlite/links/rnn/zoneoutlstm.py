@@ -95,9 +95,9 @@ class StatefulZoneoutLSTM(link.Chain):
         if self.h is not None:
             lstm_in = lstm_in + self.lateral(self.h)
         else:
-            self.h = variable.Variable(self.xp.zeros(zeros, dtype=x.dtype))
+            self.h = variable.Variable(_state.zeros(self, zeros, x.dtype))
         if self.c is None:
-            self.c = variable.Variable(self.xp.zeros(zeros, dtype=x.dtype))
+            self.c = variable.Variable(_state.zeros(self, zeros, x.dtype))
         a, i, f, o = peephole._split_gates(lstm_in, self.state_size)
         c_tmp = tanh.tanh(a) * sigmoid.sigmoid(i) + sigmoid.sigmoid(f) * self.c
         self.c = zoneout.zoneout(self.c, c_tmp, self.c_ratio)
