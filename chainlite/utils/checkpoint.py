@@ -5,8 +5,6 @@ Beyond Chainer (PyTorch's ``torch.utils.checkpoint``), built on
 """
 from typing import Any, Callable
 
-import numpy
-
 from chainlite import variable
 from chainlite.functions.array.forget import forget
 
@@ -48,7 +46,7 @@ def checkpoint(function: Callable, *args: Any, **kwargs: Any) -> Any:
         (8, 4)
     """
     positions = [i for i, a in enumerate(args)
-                 if isinstance(a, (variable.Variable, numpy.ndarray))]
+                 if isinstance(a, variable.Variable) or variable._is_array(a)]
     if not positions:
         raise TypeError('checkpoint: give at least one Variable or array argument')
 

@@ -5,6 +5,8 @@ from typing import Sequence
 
 import numpy
 
+from chainlite import backend
+
 
 def oversample(images: Sequence[numpy.ndarray], crop_dims: tuple[int, int]) -> numpy.ndarray:
     """Crops each image at its four corners and center, and adds their mirror images.
@@ -16,9 +18,9 @@ def oversample(images: Sequence[numpy.ndarray], crop_dims: tuple[int, int]) -> n
         crop_dims: The crop size ``(h, w)``, at most ``(H, W)``.
 
     Returns:
-        An array ``(10 * len(images), C, h, w)``: for each image, the crops at the top-left,
-        top-right, bottom-left, bottom-right corners and the center, then the same five
-        flipped left to right.
+        An array ``(10 * len(images), C, h, w)`` on the images' device: for each image, the
+        crops at the top-left, top-right, bottom-left, bottom-right corners and the center,
+        then the same five flipped left to right.
 
     Example:
         >>> import numpy as np
@@ -34,7 +36,8 @@ def oversample(images: Sequence[numpy.ndarray], crop_dims: tuple[int, int]) -> n
     # Top-left corners of the crops; the center one is rounded toward the top-left.
     corners = [(0, 0), (0, w - dw), (h - dh, 0), (h - dh, w - dw),
                (int(h / 2.0 - dh / 2.0), int(w / 2.0 - dw / 2.0))]
-    out = numpy.empty((10 * len(images), c, dh, dw), dtype=images[0].dtype)
+    xp = backend.get_array_module(images[0])
+    out = xp.empty((10 * len(images), c, dh, dw), dtype=images[0].dtype)
     for i, img in enumerate(images):
         crops = out[10 * i:10 * i + 10]
         for k, (y, x) in enumerate(corners):

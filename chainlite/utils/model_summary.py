@@ -7,6 +7,7 @@ import numpy
 
 from chainlite import configuration
 from chainlite import link_hook
+from chainlite import variable
 
 if TYPE_CHECKING:
     from chainlite.link import Link
@@ -168,4 +169,5 @@ def summary(model: Link, *inputs: Any, **kwargs: Any) -> Summary:
 
 
 def _copy(value: Any) -> Any:
-    return value.copy() if isinstance(value, numpy.ndarray) else value
+    # A persistent array (NumPy or GPU) is restored from a copy on its device.
+    return value.copy() if variable._is_array(value) else value

@@ -570,3 +570,55 @@ def test_type_check_of_gpu_arrays(gpu_xp):
         assert type_check.eval(light[0]) is x
     v = type_check._make_variable_from_array(x, 'x')
     assert type_check.eval(v.shape) == (2, 3)
+
+
+def test_checkpoint_takes_gpu_arrays(gpu_xp):
+    from chainlite import links as L
+    from chainlite.utils.checkpoint import checkpoint
+    x = numpy.random.default_rng(0).uniform(-1, 1, (2, 4)).astype(numpy.float32)
+    grads = []
+    for xp in (numpy, gpu_xp):
+        numpy.random.seed(0)
+        block = chainlite.Sequential(L.Linear(4, 8), F.relu, L.Linear(8, 4))
+        if xp is not numpy:
+            block.to_device('@cupy:0')
+        y = checkpoint(block, xp.asarray(x))
+        assert isinstance(y.array, xp.ndarray)
+        F.sum(y * y).backward()
+        grads.append((y, block[0].W.grad_var, block[2].b.grad_var))
+    for c, g in zip(*grads):
+        _assert_same(c, g, gpu_xp, numpy.float32, 'checkpoint')
+
+
+def test_summary_of_a_gpu_model_keeps_its_persistents(gpu_xp):
+    from chainlite import links as L
+    model = chainlite.Sequential(L.Linear(None, 3), L.BatchNormalization(3))
+    model.to_device('@cupy:0')
+    mean = model[1].avg_mean
+    s = utils.summary(model, gpu_xp.zeros((4, 5), numpy.float32))
+    assert [r.output_shape for r in s.rows] == [(4, 3), (4, 3), (4, 3)]
+    assert s.total_params == 24 and model[0].W.array is None
+    assert isinstance(model[1].avg_mean, gpu_xp.ndarray) and model[1].avg_mean is not mean
+    numpy.testing.assert_array_equal(cuda.to_cpu(model[1].avg_mean), numpy.zeros(3))
+
+
+def test_oversample_of_gpu_images(gpu_xp):
+    from chainlite.utils import imgproc
+    images = [numpy.arange(48, dtype=numpy.float32).reshape(3, 4, 4) + i for i in range(2)]
+    got = imgproc.oversample([gpu_xp.asarray(im) for im in images], (2, 3))
+    assert isinstance(got, gpu_xp.ndarray) and got.shape == (20, 3, 2, 3)
+    numpy.testing.assert_array_equal(cuda.to_cpu(got), imgproc.oversample(images, (2, 3)))
+
+
+def test_fp16_mixed_precision_helper_on_gpu_arrays(gpu_xp):
+    from chainlite.utils.precision import _fp16_mixed_precision_helper
+
+    class Twice:
+        @_fp16_mixed_precision_helper
+        def forward(self, inputs):
+            assert inputs[0].dtype == numpy.float32
+            return inputs[0] * 2,
+
+    y, = Twice().forward((gpu_xp.ones(2, numpy.float16),))
+    assert isinstance(y, gpu_xp.ndarray) and y.dtype == numpy.float16
+    numpy.testing.assert_array_equal(cuda.to_cpu(y), [2, 2])
