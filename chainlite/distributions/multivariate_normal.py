@@ -38,11 +38,11 @@ class TriangularInv(function_node.FunctionNode):
                              'shape %s' % (x.shape,))
         self.retain_outputs((0,))
         d = x.shape[-1]
-        if x.__class__ is not numpy.ndarray:
+        xp = backend.get_array_module(x)
+        if xp is not numpy:
             # A GPU array: CuPy's batched inverse, kept to the triangle (cupyx's
             # solve_triangular takes one matrix at a time). float16 is inverted in float32,
             # as SciPy does on the CPU.
-            xp = backend.get_array_module(x)
             if not d:
                 return x.copy(),
             mask = xp.tril(xp.ones((d, d), dtype=bool))

@@ -348,6 +348,26 @@ def test_kl_divergence_on_gpu_matches_cpu(pair, dtype, gpu_xp):
                                                                pair[1].__name__, i))
 
 
+@pytest.mark.parametrize('lower', [True, False])
+@pytest.mark.parametrize('shape', [(3, 3), (2, 4, 4), (2, 0, 0)])
+@pytest.mark.parametrize('dtype', DTYPES, ids=lambda d: numpy.dtype(d).name)
+def test_triangular_inv_on_gpu_matches_cpu(lower, shape, dtype, gpu_xp):
+    from chainlite.distributions import multivariate_normal
+    m = numpy.random.default_rng(0).uniform(-1, 1, shape) + 3 * numpy.eye(shape[-1])
+    m = (numpy.tril(m) if lower else numpy.triu(m)).astype(dtype)
+    results = []
+    for xp in (numpy, gpu_xp):
+        x = chainlite.Variable(xp.asarray(m))
+        y = multivariate_normal._triangular_inv(x, lower=lower)
+        gy = numpy.random.default_rng(1).uniform(-1, 1, shape).astype(dtype)
+        gx, = chainlite.grad([y], [x], [chainlite.Variable(xp.asarray(gy))])
+        results.append((y, gx))
+    for c, g in zip(*results):
+        _assert_same(c, g, gpu_xp, dtype, 'triangular_inv')
+    y = cuda.to_cpu(results[1][0].array)
+    assert numpy.all((numpy.triu(y, 1) if lower else numpy.tril(y, -1)) == 0)
+
+
 def test_cross_entropy_on_gpu(gpu_xp):
     case = CASES['Categorical']
     results = []
