@@ -435,7 +435,9 @@ def test_large_gpu_products_skip_the_cpu_thread_policy(gpu_xp, monkeypatch):
                                                           _u(rng, 32, 16, 3, 3)], gpu_xp,
              order=1)
     _compare(lambda a, b: F.tensordot(a, b, axes=1), [x, W.T], gpu_xp, order=1)
-    assert seen and set(seen) == {numpy.ndarray}  # the CPU runs went through it
+    # The CPU runs go through it unless the thread count is fixed (an earlier test, or
+    # OMP/OPENBLAS_NUM_THREADS): either way no GPU array reached it.
+    assert set(seen) <= {numpy.ndarray}
 
 
 def test_cudnn_rnn_nodes_say_that_the_recurrences_run_through_cupy(gpu_xp):
