@@ -439,6 +439,21 @@ class Link(device_resident.DeviceResident):
 
     # -- copies --------------------------------------------------------------------------------
 
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        device = state.get('_device')
+        if isinstance(device, backend.GpuDevice):
+            # CuPy unpickles arrays onto the current GPU: a link (and its parameters) saved
+            # on another GPU has them put back there.
+            for name in self._params:
+                p = state[name]
+                if p._data is not None and not device.is_array_supported(p._data):
+                    p.to_device(device)
+            for name in self._persistent:
+                value = state[name]
+                if variable._is_array(value) and not device.is_array_supported(value):
+                    self.__dict__[name] = device.send(value)
+
     def copy(self, mode: str = 'share') -> Self:
         """A copy of this link.
 

@@ -720,3 +720,19 @@ def test_walker_alias_samples_on_its_gpu(gpu_xp):
         s = sampler.sample((4, 5))
     assert isinstance(s, gpu_xp.ndarray) and s.device.id == 0 and s.dtype == numpy.int32
     assert sampler.use_gpu and not WalkerAlias([1.0]).use_gpu
+
+
+def test_unpickled_link_is_back_on_its_gpu(gpu_xp):
+    # CuPy unpickles arrays onto the current GPU; the link puts them back on its own.
+    import pickle
+    last = _last_gpu(gpu_xp)
+    model = _model().to_device(last)
+    _step(model)
+    data = pickle.dumps(model)
+    with gpu_xp.cuda.Device(0):
+        loaded = pickle.loads(data)
+    assert loaded.device == model.device and _devices_of(loaded) == {last}
+    for (path, p), (_, q) in zip(loaded.namedparams(), model.namedparams()):
+        numpy.testing.assert_array_equal(p.array.get(), q.array.get(), err_msg=path)
+        numpy.testing.assert_array_equal(p.grad.get(), q.grad.get(), err_msg=path)
+    _step(loaded)
