@@ -103,6 +103,10 @@ def __getattr__(name: str) -> Any:
     if name in ('available', 'cupy', 'ndarray', 'cudnn_enabled', 'cudnn'):
         _load()
         return globals()[name]
+    if name == 'cuda':  # Chainer's ``from cupy import cuda``, there only with CuPy
+        _load()
+        if globals()['available']:
+            return globals()['cupy'].cuda
     raise AttributeError("module 'chainlite.backends.cuda' has no attribute %r" % name)
 
 
