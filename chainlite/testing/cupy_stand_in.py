@@ -32,6 +32,7 @@ import contextlib
 import functools
 import inspect
 import operator
+import re
 import time
 import types
 from typing import Any, Callable, Iterator, cast
@@ -295,8 +296,28 @@ def _on_device_of(self: ndarray, value: Any) -> Any:
     return value
 
 
-def _method(name: str) -> Callable:
+def _method_signature(cupy_method: Any) -> inspect.Signature | None:
+    """The signature CuPy's (Cython) method states in its docstring's first line, e.g.
+    ``_ndarray_base.max(self, axis=None, out=None, keepdims=False) -> _ndarray_base``."""
+    doc = (getattr(cupy_method, '__doc__', None) or '').split('\n', 1)[0]
+    match = re.match(r'^[\w.]+\((.*)\)(\s*->.*)?$', doc)
+    if match is None:
+        return None
+    namespace: dict = {}
+    try:
+        exec('def _f(%s): pass' % match.group(1), {}, namespace)
+    except SyntaxError:
+        return None
+    return inspect.signature(namespace['_f'])
+
+
+def _method(name: str, signature: inspect.Signature | None = None) -> Callable:
     def method(self: ndarray, *args: Any, **kwargs: Any) -> Any:
+        if signature is not None:
+            try:
+                signature.bind(self, *args, **kwargs)
+            except TypeError as e:  # a NumPy keyword CuPy's method lacks, e.g. initial=
+                raise TypeError('cupy.ndarray.%s: %s' % (name, e)) from None
         return _on_device_of(self, _wrap(getattr(self._a, name)(
             *_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})))
     method.__name__ = name
@@ -652,7 +673,8 @@ def _build() -> types.ModuleType:
             continue
         attr = getattr(numpy.ndarray, name)
         if callable(attr):
-            setattr(ndarray, name, _method(name))
+            setattr(ndarray, name, _method(name, _method_signature(getattr(cupy.ndarray,
+                                                                           name))))
         else:
             setattr(ndarray, name, _attribute(name))
     return mod
