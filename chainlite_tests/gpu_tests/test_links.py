@@ -176,6 +176,11 @@ SKIPPED = {
 RANDOM = {'BlackOut', 'NegativeSampling', 'SimplifiedDropconnect', 'StatefulZoneoutLSTM'}
 # Large models: their cases run with the slow tests.
 SLOW = {'GoogLeNet', 'ResNet50Layers'}
+# Cases not run in a dtype, with the reason.
+NOT_IN_DTYPE = {
+    ('ResNet50Layers', 'float16'): 'the gradients of 50 random float16 layers overflow '
+                                   '(float16\'s range, on the CPU too)',
+}
 # (case, dtype name) pairs that the CPU refuses: the GPU must refuse them with the same error.
 # None today; a refusal elsewhere fails the test rather than passing unseen.
 REFUSED: set = set()
@@ -303,6 +308,9 @@ def test_link_on_gpu_matches_cpu(case, dtype, gpu_xp):
     # mixed16: the link made and run under config.dtype = mixed16 (float16 parameters and
     # inputs, float32 statistics), as Chainer's mixed precision training does.
     mixed16 = dtype == 'mixed16'
+    reason = NOT_IN_DTYPE.get((case, 'float16' if mixed16 else numpy.dtype(dtype).name))
+    if reason:
+        pytest.skip(reason)
     def config():
         if mixed16:
             return chainlite.using_config('dtype', chainlite.mixed16)
