@@ -196,6 +196,9 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
 
 def _ones_like(a: numpy.ndarray) -> numpy.ndarray:
     # numpy.ones_like's result with half its overhead (it runs once per backward() call).
+    if a.__class__ is not numpy.ndarray and _cuda.is_gpu_array(a):
+        with a.device:  # on the output's GPU, whichever is current
+            return _cuda.cupy.ones_like(a)
     g = numpy.empty_like(a)
     g.fill(1)
     return g

@@ -306,3 +306,12 @@ def test_import_chainlite_does_not_import_cupy():
                'print("cupy" in sys.modules)')
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == 'False'
+
+
+def test_backward_of_a_loss_on_another_gpu_than_the_current_one(gpu_xp):
+    x = chainlite.Variable(cuda.to_gpu(numpy.array([1.0, -2.0, 3.0]), device=1))
+    loss = chainlite.functions.sum(x * x)
+    assert gpu_xp.cuda.get_device_id() == 0
+    loss.backward()  # the seed, the backward and the sums run on GPU 1
+    assert x.grad.device.id == 1 and gpu_xp.cuda.get_device_id() == 0
+    numpy.testing.assert_array_equal(x.grad.get(), [2.0, -4.0, 6.0])
