@@ -146,6 +146,22 @@ class BatchNormalization(link.Link):
         yield 'use_gamma', self.gamma is not None
         yield 'use_beta', self.beta is not None
 
+    def _scale_and_shift(self, x: Any) -> tuple[Any, Any]:
+        # gamma and beta in x's float dtype (the parameters keep the link's); constant ones
+        # and zeros where the link has none (use_gamma/use_beta False), made on its device.
+        gamma: Any = self.gamma
+        beta: Any = self.beta
+        if gamma is None or beta is None:
+            xp = self.xp
+            with self.device:
+                if gamma is None:
+                    gamma = xp.ones(self.avg_mean.shape, self._dtype)
+                if beta is None:
+                    beta = xp.zeros(self.avg_mean.shape, self._dtype)
+        if x.dtype.kind == 'f' and x.dtype != self._dtype:
+            gamma, beta = cast.cast(gamma, x.dtype), cast.cast(beta, x.dtype)
+        return gamma, beta
+
     def forward(self, x: VariableOrArray, *, finetune: bool = False,
                 **kwargs: Any) -> variable.Variable:
         """Normalizes ``x``; in training mode also updates the running averages.
@@ -168,18 +184,7 @@ class BatchNormalization(link.Link):
         if self.avg_mean is None:
             axes = {a % x.ndim for a in self.axis or ()}
             self._initialize_params(tuple([n for i, n in enumerate(x.shape) if i not in axes]))
-        xp = self.xp
-        gamma: Any = self.gamma
-        beta: Any = self.beta
-        if gamma is None or beta is None:  # (made on the link's device, made current)
-            with self.device:
-                if gamma is None:
-                    gamma = xp.ones(self.avg_mean.shape, self._dtype)
-                if beta is None:
-                    beta = xp.zeros(self.avg_mean.shape, self._dtype)
-        # The parameters keep the link's dtype; the functions want the input's.
-        if x.dtype.kind == 'f' and x.dtype != self._dtype:
-            gamma, beta = cast.cast(gamma, x.dtype), cast.cast(beta, x.dtype)
+        gamma, beta = self._scale_and_shift(x)
         if not configuration.config.train:
             mean = self.avg_mean.astype(x.dtype, copy=False)
             var = self.avg_var.astype(x.dtype, copy=False)

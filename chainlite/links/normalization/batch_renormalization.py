@@ -5,7 +5,6 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from chainlite import configuration
 from chainlite import variable
-from chainlite.functions.array import cast
 from chainlite.functions.normalization import batch_renormalization
 from chainlite.functions.normalization import fixed_batch_normalization
 from chainlite.links.normalization import batch_normalization
@@ -99,17 +98,7 @@ class BatchRenormalization(batch_normalization.BatchNormalization):
         Returns:
             A Variable of ``x``'s shape and dtype.
         """
-        xp = self.xp
-        gamma: Any = self.gamma
-        beta: Any = self.beta
-        if gamma is None or beta is None:  # (made on the link's device, made current)
-            with self.device:
-                if gamma is None:
-                    gamma = xp.ones(self.avg_mean.shape, self._dtype)
-                if beta is None:
-                    beta = xp.zeros(self.avg_mean.shape, self._dtype)
-        if x.dtype.kind == 'f' and x.dtype != self._dtype:
-            gamma, beta = cast.cast(gamma, x.dtype), cast.cast(beta, x.dtype)
+        gamma, beta = self._scale_and_shift(x)
         if not configuration.config.train:
             return fixed_batch_normalization.fixed_batch_normalization(
                 x, gamma, beta, self.avg_mean.astype(x.dtype, copy=False),
