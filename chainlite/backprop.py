@@ -194,7 +194,7 @@ def grad(outputs: Sequence[variable.Variable], inputs: Sequence[variable.Variabl
     return ret
 
 
-def _ones_like(a: numpy.ndarray) -> numpy.ndarray:
+def _ones_like(a: Any) -> Any:
     # numpy.ones_like's result with half its overhead (it runs once per backward() call).
     if a.__class__ is not numpy.ndarray and _cuda.is_gpu_array(a):
         with a.device:  # on the output's GPU, whichever is current
