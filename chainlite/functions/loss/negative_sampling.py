@@ -248,6 +248,20 @@ def negative_sampling(x: VariableOrArray, t: VariableOrArray, W: VariableOrArray
     _check(x, t, W)
     t_array = variable.as_array(t)
     xp = backend.get_array_module(t_array)
+    if xp is numpy:
+        return _negative_sampling(x, t_array, W, sampler, sample_size, reduce,
+                                  return_samples, xp)
+    # The sampler is called and the loss built with the labels' GPU current (as a
+    # function's forward runs in Chainer): the samples and constants are made there, not
+    # on another current GPU.
+    with backend.get_device_from_array(t_array):
+        return _negative_sampling(x, t_array, W, sampler, sample_size, reduce,
+                                  return_samples, xp)
+
+
+def _negative_sampling(x: VariableOrArray, t_array: Any, W: VariableOrArray,
+                       sampler: Callable[[tuple[int, int]], Any], sample_size: int,
+                       reduce: str, return_samples: bool, xp: Any) -> Any:
     samples = xp.asarray(sampler((len(t_array), sample_size + 1))).astype(numpy.int32)
     samples[:, 0] = t_array
     x = variable.as_variable(x)
