@@ -187,8 +187,23 @@ class ndarray:
 
     @property
     def data(self) -> Any:
-        """A pointer-like object (the device memory; ``.ptr`` is the host address here)."""
-        return types.SimpleNamespace(ptr=self._a.ctypes.data, device_id=self._device_id)
+        """A pointer-like object (the device memory; ``.ptr`` is the host address here).
+
+        ``.mem`` is the whole allocation the array lives in (CuPy's ``MemoryPointer.mem``:
+        ``.ptr`` its start, ``.size`` its bytes), here the host buffer that owns the memory.
+        """
+        owner: Any = self._a
+        while isinstance(getattr(owner, 'base', None), numpy.ndarray) or hasattr(
+                getattr(owner, 'base', None), '__array_interface__'):
+            owner = owner.base
+        if isinstance(owner, numpy.ndarray):
+            start, size = owner.ctypes.data, owner.nbytes
+        else:  # NumPy's stride-trick holder: its interface's start, up to this array's end
+            start = owner.__array_interface__['data'][0]
+            size = max(self._a.ctypes.data + self._a.nbytes - start, 0)
+        mem = types.SimpleNamespace(ptr=start, size=size, device_id=self._device_id)
+        return types.SimpleNamespace(ptr=self._a.ctypes.data, device_id=self._device_id,
+                                     mem=mem)
 
     def __repr__(self) -> str:
         return repr(self._a).replace('array(', 'stand_in_cupy_array(', 1)
