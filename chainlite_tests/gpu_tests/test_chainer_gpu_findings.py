@@ -48,3 +48,44 @@ def test_negative_sampling_on_a_gpu_other_than_the_current(gpu_xp, reduce, dtype
     assert xv.grad.device.id == 1 and Wv.grad.device.id == 1
     numpy.testing.assert_allclose(xv.grad.get(), xc.grad, rtol=1e-6, atol=1e-6)
     numpy.testing.assert_allclose(Wv.grad.get(), Wc.grad, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64, numpy.int32])
+def test_as_strided_of_a_strided_gpu_view(gpu_xp, dtype):
+    # A view made by as_strided (negative strides, an offset) is measured within the memory
+    # it shares with its array, on the GPU as on the CPU (CuPy's strided views have no base;
+    # a copy was measured instead and the offsets were lost).
+    from chainlite.functions.array.as_strided import TensorGeometry, _stride_array
+    results = []
+    for xp in (numpy, gpu_xp):
+        x = _stride_array(xp.arange(8, dtype=dtype), (3, 3), (-1, 2), 3)
+        geo = TensorGeometry(x)
+        assert (geo.strides, geo.storage_offset) == ((-1, 2), 3)
+        y = F.as_strided(chainlite.Variable(x), (3, 3), (1, 2), 0)
+        assert isinstance(y.array, xp.ndarray)
+        results.append(cuda.to_cpu(y.array))
+    numpy.testing.assert_array_equal(results[0], results[1])
+    numpy.testing.assert_array_equal(results[1], [[0, 2, 4], [1, 3, 5], [2, 4, 6]])
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_as_strided_gradient_of_a_strided_gpu_view(gpu_xp, dtype):
+    from chainlite.functions.array.as_strided import _stride_array
+    grads = []
+    for xp in (numpy, gpu_xp):
+        v = chainlite.Variable(_stride_array(xp.arange(8, dtype=dtype), (3, 3), (-1, 2), 3))
+        y = F.as_strided(v, (3, 3), (1, 2), 0)
+        y.grad = xp.ones(y.shape, dtype)
+        gx, = chainlite.grad((y,), (v,))
+        assert isinstance(gx.array, xp.ndarray) and gx.dtype == dtype
+        grads.append(cuda.to_cpu(gx.array))
+    numpy.testing.assert_array_equal(grads[0], grads[1])
+    numpy.testing.assert_array_equal(grads[1], [[0.5, 0.5, 0], [2, 2, 1], [1, 0.5, 0.5]])
+
+
+def test_stand_in_memory_pointer_has_its_allocation(gpu_xp):
+    # CuPy's MemoryPointer.mem: the allocation a view lives in (what as_strided measures).
+    a = gpu_xp.arange(8, dtype=numpy.float32)
+    v = a[3:]
+    assert v.data.mem.ptr == a.data.ptr and v.data.mem.size == a.nbytes
+    assert v.data.ptr - v.data.mem.ptr == 12

@@ -94,6 +94,12 @@ def _geometry(array):
     # (storage, strides in elements, offset in elements) of ``array`` within the memory of
     # the array that owns it, as Chainer measures them.
     itemsize = array.itemsize
+    if not isinstance(array, numpy.ndarray) and array.size:
+        # A GPU array: measured within its memory allocation (as Chainer: CuPy's strided
+        # views have no base to walk up to).
+        gpu = _gpu_geometry(array)
+        if gpu is not None:
+            return gpu
     base = _base_of(array)
     if base.dtype.itemsize != itemsize or not base.flags.c_contiguous or any(
             s % itemsize for s in array.strides):
@@ -102,6 +108,21 @@ def _geometry(array):
         array = base
     storage = base.reshape(-1).view(array.dtype) if base.ndim else base.reshape(1)
     offset = (_address(array) - _address(base)) // itemsize
+    return storage, tuple(s // itemsize for s in array.strides), offset
+
+
+def _gpu_geometry(array):
+    # (storage, strides, offset) of a GPU array within its memory allocation: the storage is
+    # a flat view of the whole allocation (no copy); None where the layout is not in whole
+    # elements.
+    itemsize = array.itemsize
+    mem = array.data.mem
+    offset, rest = divmod(array.data.ptr - mem.ptr, itemsize)
+    if rest or any(s % itemsize for s in array.strides):
+        return None
+    strided = backend.get_array_module(array).lib.stride_tricks.as_strided
+    head = strided(array, (offset + 1,), (-itemsize,))[offset:]  # the allocation's start
+    storage = strided(head, (mem.size // itemsize,), (itemsize,))
     return storage, tuple(s // itemsize for s in array.strides), offset
 
 
