@@ -89,3 +89,28 @@ def test_stand_in_memory_pointer_has_its_allocation(gpu_xp):
     v = a[3:]
     assert v.data.mem.ptr == a.data.ptr and v.data.mem.size == a.nbytes
     assert v.data.ptr - v.data.mem.ptr == 12
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_upsampling_2d_of_a_gpu_input_with_host_indexes(gpu_xp, dtype):
+    # Chainer sends host (NumPy) pooling indexes to the input's GPU; they were given to the
+    # GPU computation as they were and refused there.
+    rng = numpy.random.RandomState(1)
+    x = rng.uniform(-1, 1, (2, 3, 6, 8)).astype(dtype)
+    pooled, indexes = F.max_pooling_2d(x, 2, return_indices=True)
+    assert isinstance(indexes, numpy.ndarray)
+    gy = rng.uniform(-1, 1, x.shape).astype(dtype)
+    ggx = rng.uniform(-1, 1, pooled.shape).astype(dtype)
+    outs = []
+    for xp in (numpy, gpu_xp):
+        p = chainlite.Variable(xp.asarray(pooled.array))
+        y = F.upsampling_2d(p, indexes, 2, outsize=x.shape[2:])
+        gyv = chainlite.Variable(xp.asarray(gy))
+        gp, = chainlite.grad((y,), (p,), (gyv,), enable_double_backprop=True)
+        # The gradient's own gradient (with respect to gy) is the upsampling again.
+        ggy, = chainlite.grad((gp,), (gyv,), (chainlite.Variable(xp.asarray(ggx)),))
+        for r in (y, gp, ggy):
+            assert isinstance(r.array, xp.ndarray) and r.dtype == dtype
+        outs.append([cuda.to_cpu(r.array) for r in (y, gp, ggy)])
+    for cpu, gpu in zip(outs[0], outs[1]):
+        numpy.testing.assert_array_equal(cpu, gpu)

@@ -18,6 +18,14 @@ if TYPE_CHECKING:
     from chainlite.variable import Variable
 
 
+def _indexes_for(indexes: Any, x: Any) -> Any:
+    # Host indexes given with a GPU input are sent to its GPU (as Chainer's xp.asarray; the
+    # forward runs with that GPU current).
+    if x.__class__ is numpy.ndarray or not isinstance(indexes, numpy.ndarray):
+        return indexes
+    return backend.get_array_module(x).asarray(indexes)
+
+
 class Upsampling2D(function_node.FunctionNode):
 
     def __init__(self, indexes: numpy.ndarray, ksize: ShapeSpec, stride: ShapeSpec | None = None,
@@ -55,7 +63,7 @@ class Upsampling2D(function_node.FunctionNode):
                 for d, k, s, p in zip(x.shape[2:], self.ksize, self.stride, self.pad))
         self._windows = _pooling.Windows(self.outsize, self.ksize, self.stride, self.pad,
                                          x.shape[2:])
-        return _pooling.scatter(x, self.indexes, self._windows),
+        return _pooling.scatter(x, _indexes_for(self.indexes, x), self._windows),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
@@ -71,7 +79,7 @@ class _Upsampling2DGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[numpy.ndarray, ...]) -> tuple[numpy.ndarray, ...]:
         gy, = inputs
         f = self.upsampling
-        return _pooling.gather(gy, f.indexes, f._windows),
+        return _pooling.gather(gy, _indexes_for(f.indexes, gy), f._windows),
 
     def backward(self, indexes: tuple[int, ...],
                  grad_outputs: tuple[Any, ...]) -> tuple[Variable | None, ...]:
