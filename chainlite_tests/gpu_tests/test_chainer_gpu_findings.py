@@ -114,3 +114,37 @@ def test_upsampling_2d_of_a_gpu_input_with_host_indexes(gpu_xp, dtype):
         outs.append([cuda.to_cpu(r.array) for r in (y, gp, ggy)])
     for cpu, gpu in zip(outs[0], outs[1]):
         numpy.testing.assert_array_equal(cpu, gpu)
+
+
+_OPS = {
+    'add': lambda x, c: x + c, 'radd': lambda x, c: c + x, 'sub': lambda x, c: x - c,
+    'rsub': lambda x, c: c - x, 'mul': lambda x, c: x * c, 'rmul': lambda x, c: c * x,
+    'div': lambda x, c: x / c, 'rdiv': lambda x, c: c / x, 'pow': lambda x, c: x ** c,
+    'rpow': lambda x, c: c ** x,
+}
+
+
+@pytest.mark.parametrize('op', sorted(_OPS))
+@pytest.mark.parametrize('size', [2, 3])
+def test_arithmetic_of_a_cpu_variable_and_a_gpu_array_is_a_type_error(gpu_xp, op, size):
+    # Chainer refuses a CPU and a GPU array together with a TypeError, whatever the shapes
+    # (a shape mismatch was reported as InvalidType first).
+    x = chainlite.Variable(numpy.array([1.0, 2.0], numpy.float32))
+    c = gpu_xp.asarray(numpy.arange(1, size + 1, dtype=numpy.float32))
+    with pytest.raises(TypeError, match='incompatible array types') as info:
+        _OPS[op](x, c)
+    assert not isinstance(info.value, chainlite.utils.type_check.InvalidType)
+    g = chainlite.Variable(gpu_xp.asarray(numpy.array([1.0, 2.0], numpy.float32)))
+    with pytest.raises(TypeError):
+        _OPS[op](g, numpy.arange(1, size + 1, dtype=numpy.float32))
+
+
+@pytest.mark.parametrize('op', sorted(_OPS))
+def test_arithmetic_with_a_gpu_array_constant_matches_the_cpu(gpu_xp, op):
+    x = numpy.array([1.0, 2.0], numpy.float32)
+    c = numpy.array([3.0, 0.5], numpy.float32)
+    y_cpu = _OPS[op](chainlite.Variable(x), c)
+    xg = chainlite.Variable(gpu_xp.asarray(x))
+    y = _OPS[op](xg, gpu_xp.asarray(c))
+    assert isinstance(y.array, gpu_xp.ndarray) and y.dtype == numpy.float32
+    numpy.testing.assert_allclose(y.array.get(), y_cpu.array, rtol=1e-6)

@@ -164,8 +164,19 @@ def _bad_operand(value):
 def _operand(x, value):
     """A Variable or array operand: arrays are cast to ``x``'s dtype, as Chainer does."""
     if isinstance(value, _ndarray) or variable._is_array(value):
-        return value.astype(x._data.dtype, copy=False)
+        data = x._data
+        if value.__class__ is not data.__class__ and (
+                backend.get_array_module(value) is not backend.get_array_module(data)):
+            # As Chainer: arrays of two array modules (a CPU and a GPU array) are refused as
+            # such, before any shape check.
+            raise TypeError('incompatible array types are mixed in an arithmetic operation: '
+                            '%s and %s' % (_type_name(data), _type_name(value)))
+        return value.astype(data.dtype, copy=False)
     return value
+
+
+def _type_name(a):
+    return '%s.ndarray' % backend.get_array_module(a).__name__
 
 
 def add(self: Variable, rhs: Any) -> Variable:
