@@ -3,12 +3,16 @@
 Each test computes the same thing on the CPU and on the GPU (the strict CuPy stand-in) and
 checks that the GPU results are GPU arrays on the inputs' GPU and equal the CPU's.
 """
+import os
+
 import numpy
 import pytest
 
 import chainlite
 import chainlite.functions as F
 from chainlite.backends import cuda
+
+REAL_GPU = os.environ.get('CHAINLITE_TEST_GPU') == '1'
 
 
 def _fixed_sampler(xp, high):
@@ -148,3 +152,39 @@ def test_arithmetic_with_a_gpu_array_constant_matches_the_cpu(gpu_xp, op):
     y = _OPS[op](xg, gpu_xp.asarray(c))
     assert isinstance(y.array, gpu_xp.ndarray) and y.dtype == numpy.float32
     numpy.testing.assert_allclose(y.array.get(), y_cpu.array, rtol=1e-6)
+
+
+def _cupy_like_inverse(gpu_xp, monkeypatch):
+    # CuPy's inverse of a singular matrix does not raise unless asked (cupyx.errstate): it
+    # holds infinities or NaNs. The stand-in's (NumPy's) raises; make it answer as CuPy.
+    original = gpu_xp.linalg.inv
+
+    def inv(a):
+        try:
+            return original(a)
+        except numpy.linalg.LinAlgError:
+            return gpu_xp.full(a.shape, numpy.nan, a.dtype)
+    monkeypatch.setattr(gpu_xp.linalg, 'inv', inv)
+    if not REAL_GPU:  # the stand-in answers numpy.linalg.inv(gpu_array) from its table
+        from chainlite.testing import cupy_stand_in
+        monkeypatch.setitem(cupy_stand_in._DISPATCH, numpy.linalg.inv, inv)
+
+
+@pytest.mark.parametrize('name, shape', [('inv', (2, 2)), ('batch_inv', (3, 2, 2))])
+def test_singular_inverse_on_a_gpu_is_checked_in_debug_mode(gpu_xp, monkeypatch, name, shape):
+    # As Chainer on a GPU: a singular matrix raises ValueError in debug mode only (the check
+    # waits for the device); on the CPU it always raises.
+    _cupy_like_inverse(gpu_xp, monkeypatch)
+    a = numpy.zeros(shape, numpy.float32)
+    with pytest.raises(ValueError, match='singular'):
+        getattr(F, name)(a)
+    y = getattr(F, name)(gpu_xp.asarray(a))
+    assert isinstance(y.array, gpu_xp.ndarray) and not numpy.isfinite(y.array.get()).any()
+    with chainlite.using_config('debug', True):
+        with pytest.raises(ValueError, match='singular'):
+            getattr(F, name)(gpu_xp.asarray(a))
+        # A regular matrix passes the check, with the CPU's result.
+        b = numpy.eye(2, dtype=numpy.float32) * 2
+        b = numpy.broadcast_to(b, shape).copy()
+        y = getattr(F, name)(gpu_xp.asarray(b))
+        numpy.testing.assert_array_equal(y.array.get(), getattr(F, name)(b).array)

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 import numpy
 
 from chainlite import _lazy
+from chainlite import backend
+from chainlite import configuration
 from chainlite import function_node
 from chainlite.backends import cuda
 from chainlite.functions.math import _square_matrix
@@ -35,6 +37,12 @@ class Inv(function_node.FunctionNode):
             y = numpy.linalg.inv(_square_matrix.lapack_input(a))
         except numpy.linalg.LinAlgError:
             raise ValueError('%s: input has singular matrices' % self.label) from None
+        if a.__class__ is not numpy.ndarray and configuration.is_debug() and not bool(
+                backend.get_array_module(y).isfinite(y).all()):
+            # As Chainer on a GPU: the singularity check waits for the device, so it runs in
+            # debug mode only (CuPy's inverse of a singular matrix holds infinities or NaNs
+            # rather than raising, unless asked to).
+            raise ValueError('%s: input has singular matrices' % self.label)
         return y.astype(a.dtype, copy=False),
 
     def backward(self, indexes: tuple[int, ...],
