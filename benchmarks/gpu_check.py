@@ -58,7 +58,9 @@ def _run(title, cmd, timeout, env=None):
 
 def part_tests():
     return _run('GPU test matrix on real CuPy',
-                [sys.executable, '-m', 'pytest', '-q', '-x', '--no-header', '-p',
+                # Every failure counts (not -x), but a broken backend stops early; the
+                # first kernels of each kind compile on first use, hence the budget.
+                [sys.executable, '-m', 'pytest', '-q', '--maxfail=30', '--no-header', '-p',
                  'no:cacheprovider', 'chainlite_tests/gpu_tests'], 300,
                 {'CHAINLITE_TEST_GPU': '1'})
 
