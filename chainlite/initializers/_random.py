@@ -12,7 +12,7 @@ from chainlite import initializer
 _BLOCK = 1 << 16
 
 
-def fill(array: Any, draw: Callable[[int], Any]) -> None:
+def fill(array: Any, draw: Callable[[Any], Any]) -> None:
     """Fills ``array`` with ``draw(n)`` for successive blocks of ``n`` elements.
 
     NumPy's global random state draws float64 only. Drawing a block at a time casts into the

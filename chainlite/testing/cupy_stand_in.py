@@ -48,6 +48,8 @@ _TRANSFERS = frozenset({'array', 'asarray', 'asanyarray', 'ascontiguousarray',
                         'asfortranarray', 'copyto_host'})
 # Joining functions: CuPy takes a sequence of CuPy arrays only.
 _JOINS = frozenset({'concatenate', 'stack', 'vstack', 'hstack', 'dstack', 'column_stack'})
+# Functions CuPy answers with a 0-d array where some NumPy releases return a Python number.
+_ARRAY_RESULTS = frozenset({'count_nonzero'})
 N_DEVICES = 2
 _current_device = [0]
 
@@ -482,6 +484,8 @@ def _function(name: str, np_fn: Callable, cupy_fn: Any, transfer: bool) -> Calla
             result = result.copy()  # a transfer never shares host memory
         if dtype is not None and isinstance(result, numpy.ndarray):
             result = result.astype(dtype, copy=False)
+        if name in _ARRAY_RESULTS and isinstance(result, (int, float, bool)):
+            result = numpy.asarray(result)  # NumPy 2.0 gives a Python number, CuPy an array
         if kwargs.get('out') is not None:
             return kwargs['out']
         return _wrap(result)
