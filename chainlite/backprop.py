@@ -278,33 +278,26 @@ def _backprop(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[An
               retain_grad: bool, double: bool, loss_scale: Optional[float],
               initial: Optional[list[Any]] = None) -> dict[Any, Any]:
     if not _cuda._gpu_types:
-        return _walk(out_nodes, seeds, in_nodes, retain_grad, double, loss_scale, initial,
-                     None)
-    gpu_state = [_cuda.cupy.cuda.get_device_id()]  # the GPU current before, set back after
+        return _walk(out_nodes, seeds, in_nodes, retain_grad, double, loss_scale, initial)
+    current = _cuda.cupy.cuda.get_device_id()  # the walk switches GPUs; set back after
     try:
-        return _walk(out_nodes, seeds, in_nodes, retain_grad, double, loss_scale, initial,
-                     gpu_state)
+        return _walk(out_nodes, seeds, in_nodes, retain_grad, double, loss_scale, initial)
     finally:
-        if _cuda.cupy.cuda.get_device_id() != gpu_state[0]:
-            _cuda.cupy.cuda.Device(gpu_state[0]).use()
+        if _cuda.cupy.cuda.get_device_id() != current:
+            _cuda.cupy.cuda.Device(current).use()
 
 
-def _use_gpu_of(gys: tuple, arrays: bool, gpu_state: Optional[list]) -> None:
+def _use_gpu_of(gys: tuple, arrays: bool) -> None:
     # Makes the GPU of the first GPU gradient current (backward and the sums run there).
-    gpu = _cuda._gpu_types
-    for g in gys:
-        if g is not None and not arrays:
-            g = g._data
-        if isinstance(g, gpu):
-            device = g.device
-            if device.id != _cuda.cupy.cuda.get_device_id():
-                device.use()
-            return
+    device = function_node._other_gpu(
+        gys if arrays else [None if g is None else g._data for g in gys])
+    if device is not None:
+        device.use()
 
 
 def _walk(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[Any]],
           retain_grad: bool, double: bool, loss_scale: Optional[float],
-          initial: Optional[list[Any]], gpu_state: Optional[list]) -> dict[Any, Any]:
+          initial: Optional[list[Any]]) -> dict[Any, Any]:
     """Backpropagates ``seeds`` from ``out_nodes``.
 
     With ``in_nodes`` None it is ``backward``: every leaf that requires a gradient gets one,
@@ -426,7 +419,7 @@ def _walk(out_nodes: list[Any], seeds: list[Any], in_nodes: Optional[list[Any]],
             if _cuda._gpu_types:
                 # As Chainer: backward runs with the gradients' GPU current (CuPy refuses
                 # kernels on another GPU's arrays without peer access); set back at the end.
-                _use_gpu_of(gys, arrays, gpu_state)
+                _use_gpu_of(gys, arrays)
             try:
                 if arrays and f._backward_arrays is not None and not (
                         function_node._hooks_active or debug):

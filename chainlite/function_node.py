@@ -231,8 +231,8 @@ class FunctionNode:
                 else:
                     self._run_checks(in_data, cfg)
 
-            if _cuda._gpu_types and _other_gpu(in_data) is not None:
-                outputs = self._forward_on_gpu(in_data)
+            if _cuda._gpu_types and (device := _other_gpu(in_data)) is not None:
+                outputs = self._forward_on_gpu(in_data, device)
             elif _hooks_active:
                 outputs = self._forward_with_hooks(in_data)
             else:
@@ -242,10 +242,9 @@ class FunctionNode:
             raise
         return self._wrap_outputs(inputs, in_data, outputs, requires_grad, cfg)
 
-    def _forward_on_gpu(self, in_data: tuple) -> Any:
+    def _forward_on_gpu(self, in_data: tuple, device: Any) -> Any:
         # As Chainer: the forward runs with the inputs' GPU current (CuPy refuses kernels on
         # arrays of another GPU where the two cannot reach each other's memory).
-        device = _other_gpu(in_data)
         with device:
             if _hooks_active:
                 return self._forward_with_hooks(in_data)
@@ -274,8 +273,8 @@ class FunctionNode:
                         self._float_input_error(in_data)
                 else:
                     self._run_checks(in_data, cfg)
-            if _cuda._gpu_types and _other_gpu(in_data) is not None:
-                outputs = self._forward_on_gpu(in_data)
+            if _cuda._gpu_types and (device := _other_gpu(in_data)) is not None:
+                outputs = self._forward_on_gpu(in_data, device)
             elif _hooks_active:
                 outputs = self._forward_with_hooks(in_data)
             else:
