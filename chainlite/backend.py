@@ -277,7 +277,7 @@ def get_device_from_array(*arrays: Any) -> Device:
     from chainlite.backends import cuda
     if cuda._gpu_types:
         for a in arrays:
-            a = getattr(a, 'array', a) if not isinstance(a, numpy.ndarray) else a
+            a = _inner(a)
             if isinstance(a, cuda._gpu_types):
                 return GpuDevice(a.device)
     return _CPU
