@@ -46,8 +46,8 @@ def _load() -> None:
     try:
         import cupy as module
     except ImportError as e:
-        _set(None, 'CuPy is not installed (%s): install chainlite[cuda12] or '
-                   'chainlite[cuda13] (cupy-cuda12x / cupy-cuda13x) on a machine with an '
+        _set(None, 'CuPy is not installed (%s): install chainlite-dl[cuda12] or '
+                   'chainlite-dl[cuda13] (cupy-cuda12x / cupy-cuda13x) on a machine with an '
                    'NVIDIA GPU' % e)
         return
     try:

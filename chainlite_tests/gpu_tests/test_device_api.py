@@ -275,7 +275,7 @@ def test_without_cupy_a_gpu_request_names_the_package():
     out = _run(code)
     assert out.returncode == 0, out.stderr
     assert 'CuPy is not installed' in out.stdout
-    assert 'chainlite[cuda12]' in out.stdout
+    assert 'chainlite-dl[cuda12]' in out.stdout
 
 
 def test_cupy_without_a_gpu_says_what_is_missing():
